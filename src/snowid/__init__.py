@@ -1,0 +1,31 @@
+"""snowid: Twitter Snowflake ids, exactly right and never a duplicate.
+
+The public API; the logic lives in the private modules.
+"""
+
+from __future__ import annotations
+
+from snowid._breakdown import Breakdown, Segment, Step, breakdown, to_json
+from snowid._clock import Clock, SystemClock
+from snowid._fence import Fence, Grant
+from snowid._id import SnowId
+from snowid._layout import TWITTER, TWITTER_EPOCH_MS, Layout, Parts
+
+__all__ = [
+    "TWITTER",
+    "TWITTER_EPOCH_MS",
+    "Breakdown",
+    "Clock",
+    "Fence",
+    "Grant",
+    "Layout",
+    "Parts",
+    "Segment",
+    "SnowId",
+    "Step",
+    "SystemClock",
+    "breakdown",
+    "to_json",
+]
+
+__version__ = "0.1.0"

@@ -1,0 +1,5 @@
+"""python -m snowid"""
+
+from snowid.cli import main
+
+raise SystemExit(main())

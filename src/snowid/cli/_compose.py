@@ -1,0 +1,68 @@
+"""``snowid compose``, ``snowid decode`` and ``snowid explain``: the seed's tool on the terminal."""
+
+from __future__ import annotations
+
+import argparse
+
+from snowid._breakdown import breakdown, to_json
+from snowid._id import SnowId
+from snowid.cli._common import add_lang_option, print_json, use_colour
+from snowid.cli._render import render_blocks, render_parts, render_steps
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    compose = subparsers.add_parser(
+        "compose", help="build one id from its four fields and show its 64 bits"
+    )
+    compose.add_argument(
+        "--timestamp", default=None, help="Unix time in milliseconds (default: now)"
+    )
+    compose.add_argument("--datacenter", required=True, help="datacenter id, 0..31")
+    compose.add_argument("--machine", required=True, help="machine id, 0..31")
+    compose.add_argument("--sequence", default="0", help="sequence, 0..4095 (default 0)")
+    _add_output_options(compose)
+    compose.set_defaults(func=_compose)
+
+    decode = subparsers.add_parser("decode", help="split an id into its fields")
+    decode.add_argument("id", help="a Snowflake id in decimal")
+    _add_output_options(decode)
+    decode.set_defaults(func=_decode)
+
+    explain = subparsers.add_parser(
+        "explain", help="decode an id and walk through the formula that builds it"
+    )
+    explain.add_argument("id", help="a Snowflake id in decimal")
+    _add_output_options(explain)
+    explain.set_defaults(func=_decode, steps=True)
+
+
+def _add_output_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--steps", action="store_true", help="also show the formula step by step")
+    add_lang_option(parser)
+
+
+def _compose(args: argparse.Namespace, lang: str) -> int:
+    snow_id = SnowId.from_parts(
+        timestamp=args.timestamp,
+        datacenter=args.datacenter,
+        machine=args.machine,
+        sequence=args.sequence,
+    )
+    return _show(snow_id, args, lang)
+
+
+def _decode(args: argparse.Namespace, lang: str) -> int:
+    return _show(SnowId.parse(args.id), args, lang)
+
+
+def _show(snow_id: SnowId, args: argparse.Namespace, lang: str) -> int:
+    if args.json:
+        print_json(to_json(snow_id))
+        return 0
+    data = breakdown(snow_id)
+    lines = [*render_parts(data, lang), "", *render_blocks(data, lang, colour=use_colour())]
+    if args.steps:
+        lines += ["", *render_steps(data, lang)]
+    print("\n".join(lines))
+    return 0

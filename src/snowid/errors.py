@@ -1,0 +1,269 @@
+"""Every exception snowid raises, in one place.
+
+Each class carries a stable ``code`` (the key of its message in the en/vi catalogs,
+and the ``error.code`` of the HTTP API) and the data its message is built from
+(``params``). Each also subclasses the builtin a caller would expect, so
+``except ValueError`` keeps working for bad input.
+
+::
+
+    SnowIdError
+    ├── InvalidValueError (ValueError)         bad input, never an id
+    │   ├── NotAnIntegerError (+ TypeError)    "12abc", 1.5, True, None
+    │   ├── EmptyValueError                    "" where a number is required
+    │   ├── OutOfRangeError                    field outside its range
+    │   │   ├── TimestampBeforeEpochError
+    │   │   └── TimestampAfterEndError
+    │   ├── InvalidIdError                     not a Twitter-layout id
+    │   │   ├── NegativeIdError
+    │   │   ├── IdTooLargeError                64 bits or more
+    │   │   └── SignBitSetError                bit 63 set
+    │   └── InvalidLeaseUrlError               a lease URL snowid cannot use
+    ├── GeneratorError (RuntimeError)          the generator cannot safely issue
+    │   ├── ClockMovedBackwards
+    │   ├── EndOfTimeError
+    │   ├── ForkedGeneratorError
+    │   └── CeilingReachedError
+    └── LeaseError (RuntimeError)              worker identity could not be had or kept
+        ├── NoFreeIdentityError
+        ├── LeaseLostError
+        ├── StoreUnreachableError (+ ConnectionError)
+        ├── ClockSkewError
+        ├── UnsupportedFileSystemError
+        ├── SlotQuarantinedError
+        └── StoreRegressedError
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+__all__ = [
+    "CeilingReachedError",
+    "ClockMovedBackwards",
+    "ClockSkewError",
+    "EmptyValueError",
+    "EndOfTimeError",
+    "ForkedGeneratorError",
+    "GeneratorError",
+    "IdTooLargeError",
+    "InvalidIdError",
+    "InvalidLeaseUrlError",
+    "InvalidValueError",
+    "LeaseError",
+    "LeaseLostError",
+    "NegativeIdError",
+    "NoFreeIdentityError",
+    "NotAnIntegerError",
+    "OutOfRangeError",
+    "SignBitSetError",
+    "SlotQuarantinedError",
+    "SnowIdError",
+    "StoreRegressedError",
+    "StoreUnreachableError",
+    "TimestampAfterEndError",
+    "TimestampBeforeEpochError",
+    "UnsupportedFileSystemError",
+]
+
+
+class SnowIdError(Exception):
+    """Base of every snowid error.
+
+    ``code`` is stable and names the catalog message; ``params`` fills its
+    placeholders. ``str(error)`` is the English message; ``error.message(lang)``
+    gives it in another catalog language.
+    """
+
+    code: ClassVar[str] = "snowid_error"
+
+    def __init__(self, **params: object) -> None:
+        self.params: dict[str, object] = params
+        super().__init__(self.message("en"))
+
+    def message(self, lang: str = "en") -> str:
+        """The message in ``lang`` ("en" or "vi"), with this error's data filled in."""
+        from snowid.i18n import translate, translate_field
+
+        params = dict(self.params)
+        if isinstance(params.get("field"), str):
+            params["field"] = translate_field(str(params["field"]), lang)
+        return translate(self.code, lang, **params)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Exceptions are pickled by args; ours are built from keyword params.
+        return (_rebuild, (type(self), self.params))
+
+
+def _rebuild(cls: type[SnowIdError], params: dict[str, object]) -> SnowIdError:
+    return cls(**params)
+
+
+# --- bad input ---------------------------------------------------------------
+
+
+class InvalidValueError(SnowIdError, ValueError):
+    """Input that can never become an id. Params: ``field``, ``value``."""
+
+    code = "invalid_value"
+
+    @property
+    def field(self) -> str:
+        return str(self.params.get("field", ""))
+
+
+class NotAnIntegerError(InvalidValueError, TypeError):
+    """A value that is not a whole number: a bool, a float with a fraction, "12abc"."""
+
+    code = "not_an_integer"
+
+
+class EmptyValueError(InvalidValueError):
+    """An empty string where a number is required."""
+
+    code = "empty_value"
+
+
+class OutOfRangeError(InvalidValueError):
+    """A whole number outside its field's range. Params: ``field``, ``value``, ``min``, ``max``."""
+
+    code = "out_of_range"
+
+
+class TimestampBeforeEpochError(OutOfRangeError):
+    """A timestamp earlier than the Twitter epoch 1288834974657."""
+
+    code = "timestamp_before_epoch"
+
+
+class TimestampAfterEndError(OutOfRangeError):
+    """A timestamp past 2080-07-10T17:30:30.208Z, the last the 41-bit field holds."""
+
+    code = "timestamp_after_end"
+
+
+class InvalidIdError(InvalidValueError):
+    """A number that is not a Twitter-layout Snowflake id. Params: ``field``, ``value``."""
+
+    code = "invalid_id"
+
+
+class NegativeIdError(InvalidIdError):
+    code = "id_negative"
+
+
+class IdTooLargeError(InvalidIdError):
+    """An id of 64 bits or more."""
+
+    code = "id_too_large"
+
+
+class SignBitSetError(InvalidIdError):
+    """A 64-bit number with bit 63 set: a Snowflake id is always positive."""
+
+    code = "id_sign_bit_set"
+
+
+class InvalidLeaseUrlError(InvalidValueError):
+    """A lease URL with an unknown scheme or bad parameters. Params: ``field``, ``value``, ``reason``."""
+
+    code = "invalid_lease_url"
+
+
+# --- the generator -----------------------------------------------------------
+
+
+class GeneratorError(SnowIdError, RuntimeError):
+    """The generator cannot issue an id right now without risking a duplicate."""
+
+    code = "generator_error"
+
+
+class ClockMovedBackwards(GeneratorError):  # noqa: N818 - the name the issue asks for
+    """The clock stepped back further than the tolerance. Params: ``step_ms``, ``tolerance_ms``."""
+
+    code = "clock_moved_backwards"
+
+    @property
+    def step_ms(self) -> int:
+        value = self.params["step_ms"]
+        assert isinstance(value, int)
+        return value
+
+
+class EndOfTimeError(GeneratorError):
+    """The clock is past the last millisecond the 41-bit field holds. Params: ``timestamp``, ``max``."""
+
+    code = "end_of_time"
+
+
+class ForkedGeneratorError(GeneratorError):
+    """A forked child tried to use its parent's fixed identity. Params: ``datacenter``, ``machine``."""
+
+    code = "forked_generator"
+
+
+class CeilingReachedError(GeneratorError):
+    """The clock is past the confirmed ceiling and it did not rise in time.
+
+    Params: ``timestamp``, ``ceiling``, ``waited_ms``.
+    """
+
+    code = "ceiling_reached"
+
+
+# --- worker-identity leases --------------------------------------------------
+
+
+class LeaseError(SnowIdError, RuntimeError):
+    """A worker identity could not be claimed or kept."""
+
+    code = "lease_error"
+
+
+class NoFreeIdentityError(LeaseError):
+    """Every identity in the configured range is held. Params: ``first``, ``last``, ``store``."""
+
+    code = "no_free_identity"
+
+
+class LeaseLostError(LeaseError):
+    """Another holder took this identity, or renewal failed for too long. Params: ``worker``, ``reason``."""
+
+    code = "lease_lost"
+
+
+class StoreUnreachableError(LeaseError, ConnectionError):
+    """The lease store did not answer. Params: ``store``, ``reason``."""
+
+    code = "store_unreachable"
+
+
+class ClockSkewError(LeaseError):
+    """This host's clock is too far from the store's. Params: ``skew_ms``, ``max_skew_ms``."""
+
+    code = "clock_skew"
+
+
+class UnsupportedFileSystemError(LeaseError):
+    """The state directory is on a network or cluster file system. Params: ``path``, ``fstype``."""
+
+    code = "unsupported_filesystem"
+
+
+class SlotQuarantinedError(LeaseError):
+    """Both high-water-mark records of a slot are corrupt; the slot is never reused silently.
+
+    Params: ``path``.
+    """
+
+    code = "slot_quarantined"
+
+
+class StoreRegressedError(LeaseError):
+    """The store answered with a ceiling or incarnation older than one already acknowledged.
+
+    Params: ``worker``, ``reason``.
+    """
+
+    code = "store_regressed"

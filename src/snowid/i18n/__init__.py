@@ -1,0 +1,80 @@
+"""User-facing text in English and Vietnamese, keyed by a stable code.
+
+``translate(code, lang, **params)`` fills ``{placeholders}`` with str.format. The
+catalogs are plain dicts in ``en.py``/``vi.py`` (errors, CLI) and ``web_en.py``/
+``web_vi.py`` (the web page); a test checks that both languages have the same keys
+and the same placeholders for each key.
+"""
+
+from __future__ import annotations
+
+import importlib
+import locale
+import os
+from collections.abc import Mapping
+from functools import cache
+
+__all__ = [
+    "DEFAULT_LANG",
+    "LANGS",
+    "catalog",
+    "detect_lang",
+    "normalize_lang",
+    "translate",
+    "translate_field",
+]
+
+LANGS: tuple[str, ...] = ("en", "vi")
+DEFAULT_LANG = "en"
+
+
+@cache
+def catalog(lang: str) -> Mapping[str, str]:
+    """Every message of one language (``lang`` must be in LANGS)."""
+    if lang not in LANGS:
+        raise KeyError(lang)
+    core = importlib.import_module(f"snowid.i18n.{lang}")  # load a language only when used
+    web = importlib.import_module(f"snowid.i18n.web_{lang}")
+    shared = set(core.MESSAGES) & set(web.MESSAGES)
+    if shared:
+        raise RuntimeError(f"keys in both the core and the web catalog: {sorted(shared)}")
+    return {**core.MESSAGES, **web.MESSAGES}
+
+
+def normalize_lang(value: str | None) -> str | None:
+    """ "vi_VN.UTF-8", "vi-VN", "VI" -> "vi"; None when not a catalog language."""
+    if not value:
+        return None
+    code = value.strip().lower().replace("-", "_").split("_", 1)[0].split(".", 1)[0]
+    return code if code in LANGS else None
+
+
+def detect_lang(environ: Mapping[str, str] | None = None) -> str:
+    """The language from SNOWID_LANG, LC_ALL, LC_MESSAGES, LANG or the locale; else English."""
+    env = os.environ if environ is None else environ
+    for name in ("SNOWID_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        found = normalize_lang(env.get(name))
+        if found:
+            return found
+    if environ is None:
+        found = normalize_lang(locale.getlocale(locale.LC_MESSAGES)[0])
+        if found:
+            return found
+    return DEFAULT_LANG
+
+
+def translate(code: str, lang: str = DEFAULT_LANG, /, **params: object) -> str:
+    """The message ``code`` in ``lang`` (falling back to English), placeholders filled."""
+    messages = catalog(lang if lang in LANGS else DEFAULT_LANG)
+    template = messages.get(code)
+    if template is None:
+        template = catalog(DEFAULT_LANG).get(code, code)
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return template
+
+
+def translate_field(field: str, lang: str = DEFAULT_LANG) -> str:
+    """The label of an input field ("machine" -> "mã máy"); the name itself when unknown."""
+    return catalog(lang if lang in LANGS else DEFAULT_LANG).get(f"field.{field}", field)

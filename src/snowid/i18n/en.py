@@ -1,0 +1,102 @@
+"""English messages: errors (keyed by error code) and the CLI."""
+
+from __future__ import annotations
+
+MESSAGES: dict[str, str] = {
+    # --- errors: bad input ----------------------------------------------------
+    "snowid_error": "snowid error",
+    "invalid_value": "{field} {value} is not a valid value",
+    "not_an_integer": "{field} {value} is not a whole number",
+    "empty_value": "{field} is empty; a whole number is required",
+    "out_of_range": "{field} {value} is out of range {min}..{max}",
+    "timestamp_before_epoch": (
+        "timestamp {value} is before the Twitter epoch; the allowed range is {min}..{max}"
+        " (2010-11-04T01:42:54.657Z .. 2080-07-10T17:30:30.208Z)"
+    ),
+    "timestamp_after_end": (
+        "timestamp {value} is past 2080-07-10T17:30:30.208Z, the last millisecond 41 bits hold;"
+        " the allowed range is {min}..{max}"
+    ),
+    "invalid_id": "{field} {value} is not a Twitter-layout Snowflake id",
+    "id_negative": "{field} {value} is negative; a Snowflake id is in range 0..9223372036854775807",
+    "id_too_large": (
+        "{field} {value} needs more than {bits} bits; a Snowflake id is in range"
+        " 0..9223372036854775807"
+    ),
+    "id_sign_bit_set": (
+        "{field} {value} has the sign bit (bit {bit}) set; a Snowflake id is in range"
+        " 0..9223372036854775807"
+    ),
+    "invalid_lease_url": "lease URL {value} cannot be used: {reason}",
+    # --- errors: the generator ------------------------------------------------
+    "generator_error": "the generator cannot safely issue an id",
+    "clock_moved_backwards": (
+        "the clock moved backwards by {step_ms} ms, more than the tolerance of {tolerance_ms} ms;"
+        " no id is issued until it catches up"
+    ),
+    "end_of_time": (
+        "the clock reads {timestamp}, past {max} (2080-07-10T17:30:30.208Z), the last millisecond"
+        " a Twitter-layout id can hold"
+    ),
+    "forked_generator": (
+        "this process was forked from the one that owns datacenter {datacenter}, machine"
+        " {machine}; a child must not issue ids under its parent's identity. Create a new"
+        " Generator with another identity in the child, or use a lease (for example"
+        " --lease file:// or SNOWID_LEASE) so each process claims its own"
+    ),
+    "ceiling_reached": (
+        "the clock ({timestamp}) is past the confirmed ceiling {ceiling} and the ceiling did not"
+        " rise within {waited_ms} ms"
+    ),
+    # --- errors: leases -------------------------------------------------------
+    "lease_error": "the worker identity could not be claimed or kept",
+    "no_free_identity": "no free worker identity in {first}..{last} of {store}: all are held",
+    "lease_lost": "the lease on worker {worker} was lost: {reason}",
+    "store_unreachable": "the lease store {store} is unreachable: {reason}",
+    "clock_skew": (
+        "this host's clock is {skew_ms} ms from the lease store's, more than the allowed"
+        " {max_skew_ms} ms"
+    ),
+    "unsupported_filesystem": (
+        "the state directory {path} is on a {fstype} file system; slot locks and high-water"
+        " marks need a local file system"
+    ),
+    "slot_quarantined": (
+        "both high-water-mark records in {path} are corrupt; the slot is quarantined and never"
+        " reused silently"
+    ),
+    "store_regressed": "the lease store went back in time for worker {worker}: {reason}",
+    # --- field labels (used inside messages) ---------------------------------
+    "field.timestamp": "timestamp",
+    "field.datacenter": "datacenter",
+    "field.machine": "machine",
+    "field.sequence": "sequence",
+    "field.worker": "worker",
+    "field.id": "id",
+    "field.count": "count",
+    "field.lease": "lease",
+    # --- CLI ------------------------------------------------------------------
+    "cli.error": "Error: {message}",
+    "cli.id": "id",
+    "cli.hex": "hex",
+    "cli.timestamp": "timestamp",
+    "cli.datacenter": "datacenter",
+    "cli.machine": "machine",
+    "cli.sequence": "sequence",
+    "cli.worker": "worker",
+    "cli.utc": "time (UTC)",
+    "cli.local": "time (local)",
+    "cli.bits": "bits",
+    "cli.steps": "formula",
+    "segment.sign": "sign",
+    "segment.timestamp": "timestamp",
+    "segment.datacenter": "datacenter",
+    "segment.machine": "machine",
+    "segment.sequence": "sequence",
+    "step.delta": "Step 1: the delta, timestamp minus the epoch",
+    "step.timestamp": "Step 2: shift the delta into place",
+    "step.datacenter": "Step 2: shift the datacenter id into place",
+    "step.machine": "Step 2: shift the machine id into place",
+    "step.sequence": "Step 2: the sequence stays in the lowest bits",
+    "step.combine": "Step 3: combine with bitwise OR (the same as adding: no bits overlap)",
+}

@@ -1,0 +1,105 @@
+"""Thông điệp tiếng Việt: lỗi (theo mã lỗi) và dòng lệnh."""
+
+from __future__ import annotations
+
+MESSAGES: dict[str, str] = {
+    # --- lỗi: dữ liệu nhập ----------------------------------------------------
+    "snowid_error": "lỗi snowid",
+    "invalid_value": "{field} {value} không phải là giá trị hợp lệ",
+    "not_an_integer": "{field} {value} không phải là số nguyên",
+    "empty_value": "{field} đang để trống; cần nhập một số nguyên",
+    "out_of_range": "{field} {value} nằm ngoài phạm vi cho phép {min}..{max}",
+    "timestamp_before_epoch": (
+        "dấu thời gian {value} sớm hơn epoch Twitter; phạm vi cho phép là {min}..{max}"
+        " (2010-11-04T01:42:54.657Z .. 2080-07-10T17:30:30.208Z)"
+    ),
+    "timestamp_after_end": (
+        "dấu thời gian {value} vượt quá 2080-07-10T17:30:30.208Z, mili giây cuối cùng mà 41 bit"
+        " chứa được; phạm vi cho phép là {min}..{max}"
+    ),
+    "invalid_id": "{field} {value} không phải là ID Snowflake theo bố cục Twitter",
+    "id_negative": "{field} {value} là số âm; ID Snowflake nằm trong phạm vi 0..9223372036854775807",
+    "id_too_large": (
+        "{field} {value} cần nhiều hơn {bits} bit; ID Snowflake nằm trong phạm vi"
+        " 0..9223372036854775807"
+    ),
+    "id_sign_bit_set": (
+        "{field} {value} có bit dấu (bit {bit}) bằng 1; ID Snowflake nằm trong phạm vi"
+        " 0..9223372036854775807"
+    ),
+    "invalid_lease_url": "không dùng được URL thuê {value}: {reason}",
+    # --- lỗi: bộ tạo ID -------------------------------------------------------
+    "generator_error": "bộ tạo không thể cấp ID một cách an toàn",
+    "clock_moved_backwards": (
+        "đồng hồ đã lùi {step_ms} ms, nhiều hơn mức cho phép {tolerance_ms} ms;"
+        " sẽ không cấp ID nào cho đến khi đồng hồ đuổi kịp"
+    ),
+    "end_of_time": (
+        "đồng hồ đang ở {timestamp}, đã vượt {max} (2080-07-10T17:30:30.208Z), mili giây cuối"
+        " cùng mà ID bố cục Twitter chứa được"
+    ),
+    "forked_generator": (
+        "tiến trình này được fork từ tiến trình đang giữ trung tâm dữ liệu {datacenter}, máy"
+        " {machine}; tiến trình con không được cấp ID bằng danh tính của tiến trình cha. Hãy"
+        " tạo một Generator mới với danh tính khác trong tiến trình con, hoặc dùng cơ chế thuê"
+        " (ví dụ --lease file:// hoặc SNOWID_LEASE) để mỗi tiến trình tự nhận danh tính riêng"
+    ),
+    "ceiling_reached": (
+        "đồng hồ ({timestamp}) đã vượt mức trần đã xác nhận {ceiling} và mức trần không được"
+        " nâng lên trong {waited_ms} ms"
+    ),
+    # --- lỗi: thuê danh tính --------------------------------------------------
+    "lease_error": "không thể nhận hoặc giữ danh tính worker",
+    "no_free_identity": (
+        "không còn danh tính worker trống trong {first}..{last} của {store}: tất cả đều đã có"
+        " tiến trình giữ"
+    ),
+    "lease_lost": "đã mất quyền thuê worker {worker}: {reason}",
+    "store_unreachable": "không kết nối được kho lưu quyền thuê {store}: {reason}",
+    "clock_skew": (
+        "đồng hồ của máy này lệch {skew_ms} ms so với kho lưu quyền thuê, vượt mức cho phép"
+        " {max_skew_ms} ms"
+    ),
+    "unsupported_filesystem": (
+        "thư mục trạng thái {path} nằm trên hệ thống tệp {fstype}; khóa slot và mốc ghi cao"
+        " nhất cần một hệ thống tệp cục bộ"
+    ),
+    "slot_quarantined": (
+        "cả hai bản ghi mốc cao nhất trong {path} đều hỏng; slot bị cách ly và không bao giờ"
+        " được dùng lại một cách âm thầm"
+    ),
+    "store_regressed": "kho lưu quyền thuê đã quay ngược thời gian với worker {worker}: {reason}",
+    # --- field labels (used inside messages) ---------------------------------
+    "field.timestamp": "dấu thời gian",
+    "field.datacenter": "mã trung tâm dữ liệu",
+    "field.machine": "mã máy",
+    "field.sequence": "số thứ tự",
+    "field.worker": "mã worker",
+    "field.id": "ID",
+    "field.count": "số lượng",
+    "field.lease": "cấu hình thuê",
+    # --- dòng lệnh ------------------------------------------------------------
+    "cli.error": "Lỗi: {message}",
+    "cli.id": "ID",
+    "cli.hex": "hệ 16",
+    "cli.timestamp": "dấu thời gian",
+    "cli.datacenter": "trung tâm dữ liệu",
+    "cli.machine": "máy",
+    "cli.sequence": "số thứ tự",
+    "cli.worker": "worker",
+    "cli.utc": "thời gian (UTC)",
+    "cli.local": "thời gian (giờ địa phương)",
+    "cli.bits": "các bit",
+    "cli.steps": "công thức",
+    "segment.sign": "dấu",
+    "segment.timestamp": "dấu thời gian",
+    "segment.datacenter": "trung tâm dữ liệu",
+    "segment.machine": "máy",
+    "segment.sequence": "số thứ tự",
+    "step.delta": "Bước 1: tìm độ lệch, lấy dấu thời gian trừ epoch",
+    "step.timestamp": "Bước 2: dịch độ lệch vào đúng vị trí",
+    "step.datacenter": "Bước 2: dịch mã trung tâm dữ liệu vào đúng vị trí",
+    "step.machine": "Bước 2: dịch mã máy vào đúng vị trí",
+    "step.sequence": "Bước 2: số thứ tự nằm ở các bit thấp nhất",
+    "step.combine": "Bước 3: kết hợp bằng phép OR theo bit (giống phép cộng vì không bit nào chồng lấp)",
+}

@@ -1,0 +1,75 @@
+"""The breakdown as data: the seed's worked example, step by step, and the JSON object."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from snowid import SnowId, breakdown, to_json
+
+
+def test_the_seed_worked_example_steps() -> None:
+    steps = breakdown(SnowId(4194439168)).steps
+    assert [(s.key, s.expression, s.result) for s in steps] == [
+        ("delta", "1288834975657 − 1288834974657", 1000),
+        ("timestamp", "1000 << 22", 4194304000),
+        ("datacenter", "1 << 17", 131072),
+        ("machine", "1 << 12", 4096),
+        ("sequence", "0", 0),
+        ("combine", "4194304000 + 131072 + 4096 + 0", 4194439168),
+    ]
+
+
+def test_segments_of_the_seed_example() -> None:
+    segments = breakdown(SnowId(4194439168)).segments
+    assert [(s.name, s.high_bit, s.low_bit, s.width, s.value) for s in segments] == [
+        ("sign", 63, 63, 1, 0),
+        ("timestamp", 62, 22, 41, 1000),
+        ("datacenter", 21, 17, 5, 1),
+        ("machine", 16, 12, 5, 1),
+        ("sequence", 11, 0, 12, 0),
+    ]
+    assert segments[1].bits == format(1000, "041b")
+
+
+@given(st.integers(0, 2**63 - 1))
+def test_segments_cover_all_64_bits_in_order(value: int) -> None:
+    snow = SnowId(value)
+    segments = breakdown(snow).segments
+    assert "".join(s.bits for s in segments) == snow.binary
+    assert sum(s.width for s in segments) == 64
+    for s in segments:
+        assert int(s.bits, 2) == s.value
+        assert len(s.bits) == s.width
+
+
+@given(st.integers(0, 2**63 - 1))
+def test_the_combine_step_sums_to_the_id(value: int) -> None:
+    steps = breakdown(SnowId(value)).steps
+    assert sum(s.result for s in steps[1:-1]) == steps[-1].result == value
+
+
+def test_json_object_of_the_seed_example() -> None:
+    data = to_json(SnowId(4194439168))
+    assert data["id"] == "4194439168"
+    assert (data["timestamp"], data["datacenter"], data["machine"], data["sequence"]) == (
+        1288834975657,
+        1,
+        1,
+        0,
+    )
+    assert data["datetime"] == "2010-11-04T01:42:55.657Z"
+    assert isinstance(data["binary"], str)
+    assert len(data["binary"]) == 64
+    assert isinstance(data["segments"], list)
+    assert [s["name"] for s in data["segments"]] == [
+        "sign",
+        "timestamp",
+        "datacenter",
+        "machine",
+        "sequence",
+    ]
+
+
+def test_json_datetime_of_the_last_millisecond() -> None:
+    assert to_json(SnowId(2**63 - 1))["datetime"] == "2080-07-10T17:30:30.208Z"

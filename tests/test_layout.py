@@ -1,0 +1,138 @@
+"""The Twitter layout: derived constants, known answers, limits and each range error."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from snowid import TWITTER, TWITTER_EPOCH_MS, Parts
+from snowid.errors import (
+    IdTooLargeError,
+    NegativeIdError,
+    OutOfRangeError,
+    SignBitSetError,
+    TimestampAfterEndError,
+    TimestampBeforeEpochError,
+)
+
+LAST_MS = 3487858230208  # 2080-07-10T17:30:30.208Z, worked out by hand: epoch + 2**41 - 1
+
+# (timestamp, datacenter, machine, sequence, id); ids worked out by hand, not by the code.
+KNOWN = [
+    (1288834975657, 1, 1, 0, 4194439168),  # the seed's worked example
+    (TWITTER_EPOCH_MS, 0, 0, 0, 0),  # the epoch itself is id 0
+    (TWITTER_EPOCH_MS, 31, 31, 4095, 2**22 - 1),  # every low field full
+    (TWITTER_EPOCH_MS, 1, 0, 0, 131072),
+    (TWITTER_EPOCH_MS, 0, 1, 0, 4096),
+    (TWITTER_EPOCH_MS + 1, 0, 0, 1, 4194305),
+    (LAST_MS, 0, 0, 0, 9223372036850581504),  # 2**63 - 2**22
+    (LAST_MS, 31, 31, 4095, 2**63 - 1),  # the largest id
+]
+
+
+def test_constants_are_derived_from_the_widths() -> None:
+    assert (TWITTER.timestamp_shift, TWITTER.datacenter_shift, TWITTER.machine_shift) == (
+        22,
+        17,
+        12,
+    )
+    assert (TWITTER.max_datacenter, TWITTER.max_machine, TWITTER.max_sequence) == (31, 31, 4095)
+    assert TWITTER.max_worker == 1023
+    assert TWITTER.epoch_ms == TWITTER_EPOCH_MS == 1288834974657
+    assert TWITTER.max_timestamp == LAST_MS
+    assert TWITTER.max_id == 2**63 - 1
+    assert TWITTER.total_bits == 64
+
+
+@pytest.mark.parametrize(("timestamp", "datacenter", "machine", "sequence", "expected"), KNOWN)
+def test_known_answers_compose_and_decompose(
+    timestamp: int, datacenter: int, machine: int, sequence: int, expected: int
+) -> None:
+    assert TWITTER.compose(timestamp, datacenter, machine, sequence) == expected
+    assert TWITTER.decompose(expected) == Parts(timestamp, datacenter, machine, sequence)
+
+
+def test_the_testing_module_known_answers_agree_with_the_layout() -> None:
+    testing = pytest.importorskip("snowid.testing")
+    rows = testing.KNOWN_ANSWERS
+    assert any(row[-1] == 4194439168 for row in rows)
+    for timestamp, datacenter, machine, sequence, expected in rows:
+        assert TWITTER.compose(timestamp, datacenter, machine, sequence) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "error", "field"),
+    [
+        ((TWITTER_EPOCH_MS - 1, 0, 0, 0), TimestampBeforeEpochError, "timestamp"),
+        ((LAST_MS + 1, 0, 0, 0), TimestampAfterEndError, "timestamp"),
+        ((TWITTER_EPOCH_MS, 32, 0, 0), OutOfRangeError, "datacenter"),
+        ((TWITTER_EPOCH_MS, -1, 0, 0), OutOfRangeError, "datacenter"),
+        ((TWITTER_EPOCH_MS, 0, 32, 0), OutOfRangeError, "machine"),
+        ((TWITTER_EPOCH_MS, 0, -1, 0), OutOfRangeError, "machine"),
+        ((TWITTER_EPOCH_MS, 0, 0, 4096), OutOfRangeError, "sequence"),
+        ((TWITTER_EPOCH_MS, 0, 0, -1), OutOfRangeError, "sequence"),
+    ],
+)
+def test_each_out_of_range_field_is_named_with_its_value_and_range(
+    args: tuple[int, int, int, int], error: type[OutOfRangeError], field: str
+) -> None:
+    with pytest.raises(error) as caught:
+        TWITTER.compose(*args)
+    assert caught.value.field == field
+    message = str(caught.value)
+    assert field in message
+    assert str(caught.value.params["value"]) in message
+    assert f"{caught.value.params['min']}..{caught.value.params['max']}" in message
+
+
+def test_machine_32_message_is_exact() -> None:
+    with pytest.raises(OutOfRangeError, match=r"^machine 32 is out of range 0\.\.31$"):
+        TWITTER.compose(TWITTER_EPOCH_MS, 0, 32, 0)
+
+
+@pytest.mark.parametrize(
+    ("value", "error"),
+    [(-1, NegativeIdError), (2**64, IdTooLargeError), (2**63, SignBitSetError)],
+)
+def test_ids_outside_the_layout_are_refused(value: int, error: type[Exception]) -> None:
+    with pytest.raises(error):
+        TWITTER.decompose(value)
+
+
+@given(
+    timestamp=st.integers(TWITTER_EPOCH_MS, LAST_MS),
+    datacenter=st.integers(0, 31),
+    machine=st.integers(0, 31),
+    sequence=st.integers(0, 4095),
+)
+def test_parts_to_id_to_parts_round_trips(
+    timestamp: int, datacenter: int, machine: int, sequence: int
+) -> None:
+    value = TWITTER.compose(timestamp, datacenter, machine, sequence)
+    assert 0 <= value <= TWITTER.max_id
+    assert TWITTER.decompose(value) == (timestamp, datacenter, machine, sequence)
+
+
+@given(value=st.integers(0, 2**63 - 1))
+def test_id_to_parts_to_id_round_trips(value: int) -> None:
+    assert TWITTER.compose(*TWITTER.decompose(value)) == value
+
+
+@given(
+    a=st.integers(TWITTER_EPOCH_MS, LAST_MS - 1),
+    low=st.tuples(st.integers(0, 31), st.integers(0, 31), st.integers(0, 4095)),
+    high=st.tuples(st.integers(0, 31), st.integers(0, 31), st.integers(0, 4095)),
+)
+def test_a_later_millisecond_always_sorts_after(
+    a: int, low: tuple[int, int, int], high: tuple[int, int, int]
+) -> None:
+    assert TWITTER.compose(a, *high) < TWITTER.compose(a + 1, *low)
+
+
+def test_worker_packs_datacenter_and_machine() -> None:
+    assert TWITTER.worker(1, 1) == 33
+    assert TWITTER.split_worker(33) == (1, 1)
+    assert TWITTER.split_worker(1023) == (31, 31)
+    with pytest.raises(OutOfRangeError, match=r"^worker 1024 is out of range 0\.\.1023$"):
+        TWITTER.split_worker(1024)

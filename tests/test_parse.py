@@ -1,0 +1,53 @@
+"""The boundary coercion: only whole numbers pass, every refusal names the field."""
+
+from __future__ import annotations
+
+import pytest
+
+from snowid._parse import to_int
+from snowid.errors import EmptyValueError, NotAnIntegerError
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [(5, 5), ("5", 5), (" 42 ", 42), ("-3", -3), ("1_000", 1000), (7.0, 7), ("+9", 9)],
+)
+def test_whole_numbers_pass(value: object, expected: int) -> None:
+    assert to_int("machine", value) == expected
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        True,
+        False,
+        1.5,
+        float("nan"),
+        float("inf"),
+        "12abc",
+        "1.0",
+        "0x10",
+        "１２",
+        "--1",
+        None,
+        [1],
+    ],
+)
+def test_non_integers_are_refused_with_the_field_named(value: object) -> None:
+    with pytest.raises(NotAnIntegerError) as caught:
+        to_int("sequence", value)
+    assert caught.value.field == "sequence"
+    assert str(caught.value).startswith("sequence ")
+    assert isinstance(caught.value, ValueError)
+    assert isinstance(caught.value, TypeError)
+
+
+@pytest.mark.parametrize("value", ["", "   "])
+def test_an_empty_string_is_its_own_error(value: str) -> None:
+    with pytest.raises(EmptyValueError, match="datacenter is empty"):
+        to_int("datacenter", value)
+
+
+def test_huge_strings_are_refused_without_converting_them() -> None:
+    with pytest.raises(NotAnIntegerError):
+        to_int("id", "9" * 100_000)
