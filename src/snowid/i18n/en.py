@@ -72,7 +72,7 @@ MESSAGES: dict[str, str] = {
     "field.machine": "machine",
     "field.sequence": "sequence",
     "field.worker": "worker",
-    "field.id": "id",
+    "field.id": "ID",
     "field.count": "count",
     "field.lease": "lease",
     # --- CLI ------------------------------------------------------------------
@@ -99,4 +99,27 @@ MESSAGES: dict[str, str] = {
     "step.machine": "Step 2: shift the machine id into place",
     "step.sequence": "Step 2: the sequence stays in the lowest bits",
     "step.combine": "Step 3: combine with bitwise OR (the same as adding: no bits overlap)",
+    # --- generator CLI ---
+    "generator_no_identity": (
+        "a Generator needs a worker identity: pass both datacenter and machine, or a fence"
+        " such as a lease from snowid.lease.open_lease()"
+    ),
+    # --- leases ---
+    "lease.init.ready": "lease store {url} is ready",
+    "lease.init.created": "created the lease tables (incarnation {incarnation})",
+    "lease.init.quarantined": (
+        "new store: every ceiling was raised to now + ttl + span + max_skew, so the first"
+        " claims wait that long (use --first-deployment when no earlier store existed)"
+    ),
+    "lease.status.none": "no identity in {url} is held",
+    "lease.col.worker": "worker",
+    "lease.col.datacenter": "datacenter",
+    "lease.col.machine": "machine",
+    "lease.col.held": "held",
+    "lease.col.holder": "holder",
+    "lease.col.epoch": "epoch",
+    "lease.col.since": "since (UTC)",
+    "lease.col.ceiling": "ceiling",
+    "lease.yes": "yes",
+    "lease.no": "no",
 }

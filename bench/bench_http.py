@@ -1,0 +1,221 @@
+"""HTTP benchmark: POST /api/ids against a bare Starlette JSON endpoint, same stack.
+
+One server process pinned to CPU 0, Debian's ``wrk`` pinned to CPU 1, loopback only,
+each run bounded in time. Runs, in one go:
+
+1. baseline: a bare Starlette app with one POST endpoint answering ``{"ids": ["1"]}``;
+2. ``POST /api/ids?count=1`` on ``snowid.web`` (static identity);
+3. ``POST /api/ids?count=4096`` on ``snowid.web``, reported as ids per second.
+
+Usage::
+
+    python bench/bench_http.py [--duration 10] [--connections 16] [--rounds 3]
+
+Targets (issue 5): count=1 at >= 0.8x the baseline with p99 < 5 ms; count=4096 at
+>= 3M ids/s. Needs ``wrk`` (apt-get install -y wrk) and at least 2 CPUs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+HOST = "127.0.0.1"
+
+_BASELINE_APP = """
+from starlette.applications import Starlette
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+async def ids(request):
+    return JSONResponse({"ids": ["1"]})
+
+app = Starlette(routes=[Route("/ids", ids, methods=["POST"])])
+"""
+
+_LUA = 'wrk.method = "POST"\n'
+
+
+@dataclass(frozen=True)
+class Result:
+    name: str
+    requests_per_s: float
+    p50_ms: float
+    p99_ms: float
+    ids_per_request: int
+
+    @property
+    def ids_per_s(self) -> float:
+        return self.requests_per_s * self.ids_per_request
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def wait_up(port: int, timeout_s: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection((HOST, port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"server on port {port} did not start")
+
+
+def start_server(kind: str, port: int, workdir: Path) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    if kind == "baseline":
+        (workdir / "bench_baseline_app.py").write_text(_BASELINE_APP)
+        code = (
+            "import sys, uvicorn; sys.path.insert(0, sys.argv[1]);"
+            " uvicorn.run('bench_baseline_app:app', host=sys.argv[2], port=int(sys.argv[3]),"
+            " log_level='warning', access_log=False)"
+        )
+        command = [sys.executable, "-c", code, str(workdir), HOST, str(port)]
+    else:
+        command = [
+            sys.executable,
+            "-m",
+            "snowid",
+            "serve",
+            "--host",
+            HOST,
+            "--port",
+            str(port),
+            "--lease",
+            "static://1/1",
+        ]
+    process = subprocess.Popen(
+        ["taskset", "-c", "0", *command],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    wait_up(port)
+    return process
+
+
+def _to_ms(value: str) -> float:
+    match = re.fullmatch(r"([\d.]+)(us|ms|s|m)", value)
+    if match is None:
+        raise ValueError(f"cannot read the wrk latency {value!r}")
+    number, unit = match.groups()
+    return float(number) * {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}[unit]
+
+
+def run_wrk(url: str, duration: int, connections: int, script: Path) -> tuple[float, float, float]:
+    out = subprocess.run(
+        [
+            "taskset",
+            "-c",
+            "1",
+            "wrk",
+            "-t1",
+            f"-c{connections}",
+            f"-d{duration}s",
+            "--latency",
+            "-s",
+            str(script),
+            url,
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=duration + 60,
+    ).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    p50 = _to_ms(re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1))  # type: ignore[union-attr]
+    p99 = _to_ms(re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1))  # type: ignore[union-attr]
+    if "Non-2xx" in out or "Socket errors" in out:
+        raise RuntimeError(f"wrk saw errors:\n{out}")
+    return rps, p50, p99
+
+
+RUNS = [
+    ("bare Starlette POST /ids", "baseline", "/ids", 1),
+    ("snowid POST /api/ids?count=1", "snowid", "/api/ids?count=1", 1),
+    ("snowid POST /api/ids?count=4096", "snowid", "/api/ids?count=4096", 4096),
+]
+
+
+def measure(duration: int, connections: int, rounds: int) -> list[Result]:
+    """The runs interleaved ``rounds`` times; each run's median round is reported.
+
+    Interleaving keeps a burst of load from elsewhere on the machine from landing
+    on one side of the comparison only.
+    """
+    samples: dict[str, list[Result]] = {name: [] for name, *_ in RUNS}
+    with tempfile.TemporaryDirectory(prefix="snowid-bench-") as tmp:
+        work = Path(tmp)
+        script = work / "post.lua"
+        script.write_text(_LUA)
+        for _ in range(rounds):
+            for name, kind, path, per_request in RUNS:
+                port = free_port()
+                server = start_server(kind, port, work)
+                try:
+                    url = f"http://{HOST}:{port}{path}"
+                    run_wrk(url, 1, connections, script)  # warm-up
+                    rps, p50, p99 = run_wrk(url, duration, connections, script)
+                finally:
+                    server.terminate()
+                    server.wait(20)
+                samples[name].append(Result(name, rps, p50, p99, per_request))
+    results = []
+    for name, *_ in RUNS:
+        ordered = sorted(samples[name], key=lambda r: r.requests_per_s)
+        results.append(ordered[len(ordered) // 2])
+    return results
+
+
+def table(results: list[Result]) -> str:
+    base = results[0].requests_per_s
+    lines = [
+        "| endpoint | req/s | vs bare | p50 ms | p99 ms | ids/s |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        lines.append(
+            f"| {r.name} | {r.requests_per_s:,.0f} | {r.requests_per_s / base:.2f}x"
+            f" | {r.p50_ms:.2f} | {r.p99_ms:.2f} | {r.ids_per_s:,.0f} |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--duration", type=int, default=10, help="seconds per run (max 60)")
+    parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (max 9)")
+    args = parser.parse_args()
+    if (os.cpu_count() or 1) < 2:
+        print("needs 2 CPUs: one for the server, one for wrk", file=sys.stderr)
+        return 2
+    results = measure(min(args.duration, 60), args.connections, min(max(args.rounds, 1), 9))
+    print(table(results))
+    base, one, many = results
+    ok_ratio = one.requests_per_s >= 0.8 * base.requests_per_s
+    ok_p99 = one.p99_ms < 5.0
+    ok_batch = many.ids_per_s >= 3_000_000
+    print(
+        f"\ncount=1 >= 0.8x bare: {ok_ratio}; p99 < 5 ms: {ok_p99};"
+        f" count=4096 >= 3M ids/s: {ok_batch}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,105 @@
+"""``snowid serve``: the web page and the JSON API on uvicorn.
+
+Settings travel to the worker processes through the environment (SNOWID_HOST,
+SNOWID_PORT, SNOWID_LEASE, SNOWID_MAX_COUNT, SNOWID_LANG): uvicorn starts each
+worker afresh and builds the app there with ``snowid.web:app_factory``, so with
+``--workers N`` every process claims its own identity from the lease layer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import os
+from urllib.parse import urlsplit
+
+from snowid._parse import to_int
+from snowid.cli._common import add_lang_option
+from snowid.errors import InvalidLeaseUrlError, OutOfRangeError
+from snowid.i18n import translate
+
+__all__ = ["register"]
+
+_MAX_WORKERS = 1024  # one identity each at most: 32 datacenters x 32 machines
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    serve = subparsers.add_parser(
+        "serve", help="serve the web page and the JSON API (Starlette on uvicorn)"
+    )
+    serve.add_argument(
+        "--host", default=None, help="address to listen on (default: SNOWID_HOST, else 127.0.0.1)"
+    )
+    serve.add_argument(
+        "--port", default=None, help="port to listen on (default: SNOWID_PORT, else 8000)"
+    )
+    serve.add_argument(
+        "--workers", default="1", help="worker processes, each with its own identity (default 1)"
+    )
+    serve.add_argument(
+        "--lease",
+        default=None,
+        metavar="URL",
+        help="where identities are leased: file://…, postgresql://…, static:… (default:"
+        " SNOWID_LEASE, else file slots on this host)",
+    )
+    serve.add_argument(
+        "--max-count",
+        default=None,
+        help="most ids one POST /api/ids may ask for (default: SNOWID_MAX_COUNT, else 4096)",
+    )
+    serve.add_argument(
+        "--access-log", action="store_true", help="log every request (off by default: it costs)"
+    )
+    add_lang_option(serve)
+    serve.set_defaults(func=_serve)
+
+
+def worker_environment(args: argparse.Namespace, lang: str) -> dict[str, str]:
+    """The SNOWID_* variables the worker processes read, flags winning over the environment."""
+    env = os.environ
+    values = {
+        "SNOWID_HOST": args.host or env.get("SNOWID_HOST") or "127.0.0.1",
+        "SNOWID_PORT": str(args.port or env.get("SNOWID_PORT") or "8000"),
+        "SNOWID_MAX_COUNT": str(args.max_count or env.get("SNOWID_MAX_COUNT") or "4096"),
+        "SNOWID_LANG": lang,
+    }
+    lease = args.lease or env.get("SNOWID_LEASE")
+    if lease:
+        values["SNOWID_LEASE"] = lease
+    return values
+
+
+def _serve(args: argparse.Namespace, lang: str) -> int:
+    import uvicorn
+    from uvicorn.config import LOGGING_CONFIG
+
+    from snowid.web._settings import Settings
+
+    workers = to_int("workers", args.workers)
+    if not 1 <= workers <= _MAX_WORKERS:
+        raise OutOfRangeError(field="workers", value=workers, min=1, max=_MAX_WORKERS)
+    environment = worker_environment(args, lang)
+    settings = Settings.from_env(environment)  # checks port and max count before starting
+    lease = settings.lease_url or ""
+    if workers > 1 and urlsplit(lease).scheme == "static":
+        reason = translate("web.serve.static_workers", lang, workers=workers)
+        raise InvalidLeaseUrlError(field="lease", value=lease, reason=reason)
+    from snowid.lease import open_lease
+
+    open_lease(settings.lease_url).close()  # a bad URL fails here, not in every worker
+    os.environ.update(environment)
+
+    log_config = copy.deepcopy(LOGGING_CONFIG)
+    log_config["loggers"]["snowid"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
+    uvicorn.run(
+        "snowid.web:app_factory",
+        factory=True,
+        host=settings.host,
+        port=settings.port,
+        workers=workers,
+        log_config=log_config,
+        access_log=bool(args.access_log),
+        lifespan="on",
+    )
+    return 0

@@ -1,0 +1,174 @@
+"""The id source of one server process: a generator bound to a lease, made lazily.
+
+``snowid serve --workers N`` starts N processes that each build the app; nothing is
+claimed at import, so each process claims its own identity on startup (or on first
+use when the store was unreachable then). A process that finds itself forked
+(another pid) drops what it inherited and builds anew.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from snowid._fence import Grant
+from snowid.errors import GeneratorError, LeaseError, SnowIdError
+
+__all__ = ["IdService", "IdSource", "LeaseView", "Snapshot", "Stats"]
+
+
+class Stats(Protocol):
+    @property
+    def issued(self) -> int: ...
+    @property
+    def sequence_waits(self) -> int: ...
+    @property
+    def clock_backward_events(self) -> int: ...
+    @property
+    def forward_jumps(self) -> int: ...
+    @property
+    def ceiling_waits(self) -> int: ...
+
+
+class IdSource(Protocol):
+    """What the service needs from snowid's Generator."""
+
+    @property
+    def stats(self) -> Stats: ...
+
+    async def anext_ids(self, n: int) -> list[int]: ...
+
+
+class LeaseView(Protocol):
+    """What the service reads from a Lease (see snowid.lease)."""
+
+    @property
+    def url(self) -> str: ...
+    @property
+    def state(self) -> str: ...
+    @property
+    def grant(self) -> Grant | None: ...
+    @property
+    def ceiling_ms(self) -> int: ...
+    def close(self) -> None: ...
+
+
+Factory = Callable[[], tuple[IdSource, LeaseView | None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """What /healthz and /metrics report about this process."""
+
+    ready: bool
+    lease_url: str
+    lease_state: str
+    grant: Grant | None
+    ceiling_ms: int | None
+    datacenter: int | None = None
+    machine: int | None = None
+    issued: int = 0
+    sequence_waits: int = 0
+    clock_backward_events: int = 0
+    forward_jumps: int = 0
+    ceiling_waits: int = 0
+    last_error: str = ""
+
+
+def default_factory(lease_url: str | None) -> Factory:
+    """Generator(fence=open_lease(url)): the lease decides the identity."""
+
+    def build() -> tuple[IdSource, LeaseView | None]:
+        from snowid._generator import Generator
+        from snowid.lease import open_lease
+
+        lease = open_lease(lease_url)
+        generator: IdSource = Generator(fence=lease)
+        return generator, lease
+
+    return build
+
+
+class IdService:
+    """Holds this process's generator and lease; builds them on first need."""
+
+    def __init__(self, factory: Factory) -> None:
+        self._factory = factory
+        self._lock = threading.Lock()
+        self._pid = -1
+        self._source: IdSource | None = None
+        self._lease: LeaseView | None = None
+        self._last_error: SnowIdError | None = None
+
+    def _ensure(self) -> IdSource:
+        source = self._source
+        if source is not None and self._pid == os.getpid():
+            return source
+        with self._lock:
+            if self._source is None or self._pid != os.getpid():
+                # A forked child must not touch the parent's lease: just forget it.
+                self._source, self._lease = self._factory()
+                self._pid = os.getpid()
+            return self._source
+
+    async def ids(self, count: int) -> list[int]:
+        """``count`` fresh ids; raises GeneratorError/LeaseError when it cannot issue safely."""
+        try:
+            ids = await self._ensure().anext_ids(count)
+        except SnowIdError as error:
+            self._last_error = error
+            raise
+        if self._last_error is not None:
+            self._last_error = None
+        return ids
+
+    async def start(self) -> Snapshot:
+        """Claim an identity now (one id is drawn and dropped) so the start log names it."""
+        # Not ready is not fatal: readiness says so, and /api/ids retries and answers 503.
+        with contextlib.suppress(LeaseError, GeneratorError):
+            await self.ids(1)
+        return self.snapshot()
+
+    def snapshot(self) -> Snapshot:
+        source, lease = self._source, self._lease
+        stats = source.stats if source is not None else None
+        if lease is None:
+            ready = source is not None and self._last_error is None
+            state = "static" if source is not None else "unclaimed"
+            url, grant, ceiling = "", None, None
+        else:
+            state = lease.state
+            ready = state == "held"
+            url, grant, ceiling = lease.url, lease.grant, lease.ceiling_ms
+        error = self._last_error
+        datacenter: int | None
+        machine: int | None
+        if grant is not None:
+            datacenter, machine = grant.datacenter, grant.machine
+        else:  # a fixed identity: the generator knows it
+            datacenter = getattr(source, "datacenter", None)
+            machine = getattr(source, "machine", None)
+        return Snapshot(
+            ready=ready,
+            lease_url=url,
+            lease_state=state,
+            grant=grant,
+            ceiling_ms=ceiling,
+            datacenter=datacenter,
+            machine=machine,
+            issued=stats.issued if stats else 0,
+            sequence_waits=stats.sequence_waits if stats else 0,
+            clock_backward_events=stats.clock_backward_events if stats else 0,
+            forward_jumps=stats.forward_jumps if stats else 0,
+            ceiling_waits=stats.ceiling_waits if stats else 0,
+            last_error=error.code if error is not None else "",
+        )
+
+    def close(self) -> None:
+        lease, self._lease, self._source = self._lease, None, None
+        if lease is not None and self._pid == os.getpid():
+            lease.close()

@@ -1,0 +1,62 @@
+"""Running the app on a real loopback port inside a test: ``with serving(app) as url``.
+
+uvicorn runs in a thread with its own event loop; the port is picked by the OS
+(bind to port 0 first), so parallel test runs never collide.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import uvicorn
+from starlette.types import ASGIApp
+
+from snowid.web._service import IdService, IdSource, LeaseView
+
+__all__ = ["fixed_identity_service", "free_port", "serving"]
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextmanager
+def serving(app: ASGIApp, host: str = "127.0.0.1", timeout_s: float = 10.0) -> Iterator[str]:
+    """Serve ``app`` until the block ends; yields its base URL (no trailing slash)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + timeout_s
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            sock.close()
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.01)
+    try:
+        yield f"http://{host}:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout_s)
+        sock.close()
+
+
+def fixed_identity_service(datacenter: int = 1, machine: int = 1) -> IdService:
+    """An IdService on a Generator with a fixed identity (no lease): for tests and demos."""
+    from snowid._generator import Generator
+
+    def build() -> tuple[IdSource, LeaseView | None]:
+        return Generator(datacenter, machine), None
+
+    return IdService(build)

@@ -1,0 +1,89 @@
+"""The JSON API: compose, decode, fresh ids, health, readiness and metrics."""
+
+from __future__ import annotations
+
+import json
+
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from snowid._breakdown import to_json
+from snowid._parse import to_int
+from snowid.errors import OutOfRangeError
+from snowid.web import _metrics
+from snowid.web._forms import read_compose, read_id
+from snowid.web._service import IdService
+from snowid.web._settings import Settings
+from snowid.web.openapi import document
+
+__all__ = ["routes"]
+
+_JSON = "application/json"
+
+
+def _json(value: object, status: int = 200) -> Response:
+    return Response(json.dumps(value, ensure_ascii=False), status, media_type=_JSON)
+
+
+def routes(settings: Settings, service: IdService) -> list[BaseRoute]:
+    max_count = settings.max_count
+    openapi_body = json.dumps(document(max_count), ensure_ascii=False, indent=1)
+
+    async def ids(request: Request) -> Response:
+        query: bytes = request.scope["query_string"]
+        if query[:6] == b"count=" and query[6:].isdigit() and len(query) < 16:
+            count = int(query[6:])  # the usual request, without parsing the whole query
+        else:
+            raw = request.query_params.get("count")
+            count = 1 if raw is None else to_int("count", raw)
+        if not 1 <= count <= max_count:
+            raise OutOfRangeError(field="count", value=count, min=1, max=max_count)
+        values = await service.ids(count)
+        # Built by hand: ids are decimal strings, and this is the hot path.
+        body = '{"ids":["' + '","'.join(map(str, values)) + '"]}'
+        return Response(body, media_type=_JSON)
+
+    async def compose(request: Request) -> Response:
+        form = read_compose(request.query_params)
+        error = form.first_error
+        if error is not None:
+            raise error
+        assert form.snow_id is not None
+        return _json(to_json(form.snow_id))
+
+    async def decode(request: Request) -> Response:
+        return _json(to_json(read_id(request.path_params["id"])))
+
+    async def healthz(request: Request) -> Response:
+        snapshot = service.snapshot()
+        return _json({"status": "ok", "ready": snapshot.ready, "lease": snapshot.lease_state})
+
+    async def readyz(request: Request) -> Response:
+        snapshot = service.snapshot()
+        body: dict[str, object] = {
+            "ready": snapshot.ready,
+            "lease": snapshot.lease_state,
+            "datacenter": snapshot.datacenter,
+            "machine": snapshot.machine,
+            "ceiling_ms": snapshot.ceiling_ms,
+        }
+        return _json(body, 200 if snapshot.ready else 503)
+
+    async def metrics(request: Request) -> Response:
+        return PlainTextResponse(
+            _metrics.render(service.snapshot()), media_type=_metrics.CONTENT_TYPE
+        )
+
+    async def openapi(request: Request) -> Response:
+        return Response(openapi_body, media_type=_JSON)
+
+    return [
+        Route("/api/ids", ids, methods=["POST"]),
+        Route("/api/compose", compose, methods=["GET"]),
+        Route("/api/decode/{id}", decode, methods=["GET"]),
+        Route("/healthz", healthz, methods=["GET"]),
+        Route("/readyz", readyz, methods=["GET"]),
+        Route("/metrics", metrics, methods=["GET"]),
+        Route("/openapi.json", openapi, methods=["GET"]),
+    ]

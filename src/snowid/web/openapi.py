@@ -1,0 +1,334 @@
+"""The hand-written OpenAPI 3.1 document served at /openapi.json."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from snowid import __version__
+from snowid._layout import TWITTER
+
+__all__ = ["document"]
+
+_ID_STRING = {
+    "type": "string",
+    "pattern": "^[0-9]{1,19}$",
+    "description": "A Snowflake id in decimal, as a string (JavaScript numbers lose precision).",
+    "examples": ["4194439168"],
+}
+
+
+def _error_response(description: str) -> dict[str, Any]:
+    return {
+        "description": description,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+    }
+
+
+def _int_param(
+    name: str, minimum: int, maximum: int, description: str, *, required: bool = False
+) -> dict[str, Any]:
+    return {
+        "name": name,
+        "in": "query",
+        "required": required,
+        "description": (
+            f"{description} A whole number in decimal, {minimum}..{maximum}; anything else"
+            " is answered with 400 (not a number, empty) or 422 (out of range)."
+        ),
+        "schema": {"type": "integer", "minimum": minimum, "maximum": maximum},
+    }
+
+
+def document(max_count: int = 4096) -> dict[str, Any]:
+    errors = {
+        "400": _error_response(
+            "The input is not a whole number (code not_an_integer) or is empty (empty_value)."
+        ),
+        "422": _error_response(
+            "A whole number outside its range (out_of_range, timestamp_before_epoch,"
+            " timestamp_after_end) or not a Twitter-layout id (id_negative, id_too_large,"
+            " id_sign_bit_set)."
+        ),
+    }
+    breakdown_ok = {
+        "description": "The id and its breakdown, as printed by `snowid compose --json`.",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Breakdown"}}},
+    }
+    lang_param = {
+        "name": "lang",
+        "in": "query",
+        "required": False,
+        "description": "Language of error messages: en or vi. Any other value is ignored:"
+        " then the snowid_lang cookie, then Accept-Language, then English decide.",
+        "schema": {"type": "string", "examples": ["en", "vi"]},
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "snowid",
+            "version": __version__,
+            "summary": "Twitter Snowflake ids: compose, decode and issue.",
+            "description": (
+                'Ids are decimal strings. Errors are {"error": {"code", "message"}}:'
+                " 400 when an input is not a number, 422 when it is a number out of range or"
+                " not a Twitter-layout id, 404 for an unknown route, 405 for a wrong method,"
+                " 503 when the generator cannot safely issue (no lease held, lease lost, clock"
+                " behind). A client's input never causes a 500."
+            ),
+            "license": {"name": "MIT", "identifier": "MIT"},
+        },
+        "paths": {
+            "/api/compose": {
+                "get": {
+                    "operationId": "compose",
+                    "summary": "Build one id from its four fields.",
+                    "parameters": [
+                        _int_param(
+                            "timestamp",
+                            TWITTER.epoch_ms,
+                            TWITTER.max_timestamp,
+                            "Unix time in milliseconds; blank or absent means now.",
+                        ),
+                        _int_param(
+                            "datacenter", 0, TWITTER.max_datacenter, "Datacenter id.", required=True
+                        ),
+                        _int_param("machine", 0, TWITTER.max_machine, "Machine id.", required=True),
+                        _int_param(
+                            "sequence",
+                            0,
+                            TWITTER.max_sequence,
+                            "Sequence; blank or absent means 0.",
+                        ),
+                        lang_param,
+                    ],
+                    "responses": {"200": breakdown_ok, **errors},
+                }
+            },
+            "/api/decode/{id}": {
+                "get": {
+                    "operationId": "decode",
+                    "summary": "Split an id into its fields.",
+                    "parameters": [
+                        {
+                            "name": "id",
+                            "in": "path",
+                            "required": True,
+                            "description": (
+                                "A Snowflake id in decimal, 0..9223372036854775807; a number"
+                                " outside that range is answered with 422."
+                            ),
+                            "schema": {"type": "integer", "minimum": 0, "maximum": TWITTER.max_id},
+                        },
+                        lang_param,
+                    ],
+                    "responses": {
+                        "200": breakdown_ok,
+                        **errors,
+                        "404": _error_response("No route (for example an empty id)."),
+                    },
+                }
+            },
+            "/api/ids": {
+                "post": {
+                    "operationId": "issueIds",
+                    "summary": "Issue fresh ids from this server's generator.",
+                    "parameters": [
+                        {
+                            "name": "count",
+                            "in": "query",
+                            "required": False,
+                            "description": f"How many ids, 1..{max_count}; absent means 1.",
+                            "schema": {"type": "integer", "minimum": 1, "maximum": max_count},
+                        },
+                        lang_param,
+                    ],
+                    "responses": {
+                        "200": {
+                            "description": "Fresh ids, increasing, never issued before.",
+                            "content": {
+                                "application/json": {"schema": {"$ref": "#/components/schemas/Ids"}}
+                            },
+                        },
+                        **errors,
+                        "503": _error_response(
+                            "The generator cannot safely issue now; retry after the"
+                            " Retry-After seconds."
+                        ),
+                    },
+                }
+            },
+            "/healthz": {
+                "get": {
+                    "operationId": "health",
+                    "summary": "Liveness; also says whether an identity is held.",
+                    "responses": {
+                        "200": {
+                            "description": "The process is up.",
+                            "content": {
+                                "application/json": {
+                                    "schema": {"$ref": "#/components/schemas/Health"}
+                                }
+                            },
+                        }
+                    },
+                }
+            },
+            "/readyz": {
+                "get": {
+                    "operationId": "ready",
+                    "summary": "Readiness: 200 while a lease is held, else 503.",
+                    "responses": {
+                        "200": {
+                            "description": "Ready.",
+                            "content": {
+                                "application/json": {
+                                    "schema": {"$ref": "#/components/schemas/Ready"}
+                                }
+                            },
+                        },
+                        "503": {
+                            "description": "No identity held.",
+                            "content": {
+                                "application/json": {
+                                    "schema": {"$ref": "#/components/schemas/Ready"}
+                                }
+                            },
+                        },
+                    },
+                }
+            },
+            "/metrics": {
+                "get": {
+                    "operationId": "metrics",
+                    "summary": "Counters and gauges in the Prometheus text format.",
+                    "responses": {
+                        "200": {
+                            "description": "Prometheus text format 0.0.4.",
+                            "content": {"text/plain": {"schema": {"type": "string"}}},
+                        }
+                    },
+                }
+            },
+        },
+        "components": {"schemas": _schemas()},
+    }
+
+
+def _schemas() -> dict[str, Any]:
+    def count(minimum: int, maximum: int) -> dict[str, Any]:
+        return {"type": "integer", "minimum": minimum, "maximum": maximum}
+
+    return {
+        "Error": {
+            "type": "object",
+            "required": ["error"],
+            "additionalProperties": False,
+            "properties": {
+                "error": {
+                    "type": "object",
+                    "required": ["code", "message"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "code": {"type": "string", "pattern": "^[a-z_]+$"},
+                        "message": {"type": "string", "minLength": 1},
+                    },
+                }
+            },
+        },
+        "Ids": {
+            "type": "object",
+            "required": ["ids"],
+            "additionalProperties": False,
+            "properties": {"ids": {"type": "array", "minItems": 1, "items": _ID_STRING}},
+        },
+        "Breakdown": {
+            "type": "object",
+            "required": [
+                "id",
+                "timestamp",
+                "datacenter",
+                "machine",
+                "sequence",
+                "worker",
+                "datetime",
+                "hex",
+                "binary",
+                "segments",
+                "steps",
+            ],
+            "additionalProperties": False,
+            "properties": {
+                "id": _ID_STRING,
+                "timestamp": count(TWITTER.epoch_ms, TWITTER.max_timestamp),
+                "datacenter": count(0, TWITTER.max_datacenter),
+                "machine": count(0, TWITTER.max_machine),
+                "sequence": count(0, TWITTER.max_sequence),
+                "worker": count(0, TWITTER.max_worker),
+                "datetime": {"type": "string", "description": "ISO 8601 in UTC, with ms."},
+                "hex": {"type": "string", "pattern": "^[0-9a-f]{16}$"},
+                "binary": {"type": "string", "pattern": "^[01]{64}$"},
+                "segments": {
+                    "type": "array",
+                    "minItems": 5,
+                    "maxItems": 5,
+                    "items": {
+                        "type": "object",
+                        "required": ["name", "high_bit", "low_bit", "width", "value", "bits"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "name": {
+                                "enum": ["sign", "timestamp", "datacenter", "machine", "sequence"]
+                            },
+                            "high_bit": count(0, 63),
+                            "low_bit": count(0, 63),
+                            "width": count(1, 64),
+                            "value": {"type": "integer", "minimum": 0},
+                            "bits": {"type": "string", "pattern": "^[01]+$"},
+                        },
+                    },
+                },
+                "steps": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["key", "expression", "result"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "key": {
+                                "enum": [
+                                    "delta",
+                                    "timestamp",
+                                    "datacenter",
+                                    "machine",
+                                    "sequence",
+                                    "combine",
+                                ]
+                            },
+                            "expression": {"type": "string"},
+                            "result": {"type": "integer", "minimum": 0},
+                        },
+                    },
+                },
+            },
+        },
+        "Health": {
+            "type": "object",
+            "required": ["status", "ready", "lease"],
+            "properties": {
+                "status": {"const": "ok"},
+                "ready": {"type": "boolean"},
+                "lease": {"type": "string"},
+            },
+        },
+        "Ready": {
+            "type": "object",
+            "required": ["ready", "lease"],
+            "properties": {
+                "ready": {"type": "boolean"},
+                "lease": {"type": "string"},
+                "datacenter": {"type": ["integer", "null"]},
+                "machine": {"type": ["integer", "null"]},
+                "ceiling_ms": {"type": ["integer", "null"]},
+            },
+        },
+    }

@@ -1,0 +1,115 @@
+"""Real headless Chromium (Debian's /usr/bin/chromium) driven by Playwright.
+
+Never ``playwright install``: the browser is the system one. Without it the browser
+tests skip, except under CI, where a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from snowid.web import Settings, create_app
+from snowid.web._testing import fixed_identity_service, serving
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if CHROMIUM.exists() or os.environ.get("CI"):
+        return
+    skip = pytest.mark.skip(reason=f"{CHROMIUM} is missing (apt-get install chromium)")
+    for item in items:
+        if "browser" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Any) -> Iterator[Any]:
+    with tempfile.TemporaryDirectory(prefix="snowid-chromium-") as profile:
+        # A persistent context is the only way to hand Chromium a fresh --user-data-dir.
+        context = playwright.chromium.launch_persistent_context(
+            profile,
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=CHROMIUM_ARGS,
+            viewport={"width": 1280, "height": 900},
+        )
+        try:
+            yield context
+        finally:
+            context.close()
+
+
+@pytest.fixture(scope="session")
+def browser_factory(playwright: Any) -> Iterator[Any]:
+    """Makes extra contexts (phone size, JavaScript off), each with its own fresh profile."""
+    made: list[Any] = []
+    dirs: list[tempfile.TemporaryDirectory[str]] = []
+
+    def make(**options: Any) -> Any:
+        profile = tempfile.TemporaryDirectory(prefix="snowid-chromium-")
+        dirs.append(profile)
+        context = playwright.chromium.launch_persistent_context(
+            profile.name,
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=CHROMIUM_ARGS,
+            **options,
+        )
+        made.append(context)
+        return context
+
+    try:
+        yield make
+    finally:
+        for context in made:
+            context.close()
+        for profile in dirs:
+            profile.cleanup()
+
+
+@pytest.fixture(scope="module")
+def base_url() -> Iterator[str]:
+    with serving(create_app(Settings(), service=fixed_identity_service(1, 1))) as url:
+        yield url
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    page = browser.new_page()
+    browser.clear_cookies()
+    try:
+        yield page
+    finally:
+        page.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS

@@ -1,0 +1,159 @@
+"""The page in real headless Chromium: live results, messages, languages, the decoder, no-JS."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+SEED_ID = "4194439168"
+
+
+def fill_compose(page: Any, timestamp: str, datacenter: str, machine: str, sequence: str) -> None:
+    page.fill("#f-timestamp", timestamp)
+    page.fill("#f-datacenter", datacenter)
+    page.fill("#f-machine", machine)
+    page.fill("#f-sequence", sequence)
+
+
+def test_typing_the_seed_example_shows_the_id_and_the_blocks(page: Any, base_url: str) -> None:
+    page.goto(f"{base_url}/?lang=en&timestamp=&datacenter=0&machine=0&sequence=0")
+    fill_compose(page, "1288834975657", "1", "1", "0")
+    page.wait_for_function(f"document.querySelector('#out-id').textContent === '{SEED_ID}'")
+    blocks = page.locator("#out-bits .block")
+    assert blocks.count() == 5
+    assert [b.get_attribute("data-segment") for b in blocks.all()] == [
+        "sign",
+        "timestamp",
+        "datacenter",
+        "machine",
+        "sequence",
+    ]
+    assert page.locator(".block-timestamp .block-bits").inner_text() == format(1000, "041b")
+    assert "4194304000 + 131072 + 4096 + 0 = 4194439168" in page.locator("#out-steps").inner_text()
+    assert "timestamp=1288834975657" in page.url  # the address is shareable while typing
+
+
+def test_an_invalid_field_shows_its_own_message_and_recovers(page: Any, base_url: str) -> None:
+    page.goto(f"{base_url}/?lang=en")
+    page.fill("#f-datacenter", "32")
+    message = page.locator("#err-datacenter")
+    message.wait_for(state="visible")
+    assert message.inner_text() == "Datacenter 32 is out of range 0..31"
+    assert page.get_attribute("#f-datacenter", "aria-invalid") == "true"
+    assert page.locator("#err-machine").is_hidden()
+    assert page.locator("#err-sequence").is_hidden()
+    page.fill("#f-datacenter", "31")
+    message.wait_for(state="hidden")
+    page.wait_for_selector("#out-id")
+    assert page.get_attribute("#f-datacenter", "aria-invalid") is None
+
+
+def test_the_now_button_fills_the_current_time(page: Any, base_url: str) -> None:
+    page.goto(f"{base_url}/?lang=en")
+    page.fill("#f-timestamp", "")
+    before = page.evaluate("Date.now()")
+    page.click("button.now")
+    page.wait_for_function(
+        "document.querySelector('#f-timestamp').value !== '' &&"
+        " document.querySelector('#out-local').dataset.ms === document.querySelector('#f-timestamp').value"
+    )
+    value = int(page.input_value("#f-timestamp"))
+    assert before <= value <= page.evaluate("Date.now()")
+
+
+def test_the_language_switch_changes_the_texts(page: Any, base_url: str) -> None:
+    page.goto(f"{base_url}/?lang=en")
+    assert page.locator("html").get_attribute("lang") == "en"
+    assert page.locator("h1").inner_text() == "Generate a Snowflake ID"
+    page.click("nav.langs a[data-lang='vi']")
+    page.wait_for_function("document.documentElement.lang === 'vi'")
+    assert page.locator("h1").inner_text() == "Tạo ID Snowflake"
+    assert page.locator("label[for='f-machine']").inner_text() == "Mã máy"
+    page.fill("#f-machine", "99")
+    page.locator("#err-machine").wait_for(state="visible")
+    assert page.locator("#err-machine").inner_text() == "Mã máy 99 nằm ngoài phạm vi cho phép 0..31"
+    page.goto(f"{base_url}/decode")  # the choice sticks (cookie)
+    assert page.locator("html").get_attribute("lang") == "vi"
+
+
+def test_the_decoder(page: Any, base_url: str) -> None:
+    page.goto(f"{base_url}/decode?lang=en")
+    page.fill("#f-id", SEED_ID)
+    page.press("#f-id", "Enter")
+    page.wait_for_function(f"document.querySelector('#out-id')?.textContent === '{SEED_ID}'")
+    assert page.locator("#out-utc").inner_text() == "2010-11-04 01:42:55.657 UTC"
+    page.fill("#f-id", str(1 << 63))
+    page.locator("#err-id").wait_for(state="visible")
+    assert "sign bit" in page.locator("#err-id").inner_text()
+    assert page.locator("#out-id").count() == 0
+
+
+def test_copy_button_copies_the_decimal_id(page: Any, base_url: str) -> None:
+    page.goto(f"{base_url}/?lang=en")
+    page.click("button.copy")
+    page.wait_for_function("document.querySelector('.copied').textContent === 'Copied'")
+
+
+def test_keyboard_reaches_the_skip_link_and_the_fields(page: Any, base_url: str) -> None:
+    page.goto(f"{base_url}/?lang=en")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "skip"
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == "f-timestamp":
+            break
+    assert page.evaluate("document.activeElement.id") == "f-timestamp"
+
+
+def test_the_page_works_without_javascript(browser_factory: Any, base_url: str) -> None:
+    context = browser_factory(java_script_enabled=False, viewport={"width": 1024, "height": 800})
+    page = context.new_page()
+    page.goto(f"{base_url}/?lang=en")
+    assert page.locator("button.copy").is_hidden()  # needs JavaScript, so it stays hidden
+    fill_compose(page, "1288834975657", "1", "1", "0")
+    page.click("form#compose-form button.primary")
+    page.wait_for_url("**/?timestamp=1288834975657&datacenter=1&machine=1&sequence=0")
+    assert page.locator("#out-id").inner_text() == SEED_ID
+    page.fill("#f-sequence", "5000")
+    page.press("#f-sequence", "Enter")  # Enter submits with Generate, not Now
+    page.wait_for_url("**sequence=5000")
+    assert "now=" not in page.url
+    assert page.locator("#err-sequence").inner_text() == "Sequence 5000 is out of range 0..4095"
+    page.click("button.now")
+    page.wait_for_url("**/?timestamp=*")
+    assert page.input_value("#f-timestamp").isdigit()
+    page.goto(f"{base_url}/decode?id={SEED_ID}")
+    assert page.locator("#out-id").inner_text() == SEED_ID
+
+
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_screenshots_in_each_language(
+    browser_factory: Any, base_url: str, artifacts: Path, lang: str
+) -> None:
+    """Artefacts for a person to look at: desktop and phone, compose and decode."""
+    desktop = browser_factory(viewport={"width": 1280, "height": 900})
+    phone = browser_factory(
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
+    for name, context in (("desktop", desktop), ("phone", phone)):
+        page = context.new_page()
+        page.goto(
+            f"{base_url}/?lang={lang}&timestamp=1288834975657&datacenter=1&machine=1&sequence=0"
+        )
+        page.wait_for_selector("button.copy:not([hidden])")
+        path = artifacts / f"page-{lang}-{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        assert path.stat().st_size > 10_000
+        page.goto(f"{base_url}/?lang={lang}&timestamp=5&datacenter=32&machine=x&sequence=0")
+        page.screenshot(path=str(artifacts / f"errors-{lang}-{name}.png"), full_page=False)
+        page.goto(f"{base_url}/decode?lang={lang}&id=1541815603606036480")
+        page.screenshot(path=str(artifacts / f"decode-{lang}-{name}.png"), full_page=False)
+        # nothing may stick out sideways on a phone
+        assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]

@@ -1,0 +1,308 @@
+"""The JSON API over real HTTP: every endpoint, the seed's example, and bad input of every kind."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from snowid._breakdown import to_json
+from snowid._id import SnowId
+from snowid._layout import TWITTER
+from snowid.web import Settings, create_app
+from snowid.web._testing import fixed_identity_service, serving
+
+SEED = {"timestamp": "1288834975657", "datacenter": "1", "machine": "1", "sequence": "0"}
+SEED_ID = "4194439168"
+MAX_ID = (1 << 63) - 1
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[httpx.Client]:
+    app = create_app(Settings(max_count=4096), service=fixed_identity_service(3, 7))
+    with serving(app) as url, httpx.Client(base_url=url, timeout=10) as http:
+        yield http
+
+
+def error_of(response: httpx.Response) -> dict[str, str]:
+    body = response.json()
+    assert set(body) == {"error"}
+    assert set(body["error"]) == {"code", "message"}
+    assert body["error"]["message"]
+    assert response.headers["content-type"].startswith("application/json")
+    return dict(body["error"])
+
+
+# --- compose -------------------------------------------------------------------
+
+
+def test_compose_reproduces_the_seed_worked_example(client: httpx.Client) -> None:
+    response = client.get("/api/compose", params=SEED)
+    assert response.status_code == 200
+    body = response.json()
+    assert body["id"] == SEED_ID
+    assert body == to_json(SnowId(int(SEED_ID)))
+    steps = {step["key"]: step["result"] for step in body["steps"]}
+    assert steps == {
+        "delta": 1000,
+        "timestamp": 4194304000,
+        "datacenter": 131072,
+        "machine": 4096,
+        "sequence": 0,
+        "combine": 4194439168,
+    }
+
+
+def test_compose_id_is_a_decimal_string_even_above_2_to_the_53(client: httpx.Client) -> None:
+    params = {
+        "timestamp": str(TWITTER.max_timestamp),
+        "datacenter": "31",
+        "machine": "31",
+        "sequence": "4095",
+    }
+    body = client.get("/api/compose", params=params).json()
+    assert body["id"] == str(MAX_ID)
+    assert '"id": "9223372036854775807"' in json.dumps(body)
+
+
+def test_compose_blank_timestamp_means_now_and_sequence_defaults_to_zero(
+    client: httpx.Client,
+) -> None:
+    before = TWITTER.epoch_ms
+    body = client.get(
+        "/api/compose", params={"timestamp": "", "datacenter": "2", "machine": "3"}
+    ).json()
+    assert body["timestamp"] > before + 10 * 365 * 86_400_000  # some time after 2020
+    assert (body["datacenter"], body["machine"], body["sequence"]) == (2, 3, 0)
+
+
+BAD_COMPOSE = [
+    # (what changes, status, code)
+    ({"datacenter": "32"}, 422, "out_of_range"),
+    ({"datacenter": "-1"}, 422, "out_of_range"),
+    ({"machine": "32"}, 422, "out_of_range"),
+    ({"sequence": "4096"}, 422, "out_of_range"),
+    ({"sequence": "-1"}, 422, "out_of_range"),
+    ({"timestamp": str(TWITTER.epoch_ms - 1)}, 422, "timestamp_before_epoch"),
+    ({"timestamp": "0"}, 422, "timestamp_before_epoch"),
+    ({"timestamp": str(TWITTER.max_timestamp + 1)}, 422, "timestamp_after_end"),
+    ({"datacenter": "abc"}, 400, "not_an_integer"),
+    ({"machine": "1.5"}, 400, "not_an_integer"),
+    ({"machine": "0x1f"}, 400, "not_an_integer"),
+    ({"sequence": "1e3"}, 400, "not_an_integer"),
+    ({"timestamp": "9" * 500}, 400, "not_an_integer"),
+    ({"datacenter": "١"}, 400, "not_an_integer"),  # an Arabic-Indic digit
+    ({"datacenter": ""}, 400, "empty_value"),
+    ({"machine": "   "}, 400, "empty_value"),
+]
+
+
+@pytest.mark.parametrize(("change", "status", "code"), BAD_COMPOSE)
+def test_compose_rejects_bad_input_with_a_specific_error(
+    client: httpx.Client, change: dict[str, str], status: int, code: str
+) -> None:
+    response = client.get("/api/compose", params={**SEED, **change})
+    assert response.status_code == status
+    assert error_of(response)["code"] == code
+
+
+def test_compose_without_datacenter_or_machine_says_which_is_missing(
+    client: httpx.Client,
+) -> None:
+    response = client.get("/api/compose", params={"machine": "1"})
+    assert response.status_code == 400
+    error = error_of(response)
+    assert error["code"] == "empty_value"
+    assert error["message"].lower().startswith("datacenter")
+
+
+def test_compose_error_message_names_field_value_and_range(client: httpx.Client) -> None:
+    error = error_of(client.get("/api/compose", params={**SEED, "machine": "32"}))
+    assert error["message"] == "Machine 32 is out of range 0..31"
+
+
+def test_error_messages_follow_lang_then_accept_language(client: httpx.Client) -> None:
+    bad = {**SEED, "machine": "32"}
+    by_query = error_of(httpx.get(f"{client.base_url}/api/compose", params={**bad, "lang": "vi"}))
+    assert "nằm ngoài phạm vi" in by_query["message"]
+    by_header = error_of(
+        httpx.get(
+            f"{client.base_url}/api/compose",
+            params=bad,
+            headers={"Accept-Language": "vi-VN,vi;q=0.9,en;q=0.5"},
+        )
+    )
+    assert by_header["message"] == by_query["message"]
+    english = error_of(
+        httpx.get(
+            f"{client.base_url}/api/compose",
+            params=bad,
+            headers={"Accept-Language": "fr, en;q=0.4"},
+        )
+    )
+    assert "out of range" in english["message"]
+
+
+# --- decode --------------------------------------------------------------------
+
+
+def test_decode_the_seed_id(client: httpx.Client) -> None:
+    response = client.get(f"/api/decode/{SEED_ID}")
+    assert response.status_code == 200
+    body = response.json()
+    assert body == to_json(SnowId(int(SEED_ID)))
+    assert (body["timestamp"], body["datacenter"], body["machine"], body["sequence"]) == (
+        1288834975657,
+        1,
+        1,
+        0,
+    )
+    assert body["datetime"] == "2010-11-04T01:42:55.657Z"
+
+
+@pytest.mark.parametrize("value", ["0", str(MAX_ID), " 4194439168 "])
+def test_decode_accepts_the_whole_range(client: httpx.Client, value: str) -> None:
+    response = client.get(f"/api/decode/{value}")
+    assert response.status_code == 200
+    assert response.json()["id"] == value.strip()
+
+
+BAD_IDS = [
+    ("-1", 422, "id_negative"),
+    (str(1 << 64), 422, "id_too_large"),
+    (str((1 << 70) + 5), 422, "id_too_large"),
+    (str(1 << 63), 422, "id_sign_bit_set"),
+    (str((1 << 64) - 1), 422, "id_sign_bit_set"),
+    ("abc", 400, "not_an_integer"),
+    ("12abc", 400, "not_an_integer"),
+    ("4194439168.0", 400, "not_an_integer"),
+    ("9" * 100, 400, "not_an_integer"),
+    ("%20", 400, "empty_value"),
+]
+
+
+@pytest.mark.parametrize(("value", "status", "code"), BAD_IDS)
+def test_decode_rejects_what_is_not_a_twitter_layout_id(
+    client: httpx.Client, value: str, status: int, code: str
+) -> None:
+    response = client.get(f"/api/decode/{value}")
+    assert response.status_code == status
+    assert error_of(response)["code"] == code
+
+
+def test_decode_sign_bit_message_is_clear(client: httpx.Client) -> None:
+    message = error_of(client.get(f"/api/decode/{1 << 63}"))["message"]
+    assert "sign bit" in message
+    assert "0..9223372036854775807" in message
+
+
+# --- ids -----------------------------------------------------------------------
+
+
+def test_ids_default_to_one_fresh_id_as_a_decimal_string(client: httpx.Client) -> None:
+    response = client.post("/api/ids")
+    assert response.status_code == 200
+    ids = response.json()["ids"]
+    assert len(ids) == 1
+    assert isinstance(ids[0], str)
+    assert SnowId.from_str(ids[0]).parts[1:3] == (3, 7)
+
+
+def test_ids_batch_of_4096_is_strictly_increasing_and_unique(client: httpx.Client) -> None:
+    first = [int(i) for i in client.post("/api/ids", params={"count": 4096}).json()["ids"]]
+    second = [int(i) for i in client.post("/api/ids", params={"count": 4096}).json()["ids"]]
+    both = first + second
+    assert len(first) == 4096
+    assert all(a < b for a, b in itertools.pairwise(both))
+
+
+@pytest.mark.parametrize(
+    ("count", "status", "code"),
+    [
+        ("0", 422, "out_of_range"),
+        ("4097", 422, "out_of_range"),
+        ("-5", 422, "out_of_range"),
+        ("abc", 400, "not_an_integer"),
+        ("2.5", 400, "not_an_integer"),
+        ("", 400, "empty_value"),
+    ],
+)
+def test_ids_count_is_checked(client: httpx.Client, count: str, status: int, code: str) -> None:
+    response = client.post("/api/ids", params={"count": count})
+    assert response.status_code == status
+    assert error_of(response)["code"] == code
+
+
+def test_ids_limit_is_configurable() -> None:
+    app = create_app(Settings(max_count=10), service=fixed_identity_service())
+    with serving(app) as url:
+        assert httpx.post(f"{url}/api/ids?count=10").status_code == 200
+        response = httpx.post(f"{url}/api/ids?count=11")
+        assert response.status_code == 422
+        assert "1..10" in error_of(response)["message"]
+
+
+def test_ids_needs_post(client: httpx.Client) -> None:
+    response = client.get("/api/ids")
+    assert response.status_code == 405
+    assert error_of(response)["code"] == "method_not_allowed"
+    assert response.headers["allow"] == "POST"
+
+
+# --- routes, health, metrics, openapi ------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/api/nothing", "/api/decode/", "/api", "/nothing.json"])
+def test_unknown_routes_are_404_json(client: httpx.Client, path: str) -> None:
+    response = client.get(path)
+    assert response.status_code == 404
+    assert error_of(response)["code"] == "not_found"
+
+
+def test_healthz_and_readyz_with_a_fixed_identity(client: httpx.Client) -> None:
+    assert client.get("/healthz").json() == {"status": "ok", "ready": True, "lease": "static"}
+    ready = client.get("/readyz")
+    assert ready.status_code == 200
+    assert ready.json()["datacenter"] == 3
+    assert ready.json()["machine"] == 7
+
+
+def test_metrics_count_issued_ids(client: httpx.Client) -> None:
+    def issued() -> int:
+        text = client.get("/metrics").text
+        line = next(x for x in text.splitlines() if x.startswith("snowid_ids_issued_total "))
+        return int(line.split()[1])
+
+    before = issued()
+    client.post("/api/ids", params={"count": 5})
+    assert issued() == before + 5
+    response = client.get("/metrics")
+    assert response.headers["content-type"].startswith("text/plain; version=0.0.4")
+    for name in (
+        "snowid_sequence_waits_total",
+        "snowid_clock_backward_events_total",
+        "snowid_ceiling_waits_total",
+        "snowid_lease_state",
+        "snowid_ready",
+    ):
+        assert f"# TYPE {name} " in response.text
+    assert 'snowid_identity_info{datacenter="3",machine="7",lease="static"} 1' in response.text
+
+
+def test_openapi_document_is_3_1_and_lists_every_endpoint(client: httpx.Client) -> None:
+    response = client.get("/openapi.json")
+    assert response.status_code == 200
+    doc = response.json()
+    assert doc["openapi"] == "3.1.0"
+    assert set(doc["paths"]) == {
+        "/api/compose",
+        "/api/decode/{id}",
+        "/api/ids",
+        "/healthz",
+        "/readyz",
+        "/metrics",
+    }
+    assert "4096" in json.dumps(doc["paths"]["/api/ids"])

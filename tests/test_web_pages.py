@@ -1,0 +1,221 @@
+"""The HTML pages without a browser: the seed's tool, the decoder, languages, no-JS paths."""
+
+from __future__ import annotations
+
+import os
+import re
+import string
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from snowid.i18n import web_en, web_vi
+from snowid.web import Settings, create_app
+from snowid.web._lang import from_accept_language
+from snowid.web._testing import fixed_identity_service, serving
+
+SEED_QUERY = "timestamp=1288834975657&datacenter=1&machine=1&sequence=0"
+
+
+@pytest.fixture(scope="module")
+def base_url() -> Iterator[str]:
+    with serving(create_app(Settings(), service=fixed_identity_service())) as url:
+        yield url
+
+
+def get(base_url: str, path: str, **kwargs: object) -> httpx.Response:
+    with httpx.Client(base_url=base_url, timeout=10) as http:
+        return http.get(path, **kwargs)  # type: ignore[arg-type]
+
+
+def error_text(html: str, field: str) -> str | None:
+    """The message shown next to ``field``, or None when its message element is hidden."""
+    match = re.search(
+        rf'<p class="error" id="err-{field}" data-field="{field}"( hidden)?>(.*?)</p>', html, re.S
+    )
+    assert match, f"no message element for {field}"
+    return None if match.group(1) else match.group(2)
+
+
+def test_first_visit_shows_the_seed_worked_example(base_url: str) -> None:
+    html = get(base_url, "/").text
+    assert "4194439168" in html
+    for number in (
+        "1288834975657 − 1288834974657",
+        "1000 &lt;&lt; 22",
+        "4194304000",
+        "1 &lt;&lt; 17",
+        "131072",
+        "1 &lt;&lt; 12",
+        "4096",
+        "4194304000 + 131072 + 4096 + 0 = <strong>4194439168</strong>",
+    ):
+        assert number in html
+    assert "0x00000000fa021000" in html  # hex
+
+
+def test_compose_shows_the_64_bits_as_labelled_blocks(base_url: str) -> None:
+    html = get(base_url, f"/?{SEED_QUERY}").text
+    blocks = re.findall(r'<code class="block-bits">([01]+)</code>', html)
+    assert [len(b) for b in blocks] == [1, 41, 5, 5, 12]
+    assert "".join(blocks) == format(4194439168, "064b")
+    for text in (
+        "bits 62–22",
+        "bits 21–17",
+        "bits 16–12",
+        "bits 11–0",
+        "bit 63",
+        "value 1000 (ms since the epoch)",
+    ):
+        assert text in html
+    assert (
+        '<time id="out-utc" datetime="2010-11-04T01:42:55.657Z">2010-11-04 01:42:55.657 UTC' in html
+    )
+
+
+def test_every_invalid_field_gets_its_own_message_and_nothing_else_breaks(base_url: str) -> None:
+    response = get(base_url, "/?timestamp=12&datacenter=32&machine=x&sequence=5")
+    assert response.status_code == 200
+    html = response.text
+    assert "before the Twitter epoch" in (error_text(html, "timestamp") or "")
+    assert error_text(html, "datacenter") == "Datacenter 32 is out of range 0..31"
+    assert error_text(html, "machine") == "Machine x is not a whole number"
+    assert error_text(html, "sequence") is None
+    assert html.count('aria-invalid="true"') == 3
+    assert 'value="x"' in html  # what was typed stays in the form
+    assert 'class="result"' not in html
+
+
+def test_messages_next_to_fields_are_in_the_page_language(base_url: str) -> None:
+    html = get(base_url, "/?timestamp=&datacenter=40&machine=1&sequence=1&lang=vi").text
+    assert error_text(html, "datacenter") == (
+        "Mã trung tâm dữ liệu 40 nằm ngoài phạm vi cho phép 0..31"
+    )
+
+
+def test_blank_timestamp_means_now_and_says_so(base_url: str) -> None:
+    html = get(base_url, "/?timestamp=&datacenter=1&machine=2&sequence=3").text
+    assert "The timestamp was blank, so the current time was used" in html
+    assert 'class="result"' in html
+
+
+def test_now_button_without_javascript_redirects_to_a_shareable_url(base_url: str) -> None:
+    response = get(base_url, "/?timestamp=&datacenter=4&machine=5&sequence=6&now=1")
+    assert response.status_code == 303
+    location = response.headers["location"]
+    match = re.fullmatch(r"/\?timestamp=(\d+)&datacenter=4&machine=5&sequence=6", location)
+    assert match
+    assert int(match.group(1)) > 1288834974657
+
+
+def test_decoder_shows_the_same_breakdown(base_url: str) -> None:
+    html = get(base_url, "/decode?id=4194439168").text
+    assert "4194304000 + 131072 + 4096 + 0 = <strong>4194439168</strong>" in html
+    assert 'href="/?timestamp=1288834975657&amp;datacenter=1&amp;machine=1&amp;sequence=0' in html
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        ("9223372036854775808", "sign bit"),
+        ("18446744073709551616", "more than 64 bits"),
+        ("-5", "negative"),
+        ("hello", "not a whole number"),
+        ("", "empty"),
+    ],
+)
+def test_decoder_explains_ids_that_are_not_snowflakes(
+    base_url: str, value: str, words: str
+) -> None:
+    html = get(base_url, "/decode", params={"id": value}).text
+    assert words in (error_text(html, "id") or "")
+    assert 'class="result"' not in html
+
+
+def test_decoder_without_an_id_shows_only_the_form(base_url: str) -> None:
+    html = get(base_url, "/decode").text
+    assert error_text(html, "id") is None
+    assert 'class="result"' not in html
+
+
+def test_lang_query_sets_html_lang_and_a_cookie_that_sticks(base_url: str) -> None:
+    with httpx.Client(base_url=base_url) as http:
+        first = http.get("/?lang=vi")
+        assert '<html lang="vi">' in first.text
+        assert first.cookies.get("snowid_lang") == "vi"
+        assert "Tạo ID Snowflake" in first.text
+        again = http.get("/decode")  # no ?lang=: the cookie decides
+        assert '<html lang="vi">' in again.text
+        back = http.get("/?lang=en")
+        assert '<html lang="en">' in back.text
+
+
+def test_accept_language_decides_without_query_or_cookie(base_url: str) -> None:
+    html = get(base_url, "/", headers={"Accept-Language": "vi;q=0.8, de;q=0.9, en;q=0.1"}).text
+    assert '<html lang="vi">' in html
+    assert '<html lang="en">' in get(base_url, "/", headers={"Accept-Language": "de"}).text
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        ("vi-VN,vi;q=0.9,en-US;q=0.8", "vi"),
+        ("en-GB, vi;q=0.5", "en"),
+        ("fr, de", None),
+        ("vi;q=0, en;q=0.1", "en"),
+        ("vi;q=abc", None),
+        ("", None),
+        ("*", None),
+        ("EN;Q=0.3, VI;Q=0.7", "vi"),
+    ],
+)
+def test_accept_language_parsing(header: str, expected: str | None) -> None:
+    assert from_accept_language(header) == expected
+
+
+def test_language_switch_keeps_the_current_inputs(base_url: str) -> None:
+    html = get(base_url, f"/?{SEED_QUERY}&lang=en").text
+    assert f'href="/?{SEED_QUERY.replace("&", "&amp;")}&amp;lang=vi"' in html
+
+
+def test_unknown_page_is_a_404_page_for_browsers(base_url: str) -> None:
+    response = get(base_url, "/no/such/page", headers={"Accept": "text/html"})
+    assert response.status_code == 404
+    assert "<html" in response.text
+
+
+def test_static_files_are_served_from_the_package(base_url: str) -> None:
+    assert get(base_url, "/static/style.css").status_code == 200
+    assert "DOMParser" in get(base_url, "/static/app.js").text
+    assert get(base_url, "/static/../templates/base.html").status_code == 404
+
+
+def test_templates_load_from_the_package_not_the_working_directory(tmp_path: Path) -> None:
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        with serving(create_app(Settings(), service=fixed_identity_service())) as url:
+            assert "4194439168" in get(url, "/").text
+    finally:
+        os.chdir(cwd)
+
+
+def _placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_web_catalogs_have_the_same_keys_and_placeholders() -> None:
+    assert set(web_en.MESSAGES) == set(web_vi.MESSAGES)
+    for key, text in web_en.MESSAGES.items():
+        assert _placeholders(text) == _placeholders(web_vi.MESSAGES[key]), key
+
+
+def test_every_page_text_key_used_in_the_templates_exists() -> None:
+    templates = Path(__file__).parents[1] / "src" / "snowid" / "web" / "templates"
+    used: set[str] = set()
+    for path in templates.glob("*.html"):
+        used |= set(re.findall(r"""t\(["'](web\.[a-z_.]+[a-z])["']""", path.read_text()))
+    assert used
+    assert used <= set(web_en.MESSAGES)
