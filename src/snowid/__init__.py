@@ -8,6 +8,7 @@ from __future__ import annotations
 from snowid._breakdown import Breakdown, Segment, Step, breakdown, to_json
 from snowid._clock import Clock, SystemClock
 from snowid._fence import Fence, Grant
+from snowid._generator import FixedCeiling, Generator, GeneratorStats
 from snowid._id import SnowId
 from snowid._layout import TWITTER, TWITTER_EPOCH_MS, Layout, Parts
 
@@ -17,6 +18,9 @@ __all__ = [
     "Breakdown",
     "Clock",
     "Fence",
+    "FixedCeiling",
+    "Generator",
+    "GeneratorStats",
     "Grant",
     "Layout",
     "Parts",

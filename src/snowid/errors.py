@@ -18,7 +18,8 @@ and the ``error.code`` of the HTTP API) and the data its message is built from
     │   │   ├── NegativeIdError
     │   │   ├── IdTooLargeError                64 bits or more
     │   │   └── SignBitSetError                bit 63 set
-    │   └── InvalidLeaseUrlError               a lease URL snowid cannot use
+    │   ├── InvalidLeaseUrlError               a lease URL snowid cannot use
+    │   └── MissingIdentityError               a Generator with no identity and no lease
     ├── GeneratorError (RuntimeError)          the generator cannot safely issue
     │   ├── ClockMovedBackwards
     │   ├── EndOfTimeError
@@ -52,6 +53,7 @@ __all__ = [
     "InvalidValueError",
     "LeaseError",
     "LeaseLostError",
+    "MissingIdentityError",
     "NegativeIdError",
     "NoFreeIdentityError",
     "NotAnIntegerError",
@@ -168,6 +170,12 @@ class InvalidLeaseUrlError(InvalidValueError):
     """A lease URL with an unknown scheme or bad parameters. Params: ``field``, ``value``, ``reason``."""
 
     code = "invalid_lease_url"
+
+
+class MissingIdentityError(InvalidValueError):
+    """A Generator got neither a (datacenter, machine) nor a fence to take one from."""
+
+    code = "generator_no_identity"
 
 
 # --- the generator -----------------------------------------------------------

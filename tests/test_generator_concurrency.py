@@ -1,0 +1,174 @@
+"""The generator across threads and across os.fork(): never a duplicate."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import itertools
+import os
+import pickle
+import threading
+import weakref
+
+import pytest
+
+from snowid._fence import Grant
+from snowid._generator import Generator
+from snowid._layout import TWITTER
+from snowid.errors import ForkedGeneratorError
+
+needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+
+
+def test_8_threads_of_100k_ids_are_unique_and_increasing_per_thread() -> None:
+    """On the real clock (no sleeping asserted): 800,000 ids, no duplicate, each run ordered."""
+    generator = Generator(1, 2)
+    per_thread = 100_000
+    results: list[list[int]] = [[] for _ in range(8)]
+    barrier = threading.Barrier(8)
+
+    def work(slot: int) -> None:
+        next_id = generator.next_id
+        barrier.wait()
+        results[slot] = [next_id() for _ in range(per_thread)]
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for ids in results:
+        assert len(ids) == per_thread
+        assert all(a < b for a, b in itertools.pairwise(ids))
+    everything = [value for ids in results for value in ids]
+    assert len(set(everything)) == 8 * per_thread
+    assert all(TWITTER.decompose(value)[1:3] == (1, 2) for value in everything[::997])
+    assert generator.stats.issued == 8 * per_thread
+
+
+def test_threads_mixing_single_ids_and_batches_never_collide() -> None:
+    generator = Generator(3, 3)
+    results: list[list[int]] = [[] for _ in range(4)]
+
+    def singles(slot: int) -> None:
+        results[slot] = [generator.next_id() for _ in range(20_000)]
+
+    def batches(slot: int) -> None:
+        for _ in range(10):
+            results[slot] += generator.next_ids(2_000)
+
+    threads = [
+        threading.Thread(target=singles, args=(0,)),
+        threading.Thread(target=singles, args=(1,)),
+        threading.Thread(target=batches, args=(2,)),
+        threading.Thread(target=batches, args=(3,)),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    everything = [value for ids in results for value in ids]
+    assert len(everything) == 80_000
+    assert len(set(everything)) == 80_000
+    for ids in results:
+        assert all(a < b for a, b in itertools.pairwise(ids))
+
+
+def _run_in_child(body: object) -> object:
+    """Fork; run ``body()`` in the child; return what it returned (or raised), pickled back."""
+    assert callable(body)
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never return into pytest
+        os.close(read_fd)
+        try:
+            try:
+                result: object = ("ok", body())
+            except BaseException as error:
+                result = ("raised", type(error).__name__, getattr(error, "code", None), str(error))
+            with os.fdopen(write_fd, "wb") as pipe:
+                pickle.dump(result, pipe)
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    with os.fdopen(read_fd, "rb") as pipe:
+        data = pipe.read()
+    os.waitpid(pid, 0)
+    return pickle.loads(data)
+
+
+@needs_fork
+def test_a_forked_child_cannot_use_its_parents_fixed_identity() -> None:
+    """Parent and child never share an id: the child's next_id raises and says what to do."""
+    generator = Generator(5, 6)
+    parent_before = generator.next_ids(100)
+    outcome = _run_in_child(generator.next_id)
+    parent_after = generator.next_ids(100)
+    assert isinstance(outcome, tuple)
+    assert outcome[0] == "raised"
+    assert outcome[1] == ForkedGeneratorError.__name__
+    assert outcome[2] == "forked_generator"
+    assert "datacenter 5, machine 6" in outcome[3]
+    assert "lease" in outcome[3]
+    assert parent_after[0] > parent_before[-1]  # the parent is unaffected
+
+
+@needs_fork
+def test_a_forked_child_cannot_issue_batches_or_async_either() -> None:
+    generator = Generator(5, 7)
+    generator.next_id()
+    refused = ("raised", "ForkedGeneratorError", "forked_generator")
+    batch = _run_in_child(lambda: generator.next_ids(10))
+    awaited = _run_in_child(lambda: asyncio.run(generator.anext_id()))
+    assert isinstance(batch, tuple)
+    assert isinstance(awaited, tuple)
+    assert batch[:3] == refused
+    assert awaited[:3] == refused
+
+
+class ForkAwareFence:
+    """A toy lease that, like the real ones, drops its grant in a forked child and then
+    claims another identity (the next machine id, a new epoch)."""
+
+    def __init__(self) -> None:
+        self.ceiling_ms = -1
+        self.machine = 1
+        self.claims = 0
+        os.register_at_fork(after_in_child=self._forget)
+
+    def _forget(self) -> None:
+        self.ceiling_ms = -1
+        self.machine += 1
+
+    def acquire(self, needed_ms: int) -> Grant:
+        if self.ceiling_ms < 0:
+            self.claims += 1
+        self.ceiling_ms = TWITTER.max_timestamp
+        return Grant(0, self.machine, TWITTER.epoch_ms, self.ceiling_ms, epoch=self.claims)
+
+    async def aacquire(self, needed_ms: int) -> Grant:
+        return self.acquire(needed_ms)
+
+
+@needs_fork
+def test_a_forked_child_with_a_fence_claims_its_own_identity() -> None:
+    fence = ForkAwareFence()
+    generator = Generator(fence=fence)
+    parent_ids = generator.next_ids(1000)
+    child = _run_in_child(lambda: (generator.next_ids(1000), fence.claims))
+    parent_ids += generator.next_ids(1000)
+    assert isinstance(child, tuple)
+    assert child[0] == "ok"
+    child_ids, claims = child[1]
+    assert not set(child_ids) & set(parent_ids)
+    assert {TWITTER.decompose(v).machine for v in child_ids} == {2}
+    assert {TWITTER.decompose(v).machine for v in parent_ids} == {1}
+    assert claims == 2  # the inherited claim, then the child's own
+
+
+def test_generators_are_not_kept_alive_by_the_fork_registry() -> None:
+    generator = Generator(1, 1)
+    ref = weakref.ref(generator)
+    del generator
+    gc.collect()
+    assert ref() is None
