@@ -157,3 +157,33 @@ def test_a_fence_handing_a_forked_child_its_parents_grant_is_refused() -> None:
     fence.grant = Grant(4, 5, start_ms=T + 1, ceiling_ms=T + 100, epoch=2)  # a fresh claim
     clock.advance(1)
     assert TWITTER.decompose(generator.next_id()) == (T + 1, 4, 5, 0)
+
+
+
+class SequenceFence:
+    """A Fence that hands out the given grants one per acquire (the last one repeats)."""
+
+    def __init__(self, *grants: Grant) -> None:
+        self.grants = list(grants)
+        self.ceiling_ms = -1
+
+    def acquire(self, needed_ms: int) -> Grant:
+        grant = self.grants.pop(0) if len(self.grants) > 1 else self.grants[0]
+        self.ceiling_ms = grant.ceiling_ms
+        return grant
+
+    async def aacquire(self, needed_ms: int) -> Grant:
+        return self.acquire(needed_ms)
+
+
+def test_ids_keep_growing_when_a_batch_moves_to_an_identity_with_an_earlier_start() -> None:
+    """A batch that switches identity mid-way (its grant ran out) never issues a smaller id,
+    even when the new grant starts below the last millisecond issued."""
+    clock = FakeClock(T + 5)
+    fence = SequenceFence(Grant(31, 31, T, T + 5, epoch=1), Grant(0, 0, T + 1, T + 100, epoch=1))
+    generator = Generator(fence=fence, clock=clock)
+    ids = generator.next_ids(4096 + 10)
+    assert _identity(generator) == (0, 0)
+    assert ids == sorted(ids)
+    assert len(set(ids)) == len(ids)
+    assert TWITTER.timestamp_of(ids[-1]) == T + 6

@@ -139,7 +139,8 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
             wbits = TWITTER.worker_bits(grant.datacenter, grant.machine)
             grant_key = key
             parent_key = None
-            reset_to(grant.start_ms)
+            # Ids keep growing across identities within one process, not only per grant.
+            reset_to(max(grant.start_ms, last + 1))
         elif grant.start_ms - 1 > last:
             reset_to(grant.start_ms)
         need_grant = False

@@ -40,7 +40,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(skip)
 
 
-@pytest.fixture(scope="session")
+# Package scope, not session: Playwright's sync API keeps an event loop running on the
+# main thread while it is open, and asyncio.run() in later test modules would refuse to start.
+@pytest.fixture(scope="package")
 def playwright() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
@@ -48,7 +50,7 @@ def playwright() -> Iterator[Any]:
         yield pw
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(playwright: Any) -> Iterator[Any]:
     with tempfile.TemporaryDirectory(prefix="snowid-chromium-") as profile:
         # A persistent context is the only way to hand Chromium a fresh --user-data-dir.
@@ -65,7 +67,7 @@ def browser(playwright: Any) -> Iterator[Any]:
             context.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser_factory(playwright: Any) -> Iterator[Any]:
     """Makes extra contexts (phone size, JavaScript off), each with its own fresh profile."""
     made: list[Any] = []

@@ -64,8 +64,9 @@ def _generate(args: argparse.Namespace, lang: str) -> int:
 
 def _open_lease(url: str | None) -> Lease:
     # Imported here: only a run without a fixed identity pays for the lease layer.
-    from snowid.lease import open_lease
+    from snowid.lease import open_lease, release_on_sigterm
 
+    release_on_sigterm()  # a killed `snowid generate` still gives its identity back
     return open_lease(url)
 
 

@@ -102,4 +102,28 @@ MESSAGES: dict[str, str] = {
     "step.machine": "Bước 2: dịch mã máy vào đúng vị trí",
     "step.sequence": "Bước 2: số thứ tự nằm ở các bit thấp nhất",
     "step.combine": "Bước 3: kết hợp bằng phép OR theo bit (giống phép cộng vì không bit nào chồng lấp)",
+    # --- generator CLI ---
+    "generator_no_identity": (
+        "Generator cần một danh tính worker: hãy truyền cả mã trung tâm dữ liệu lẫn mã máy,"
+        " hoặc một đối tượng Fence, chẳng hạn quyền thuê lấy từ snowid.lease.open_lease()"
+    ),
+    # --- leases ---
+    "lease.init.ready": "kho lưu quyền thuê {url} đã sẵn sàng",
+    "lease.init.created": "đã tạo các bảng lưu quyền thuê (mã khởi tạo {incarnation})",
+    "lease.init.quarantined": (
+        "kho mới: mọi mức trần đã được nâng lên thời điểm hiện tại + ttl + span + max_skew,"
+        " nên các lần nhận danh tính đầu tiên phải chờ chừng ấy thời gian (dùng"
+        " --first-deployment nếu trước đây chưa từng có kho nào)"
+    ),
+    "lease.status.none": "không có danh tính nào trong {url} đang được giữ",
+    "lease.col.worker": "worker",
+    "lease.col.datacenter": "trung tâm dữ liệu",
+    "lease.col.machine": "máy",
+    "lease.col.held": "đang giữ",
+    "lease.col.holder": "tiến trình giữ",
+    "lease.col.epoch": "lượt thuê",
+    "lease.col.since": "từ lúc (UTC)",
+    "lease.col.ceiling": "mức trần",
+    "lease.yes": "có",
+    "lease.no": "không",
 }

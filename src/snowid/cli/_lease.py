@@ -1,0 +1,115 @@
+"""``snowid lease``: set up a lease store (``init``) and see who holds what (``status``)."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+
+from snowid.cli._common import add_lang_option, print_json
+from snowid.i18n import translate
+from snowid.lease import IdentityStatus, init_lease, lease_status, resolve_lease_url
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "lease",
+        help="set up a worker-identity lease store and list who holds which identity",
+        description=(
+            "Worker-identity leases. URL is a lease URL (static:, file:, postgresql:);"
+            " without it, SNOWID_LEASE or the default host slots."
+        ),
+    )
+    sub = parser.add_subparsers(dest="lease_command", required=True, metavar="COMMAND")
+    init = sub.add_parser(
+        "init",
+        help="create the store's schema or state directory if missing (idempotent)",
+        description=(
+            "Create what the lease store needs. On a PostgreSQL store created now every"
+            " ceiling is raised to now + ttl + span + max_skew (a quarantine against holders"
+            " of a lost earlier store), unless --first-deployment vouches that none exist."
+        ),
+    )
+    init.add_argument("url", nargs="?", default=None, metavar="URL")
+    init.add_argument(
+        "--first-deployment",
+        action="store_true",
+        help="no holder of an earlier store can be alive: skip the quarantine",
+    )
+    init.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_lang_option(init)
+    init.set_defaults(func=_init)
+    status = sub.add_parser(
+        "status",
+        help="list who holds which identity, since when, and each ceiling",
+    )
+    status.add_argument("url", nargs="?", default=None, metavar="URL")
+    status.add_argument(
+        "--all", action="store_true", help="also list identities held before but free now"
+    )
+    status.add_argument("--json", action="store_true", help="print the rows as JSON")
+    add_lang_option(status)
+    status.set_defaults(func=_status)
+
+
+def _init(args: argparse.Namespace, lang: str) -> int:
+    result = init_lease(args.url, first_deployment=args.first_deployment)
+    if args.json:
+        print_json(result)
+        return 0
+    print(translate("lease.init.ready", lang, url=result["url"]))
+    if result.get("created"):
+        print(translate("lease.init.created", lang, incarnation=result["incarnation"]))
+    if result.get("quarantined"):
+        print(translate("lease.init.quarantined", lang))
+    return 0
+
+
+def _status(args: argparse.Namespace, lang: str) -> int:
+    url = resolve_lease_url(args.url)
+    rows = [row for row in lease_status(url) if args.all or row.held]
+    if args.json:
+        print_json({"url": url, "identities": [_row_json(row) for row in rows]})
+        return 0
+    if not rows:
+        print(translate("lease.status.none", lang, url=url))
+        return 0
+    keys = ("worker", "datacenter", "machine", "held", "holder", "epoch", "since", "ceiling")
+    table = [[translate(f"lease.col.{key}", lang) for key in keys]]
+    for row in rows:
+        table.append(
+            [
+                str(row.worker),
+                str(row.datacenter),
+                str(row.machine),
+                translate("lease.yes" if row.held else "lease.no", lang),
+                row.holder,
+                str(row.epoch),
+                _when(row.since_ms),
+                f"{row.ceiling_ms} ({_when(row.ceiling_ms)})",
+            ]
+        )
+    widths = [max(len(line[i]) for line in table) for i in range(len(keys))]
+    for line in table:
+        print("  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip())
+    return 0
+
+
+def _row_json(row: IdentityStatus) -> dict[str, object]:
+    return {
+        "worker": row.worker,
+        "datacenter": row.datacenter,
+        "machine": row.machine,
+        "held": row.held,
+        "holder": row.holder,
+        "epoch": row.epoch,
+        "ceiling_ms": row.ceiling_ms,
+        "since_ms": row.since_ms,
+        "expires_ms": row.expires_ms,
+    }
+
+
+def _when(ms: int | None) -> str:
+    if ms is None or ms <= 0:
+        return "-"
+    moment = dt.datetime.fromtimestamp(ms / 1000, tz=dt.UTC)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")

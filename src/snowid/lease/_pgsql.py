@@ -1,0 +1,148 @@
+# ruff: noqa: S608 - identifiers are checked against [a-z_][a-z0-9_]*, values are parameters
+"""The SQL of the PostgreSQL lease store: schema, claim, renew, release, status.
+
+Every lease operation is ONE autocommit statement (PgBouncer transaction pooling
+works; psycopg's server-side prepare is off). Times come from the store's
+``clock_timestamp()``; ceilings are Unix milliseconds. No advisory locks hold leases
+(session-scoped, invisible when a pooler drops the session): only the schema set-up
+takes a transaction-scoped one so two first users do not race.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Any
+
+from snowid.errors import InvalidLeaseUrlError
+
+__all__ = ["Sql", "check_identifier"]
+
+_IDENT = re.compile(r"^[a-z_][a-z0-9_]{0,50}$")
+_NOW_MS = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
+_MS = "CASE WHEN isfinite({0}) THEN (extract(epoch FROM {0}) * 1000)::bigint END"
+INIT_LOCK_KEY = 0x736E6F776964  # "snowid"
+
+
+def check_identifier(name: str, value: str) -> str:
+    if not _IDENT.match(value):
+        raise InvalidLeaseUrlError(
+            field="lease", value=value, reason=f"{name} must match [a-z_][a-z0-9_]*"
+        )
+    return value
+
+
+class Sql:
+    """Statements for one ``schema.table`` (and its ``_meta`` table)."""
+
+    def __init__(self, schema: str, table: str) -> None:
+        self.schema = check_identifier("schema", schema)
+        self.table_name = check_identifier("table", table)
+        self.table = f'"{schema}"."{table}"'
+        self.meta = f'"{schema}"."{table}_meta"'
+
+    def init(self, cur: Any, *, quarantine_ms: int | None) -> tuple[str, bool]:
+        """Create what is missing, inside the caller's transaction; (incarnation, created).
+
+        A missing meta row means a fresh or wiped store: every ceiling is raised to
+        ``now + quarantine_ms`` (unless None: a first deployment the operator vouches
+        for), so holders left from a lost earlier incarnation cannot be overtaken.
+        """
+        cur.execute("SELECT pg_advisory_xact_lock(%s)", (INIT_LOCK_KEY,))
+        cur.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
+        cur.execute(
+            f"CREATE TABLE IF NOT EXISTS {self.meta} ("
+            " id smallint PRIMARY KEY CHECK (id = 1), incarnation uuid NOT NULL,"
+            " layout text NOT NULL, created_at timestamptz NOT NULL DEFAULT clock_timestamp())"
+        )
+        cur.execute(
+            f"CREATE TABLE IF NOT EXISTS {self.table} ("
+            " worker smallint PRIMARY KEY CHECK (worker BETWEEN 0 AND 1023),"
+            " owner uuid, epoch bigint NOT NULL DEFAULT 0,"
+            " ceiling_ms bigint NOT NULL DEFAULT 0,"
+            " expires_at timestamptz NOT NULL DEFAULT '-infinity',"
+            " claimed_at timestamptz, renewed_at timestamptz, holder text NOT NULL DEFAULT '')"
+        )
+        cur.execute(f"SELECT incarnation FROM {self.meta} WHERE id = 1")
+        row = cur.fetchone()
+        if row is not None:
+            return str(row[0]), False
+        cur.execute(
+            f"INSERT INTO {self.table} (worker) SELECT generate_series(0, 1023)"
+            " ON CONFLICT (worker) DO NOTHING"
+        )
+        if quarantine_ms is not None:
+            cur.execute(
+                f"UPDATE {self.table} SET ceiling_ms = GREATEST(ceiling_ms, {_NOW_MS} + %s)",
+                (quarantine_ms,),
+            )
+        incarnation = str(uuid.uuid4())
+        cur.execute(
+            f"INSERT INTO {self.meta} (id, incarnation, layout) VALUES (1, %s, 'twitter')",
+            (incarnation,),
+        )
+        return incarnation, True
+
+    @property
+    def now(self) -> str:
+        return f"SELECT {_NOW_MS}"
+
+    @property
+    def incarnation(self) -> str:
+        return f"SELECT incarnation::text FROM {self.meta} WHERE id = 1"
+
+    @property
+    def claim(self) -> str:
+        # Lowest ceiling first: the successor most likely to start at once.
+        return (
+            f"WITH now AS (SELECT {_NOW_MS} AS ms),"
+            f" meta AS (SELECT incarnation FROM {self.meta} WHERE id = 1),"
+            f" pick AS (SELECT worker, ceiling_ms AS old_ceiling FROM {self.table}"
+            "  WHERE worker BETWEEN %(first)s AND %(last)s AND expires_at < clock_timestamp()"
+            "  ORDER BY ceiling_ms, worker LIMIT 1 FOR UPDATE SKIP LOCKED)"
+            f" UPDATE {self.table} AS l SET owner = %(owner)s, epoch = l.epoch + 1,"
+            "  expires_at = clock_timestamp() + make_interval(secs => %(ttl)s),"
+            "  claimed_at = clock_timestamp(), renewed_at = clock_timestamp(),"
+            "  holder = %(holder)s,"
+            "  ceiling_ms = GREATEST(l.ceiling_ms, LEAST(%(caller_ms)s, now.ms + %(max_skew)s))"
+            "   + %(span)s"
+            " FROM pick, now, meta WHERE l.worker = pick.worker"
+            " RETURNING l.worker, pick.old_ceiling, l.ceiling_ms, l.epoch, now.ms,"
+            " meta.incarnation::text"
+        )
+
+    @property
+    def renew(self) -> str:
+        # The proposal is capped by the store's clock: a client far ahead cannot poison w.
+        return (
+            f"WITH now AS (SELECT {_NOW_MS} AS ms),"
+            f" cur AS (SELECT worker, ceiling_ms AS old_ceiling FROM {self.table}"
+            "  WHERE worker = %(worker)s AND owner = %(owner)s AND epoch = %(epoch)s FOR UPDATE)"
+            f" UPDATE {self.table} AS l SET renewed_at = clock_timestamp(),"
+            "  expires_at = clock_timestamp() + make_interval(secs => %(ttl)s),"
+            "  ceiling_ms = GREATEST(l.ceiling_ms,"
+            "   LEAST(%(caller_ms)s + %(span)s, now.ms + %(span)s + %(max_skew)s))"
+            " FROM cur, now WHERE l.worker = cur.worker"
+            f" AND EXISTS (SELECT 1 FROM {self.meta} WHERE id = 1"
+            "  AND incarnation = %(incarnation)s::uuid)"
+            " RETURNING cur.old_ceiling, l.ceiling_ms, now.ms"
+        )
+
+    @property
+    def release(self) -> str:
+        return (
+            f"UPDATE {self.table} SET expires_at = clock_timestamp() - interval '1 millisecond'"
+            " WHERE worker = %(worker)s AND owner = %(owner)s AND epoch = %(epoch)s"
+        )
+
+    @property
+    def row(self) -> str:
+        return f"SELECT owner::text, epoch, ceiling_ms FROM {self.table} WHERE worker = %s"
+
+    @property
+    def status(self) -> str:
+        return (
+            "SELECT worker, expires_at > clock_timestamp(), holder, epoch, ceiling_ms,"
+            f" {_MS.format('claimed_at')}, {_MS.format('expires_at')}"
+            f" FROM {self.table} WHERE epoch > 0 ORDER BY worker"
+        )

@@ -1,0 +1,334 @@
+"""Host slots (``file:``): one lock file per worker identity in a local state directory.
+
+A process claims a free slot in its range by a non-blocking ``flock`` on the slot's
+file and keeps the descriptor for its life; the kernel drops the lock when the process
+dies. ``fcntl.lockf`` is never used: POSIX record locks belong to (process, inode) and
+vanish when the process closes *any* descriptor of the file. Slot files are never
+deleted; after locking, the (device, inode) of the descriptor and of the path must
+match, and they are checked again at every high-water-mark write.
+
+The high-water mark (see ``_hwm``) is the local ceiling: it is persisted before any
+id timestamp above it is issued, so a successor on the slot - or this host restarted
+with its clock set back - starts above every id ever issued under it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import random
+import socket
+from collections.abc import Callable
+from pathlib import Path
+
+from snowid._clock import Clock
+from snowid._fence import Grant
+from snowid._layout import TWITTER
+from snowid.errors import (
+    ClockSkewError,
+    LeaseLostError,
+    NoFreeIdentityError,
+    SlotQuarantinedError,
+)
+from snowid.lease._base import BaseLease, IdentityStatus
+from snowid.lease._fs import check_state_dir
+from snowid.lease._hwm import HwmFile, HwmRecord, decode_record
+
+__all__ = ["FileLease", "default_state_dir", "file_status", "slot_path"]
+
+SLOT_PREFIX = "slot-"
+
+
+def default_state_dir() -> Path:
+    """``$XDG_STATE_HOME/snowid``, else ``~/.local/state/snowid``."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "state"
+    )
+    return Path(base) / "snowid"
+
+
+def slot_path(state_dir: str | os.PathLike[str], worker: int) -> Path:
+    return Path(state_dir) / f"{SLOT_PREFIX}{worker:04d}"
+
+
+class FileLease(BaseLease):
+    """A slot in ``[first, last]`` under ``state_dir``, held by an exclusive flock."""
+
+    kind = "file"
+
+    def __init__(
+        self,
+        state_dir: str | os.PathLike[str] | None = None,
+        *,
+        first: int = 0,
+        last: int = TWITTER.max_worker,
+        delta_ms: int = 1000,
+        max_wait_ms: int = 3000,
+        max_regression_ms: int = 10_000,
+        allow_volatile: bool = False,
+        url: str | None = None,
+        clock: Clock | None = None,
+        before_sync: Callable[[HwmRecord], None] | None = None,
+        mountinfo: str | None = None,
+    ) -> None:
+        directory = Path(state_dir) if state_dir is not None else default_state_dir()
+        super().__init__(url or f"file://{directory}?range={first}-{last}", clock)
+        TWITTER.check_worker(first)
+        TWITTER.check_worker(last)
+        self.state_dir = directory
+        self.first, self.last = first, last
+        self.delta_ms = delta_ms
+        self.max_wait_ms = max_wait_ms
+        self.max_regression_ms = max_regression_ms
+        self.allow_volatile = allow_volatile
+        self.before_sync = before_sync
+        self._mountinfo = mountinfo
+        self._fd = -1
+        self._hwm: HwmFile | None = None
+        self._inode: tuple[int, int] = (0, 0)
+        self._issued: dict[int, int] = {}  # worker -> highest ceiling this process persisted
+
+    # --- claim ---------------------------------------------------------------
+
+    def _claim(self, needed_ms: int) -> Grant:
+        check_state_dir(
+            self._prepare_dir(), allow_volatile=self.allow_volatile, mountinfo=self._mountinfo
+        )
+        marks = self._check_host_regression()
+        now = self._clock.time_ms()
+
+        # Slots whose mark is already behind the clock first (no wait), in random order to
+        # spread claimants; then the others, lowest mark first (the shortest wait).
+        def preference(worker: int) -> tuple[bool, int, float]:
+            mark = marks.get(worker, 0)
+            return (mark >= now, mark if mark >= now else 0, random.random())
+
+        order = sorted(range(self.first, self.last + 1), key=preference)
+        quarantined: list[str] = []
+        for worker in order:
+            grant = self._try_slot(worker, needed_ms, quarantined)
+            if grant is not None:
+                return grant
+        if quarantined:
+            raise SlotQuarantinedError(path=quarantined[0])
+        raise NoFreeIdentityError(first=self.first, last=self.last, store=str(self.state_dir))
+
+    def _prepare_dir(self) -> Path:
+        self.state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        return self.state_dir
+
+    def _try_slot(self, worker: int, needed_ms: int, quarantined: list[str]) -> Grant | None:
+        path = str(slot_path(self.state_dir, worker))
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            return None
+        try:
+            held = os.fstat(fd)
+            try:
+                named = os.stat(path)
+            except FileNotFoundError:
+                os.close(fd)
+                return None
+            if (held.st_dev, held.st_ino) != (named.st_dev, named.st_ino):
+                os.close(fd)  # replaced between open and lock: not ours to use
+                return None
+            if held.st_size == 0:
+                _fsync_dir(self.state_dir)
+            hwm = HwmFile(fd, path, self.before_sync)
+            try:
+                record = hwm.load()
+            except SlotQuarantinedError:
+                quarantined.append(path)
+                os.close(fd)
+                return None
+            start = max(record.hwm_ms, self._issued.get(worker, 0)) + 1
+            now = self._wait_until(start)
+            ceiling = max(now, needed_ms, start) + self.delta_ms
+            record = hwm.write(ceiling, record.epoch + 1)
+            hwm.write_info(_holder_info(self._clock.time_ms()))
+        except BaseException:
+            os.close(fd)
+            raise
+        self._fd, self._hwm, self._inode = fd, hwm, (held.st_dev, held.st_ino)
+        self._issued[worker] = ceiling
+        datacenter, machine = TWITTER.split_worker(worker)
+        return self._set_held(Grant(datacenter, machine, start, ceiling, record.epoch))
+
+    def _wait_until(self, start_ms: int) -> int:
+        """Wait (bounded) until the clock reaches ``start_ms``; the clock reading."""
+        clock = self._clock
+        deadline = clock.monotonic_ns() + self.max_wait_ms * 1_000_000
+        now = clock.time_ms()
+        while now < start_ms:
+            left_ns = deadline - clock.monotonic_ns()
+            if left_ns <= 0:
+                raise ClockSkewError(skew_ms=start_ms - now, max_skew_ms=self.max_wait_ms)
+            clock.sleep(min((start_ms - now) / 1000, left_ns / 1e9))
+            now = clock.time_ms()
+        return now
+
+    def _check_host_regression(self) -> dict[int, int]:
+        """Refuse when this host's clock is far behind the marks its slots persisted.
+
+        Returns the mark of every readable slot file (worker -> ms).
+        """
+        marks: dict[int, int] = {}
+        try:
+            entries = list(os.scandir(self.state_dir))
+        except OSError:
+            return marks
+        for entry in entries:
+            digits = entry.name[len(SLOT_PREFIX) :]
+            if entry.name.startswith(SLOT_PREFIX) and digits.isdigit():
+                record = _peek(entry.path)
+                if record is not None:
+                    marks[int(digits)] = record.hwm_ms
+        behind = max(marks.values(), default=0) - self.delta_ms - self._clock.time_ms()
+        if behind > self.max_regression_ms:
+            raise ClockSkewError(skew_ms=behind, max_skew_ms=self.max_regression_ms)
+        return marks
+
+    # --- extend / release ------------------------------------------------------
+
+    def _extend(self, grant: Grant, needed_ms: int) -> Grant:
+        hwm = self._hwm
+        assert hwm is not None
+        self._check_inode(grant)
+        ceiling = max(self._clock.time_ms(), needed_ms) + self.delta_ms
+        hwm.write(ceiling, grant.epoch)
+        self._issued[TWITTER.worker(grant.datacenter, grant.machine)] = ceiling
+        return self._raise_ceiling(ceiling)
+
+    def _check_inode(self, grant: Grant) -> None:
+        hwm = self._hwm
+        assert hwm is not None
+        try:
+            named = os.stat(hwm.path)
+            current: tuple[int, int] | None = (named.st_dev, named.st_ino)
+        except FileNotFoundError:
+            current = None
+        if current != self._inode:
+            self._set_unheld("lost", "lost", "slot file replaced or removed")
+            self._close_fd()
+            raise LeaseLostError(
+                worker=TWITTER.worker(grant.datacenter, grant.machine),
+                reason=f"the slot file {hwm.path} was removed or replaced while held",
+            )
+
+    def _release(self, grant: Grant) -> None:
+        del grant
+        self._close_fd()
+
+    def _close_fd(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)  # the kernel drops the flock with the last descriptor
+        self._fd, self._hwm = -1, None
+
+    def _drop_inherited(self) -> None:
+        # Closing the child's copy leaves the parent's lock in place (same open file description).
+        self._close_fd()
+
+    def _close_resources(self) -> None:
+        self._close_fd()
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _peek(path: str) -> HwmRecord | None:
+    """The newest valid record of a slot file, read without its lock (None if none)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        hwm = HwmFile(fd, path)
+        return hwm.load()
+    except SlotQuarantinedError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _holder_info(now_ms: int) -> dict[str, object]:
+    info: dict[str, object] = {"pid": os.getpid(), "host": socket.gethostname(), "since_ms": now_ms}
+    with contextlib.suppress(OSError):
+        info["boot_id"] = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    return info
+
+
+def _flock_holders() -> dict[tuple[int, int, int], int]:
+    """(major, minor, inode) -> pid of FLOCK write locks, from /proc/locks."""
+    holders: dict[tuple[int, int, int], int] = {}
+    try:
+        text = Path("/proc/locks").read_text()
+    except OSError:
+        return holders
+    for line in text.splitlines():
+        fields = line.split()
+        if len(fields) < 6 or fields[1] != "FLOCK" or fields[3] != "WRITE":
+            continue
+        try:
+            major, minor, inode = fields[5].split(":")
+            holders[(int(major, 16), int(minor, 16), int(inode))] = int(fields[4])
+        except ValueError:
+            continue
+    return holders
+
+
+def file_status(state_dir: str | os.PathLike[str]) -> list[IdentityStatus]:
+    """Every slot file in ``state_dir``: held or not (from /proc/locks), holder, mark."""
+    rows: list[IdentityStatus] = []
+    holders = _flock_holders()
+    try:
+        entries = sorted(os.scandir(state_dir), key=lambda e: e.name)
+    except FileNotFoundError:
+        return rows
+    for entry in entries:
+        name = entry.name
+        if not name.startswith(SLOT_PREFIX) or not name[len(SLOT_PREFIX) :].isdigit():
+            continue
+        worker = int(name[len(SLOT_PREFIX) :])
+        if worker > TWITTER.max_worker:
+            continue
+        try:
+            fd = os.open(entry.path, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            st = os.fstat(fd)
+            hwm = HwmFile(fd, entry.path)
+            raw = os.pread(fd, 128, 0)
+            records = [decode_record(raw[i : i + 64]) for i in (0, 64)]
+            valid = [r for r in records if isinstance(r, HwmRecord)]
+            record = max(valid, key=lambda r: r.seq) if valid else HwmRecord(0, 0, 0)
+            info = hwm.read_info()
+        finally:
+            os.close(fd)
+        pid = holders.get((os.major(st.st_dev), os.minor(st.st_dev), st.st_ino))
+        since = info.get("since_ms")
+        datacenter, machine = TWITTER.split_worker(worker)
+        quarantined = not valid and any(r is False for r in records)
+        holder = f"{info.get('host', '?')} pid {pid if pid is not None else info.get('pid', '?')}"
+        rows.append(
+            IdentityStatus(
+                worker=worker,
+                datacenter=datacenter,
+                machine=machine,
+                held=pid is not None,
+                holder="QUARANTINED" if quarantined else holder,
+                epoch=record.epoch,
+                ceiling_ms=record.hwm_ms,
+                since_ms=since if isinstance(since, int) else None,
+            )
+        )
+    return rows

@@ -1,0 +1,298 @@
+"""The multi-host uniqueness run of LEASES.md section 8, on one machine.
+
+K simulated hosts share one PostgreSQL store; each host has its own TCP proxy to the
+store (to partition it) and its own clock offset file (to step its clock). Each host
+runs P worker processes. A seeded schedule applies every fault class: SIGKILL (then a
+replacement process), SIGSTOP past the TTL, a proxy blackhole past the TTL, clock
+steps (-50 ms, -5 s, +5 s) and a premature expiry with an intruder claiming the row.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from snowid._layout import TWITTER
+from tests.lease_support.pg import sql
+from tests.lease_support.procs import read_ids, read_log, start_worker, wait_all
+from tests.lease_support.proxy import TcpProxy
+
+TTL, RENEW, SPAN = 2.0, 0.6, 2.0
+
+
+@dataclass
+class Writer:
+    name: str
+    host: int
+    ids: Path
+    log: Path
+    proc: subprocess.Popen[bytes]
+    started_ms: int
+    ended_ms: int | None = None  # killed (None: ran to the end)
+
+
+@dataclass
+class Fault:
+    kind: str
+    target: str
+    start_ms: int
+    heal_ms: int
+
+
+@dataclass
+class Run:
+    writers: list[Writer] = field(default_factory=list)
+    faults: list[Fault] = field(default_factory=list)
+    end_ms: int = 0
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class Chaos:
+    def __init__(
+        self,
+        workdir: Path,
+        table: str,
+        *,
+        hosts: int,
+        per_host: int,
+        seed: int,
+        duration: float,
+        workers: int,
+    ) -> None:
+        self.dir = workdir
+        self.table = table
+        self.rng = random.Random(seed)
+        self.duration = duration
+        self.range = f"0-{workers - 1}"
+        self.proxies = [TcpProxy("127.0.0.1", 5432) for _ in range(hosts)]
+        self.clocks = [workdir / f"clock{h}" for h in range(hosts)]
+        for path in self.clocks:
+            path.write_text("0")
+        self.per_host = per_host
+        self.run = Run()
+        self.count = 0
+
+    def url(self, host: int, rng: str | None = None) -> str:
+        return (
+            f"postgresql://postgres@127.0.0.1:{self.proxies[host].port}/test?table={self.table}"
+            f"&range={rng or self.range}&ttl={TTL}&renew={RENEW}&span={SPAN}&timeout=0.5"
+            "&max_skew=1"
+        )
+
+    def spawn(self, host: int, seconds: float, rng: str | None = None) -> Writer:
+        self.count += 1
+        name = f"h{host}w{self.count}"
+        ids, log = self.dir / f"{name}.ids", self.dir / f"{name}.log"
+        proc = start_worker(
+            self.url(host, rng),
+            ids,
+            "--seconds",
+            str(seconds),
+            "--idle",
+            "0.0002",
+            "--clock-file",
+            str(self.clocks[host]),
+            log=log,
+        )
+        writer = Writer(name, host, ids, log, proc, now_ms())
+        self.run.writers.append(writer)
+        return writer
+
+    def intrude(self, worker: int, avoid_host: int, seconds: float) -> Writer:
+        """A process on another host that keeps trying to claim exactly ``worker``."""
+        host = (avoid_host + 1) % len(self.proxies)
+        return self.spawn(host, seconds, rng=f"{worker}-{worker}")
+
+    @staticmethod
+    def worker_of(writer: Writer) -> int:
+        claims = [r for r in read_log(writer.log) if r["kind"] == "claim"]
+        return int(claims[-1]["worker"])
+
+    def step_clock(self, host: int, delta_ms: int) -> None:
+        path = self.clocks[host]
+        path.write_text(str(int(path.read_text()) + delta_ms))
+
+    def execute(self) -> Run:
+        start = time.monotonic()
+        for host in range(len(self.proxies)):
+            for _ in range(self.per_host):
+                self.spawn(host, self.duration)
+        rng, hosts = self.rng, len(self.proxies)
+
+        def at(offset: float) -> None:
+            time.sleep(max(0.0, start + offset - time.monotonic()))
+
+        def live(host: int | None = None) -> list[Writer]:
+            return [
+                w
+                for w in self.run.writers
+                if w.ended_ms is None and w.proc.poll() is None and (host is None or w.host == host)
+            ]
+
+        try:
+            at(3)  # SIGKILL one writer, start a replacement on its host
+            victim = rng.choice(live())
+            victim.proc.kill()
+            victim.proc.wait()
+            victim.ended_ms = now_ms()
+            self.spawn(victim.host, self.duration - 3.5)
+            self.run.faults.append(Fault("kill", victim.name, victim.ended_ms, victim.ended_ms))
+            at(5)  # SIGSTOP past the TTL
+            paused = rng.choice(live())
+            paused.proc.send_signal(signal.SIGSTOP)
+            t0 = now_ms()
+            self.intrude(self.worker_of(paused), paused.host, 6)  # takes it after the TTL
+            time.sleep(TTL * 1.5)
+            paused.proc.send_signal(signal.SIGCONT)
+            self.run.faults.append(Fault("sigstop", paused.name, t0, now_ms()))
+            at(9.5)  # partition one host from the store past the TTL
+            host = rng.randrange(hosts)
+            self.proxies[host].set_mode("blackhole")
+            t0 = now_ms()
+            self.intrude(self.worker_of(live(host)[0]), host, 6)
+            time.sleep(TTL * 1.5)
+            self.proxies[host].set_mode("pass")
+            self.run.faults.append(Fault("blackhole", f"h{host}", t0, now_ms()))
+            at(14)  # small step back, kept
+            host = rng.randrange(hosts)
+            self.step_clock(host, -50)
+            self.run.faults.append(Fault("clock-50ms", f"h{host}", now_ms(), now_ms()))
+            at(15)  # 5 s back for 2 s, then restored
+            host = rng.randrange(hosts)
+            self.step_clock(host, -5000)
+            t0 = now_ms()
+            time.sleep(2)
+            self.step_clock(host, 5000)
+            self.run.faults.append(Fault("clock-5s", f"h{host}", t0, now_ms()))
+            at(18)  # 5 s ahead for 2 s, then restored (a step back of 5 s for the generator)
+            host = rng.randrange(hosts)
+            self.step_clock(host, 5000)
+            t0 = now_ms()
+            time.sleep(2)
+            self.step_clock(host, -5000)
+            self.run.faults.append(Fault("clock+5s", f"h{host}", t0, now_ms() + 5000))
+            at(21)  # premature expiry of a held row, and an intruder that claims it
+            rows = sql(
+                f"SELECT worker FROM {self.table} WHERE expires_at > clock_timestamp()"
+                " ORDER BY worker"
+            )
+            worker = rng.choice(rows)[0]
+            intruder = self.spawn(rng.randrange(hosts), 4, rng=f"{worker}-{worker}")
+            t0 = now_ms()
+            while now_ms() - t0 < 2000 and not self._claimed(intruder):
+                sql(
+                    f"UPDATE {self.table} SET expires_at = clock_timestamp() - interval '1 s'"
+                    " WHERE worker = %s",
+                    (worker,),
+                )
+                time.sleep(0.02)
+            self.run.faults.append(Fault("expiry", f"worker{worker}", t0, now_ms()))
+            at(self.duration + 2)
+        finally:
+            for proxy in self.proxies:
+                proxy.set_mode("pass")
+            for writer in self.run.writers:
+                if writer.proc.poll() is None:
+                    writer.proc.send_signal(signal.SIGCONT)
+            codes = wait_all([w.proc for w in self.run.writers], timeout=30)
+            for proxy in self.proxies:
+                proxy.close()
+        del intruder, codes
+        self.run.end_ms = now_ms()
+        return self.run
+
+    @staticmethod
+    def _claimed(writer: Writer) -> bool:
+        return any(r["kind"] == "claim" for r in read_log(writer.log))
+
+
+# --- checks -----------------------------------------------------------------------
+
+SHIFT, MASK = TWITTER.machine_shift, TWITTER.max_worker
+WBITS = TWITTER.datacenter_bits + TWITTER.machine_bits
+ERROR_CLASSES = {
+    "store_unreachable": "store_unreachable",
+    "clock_moved_backwards": "clock",
+    "clock_skew": "clock",
+    "ceiling_reached": "ceiling",
+}
+
+
+def check_run(run: Run, bound_ms: int) -> dict[str, int]:
+    """The checks of LEASES.md section 8; returns counters (raises AssertionError on a breach)."""
+    owner: dict[int, str] = {}
+    grants: dict[int, list[tuple[int, int, str]]] = {}
+    stats = {"ids": 0, "lost": 0, "store_unreachable": 0, "clock": 0, "ceiling": 0}
+    for writer in run.writers:
+        ids = read_ids(writer.ids)
+        stats["ids"] += len(ids)
+        # 3. strictly increasing within each writer
+        for a, b in itertools.pairwise(ids):
+            assert a < b, f"{writer.name}: {a} then {b}"
+        # 2. each (worker, ms) from exactly one writer (which implies 1: every id unique)
+        keys = {v >> SHIFT for v in ids}
+        for key in keys:
+            other = owner.setdefault(key, writer.name)
+            assert other == writer.name, f"(worker, ms) {key} from {other} and {writer.name}"
+        # 4. every id inside one of its writer's logged grants
+        intervals = _grants_and_counts(writer, stats)
+        for worker, spans in intervals.items():
+            grants.setdefault(worker, []).extend((lo, hi, writer.name) for lo, hi in spans)
+        for key in keys:
+            worker, ts = key & MASK, (key >> WBITS) + TWITTER.epoch_ms
+            assert any(lo <= ts <= hi for lo, hi in intervals.get(worker, [])), (
+                f"{writer.name}: worker {worker} ms {ts} outside its grants"
+            )
+    # 4. each worker's grants are disjoint across all writers
+    for worker, spans in grants.items():
+        spans.sort()
+        for (lo1, hi1, w1), (lo2, hi2, w2) in itertools.pairwise(spans):
+            assert lo2 > hi1, f"worker {worker}: {w1} [{lo1},{hi1}] overlaps {w2} [{lo2},{hi2}]"
+    # 5. after each fault heals, every writer alive through the window issues again
+    for fault in run.faults:
+        _check_recovery(run, fault, bound_ms)
+    return stats
+
+
+def _grants_and_counts(writer: Writer, stats: dict[str, int]) -> dict[int, list[tuple[int, int]]]:
+    """worker -> [start, highest logged ceiling] per grant; counts fail-closed events."""
+    spans: dict[tuple[int, int], list[int]] = {}
+    for record in read_log(writer.log):
+        kind = record["kind"]
+        if kind in ("claim", "extend"):
+            key = (int(record["worker"]), int(record["epoch"]))
+            span = spans.setdefault(key, [int(record["start"]), int(record["ceiling"])])
+            span[1] = max(span[1], int(record["ceiling"]))
+        elif kind == "lost":
+            stats["lost"] += 1
+        elif kind == "error" and str(record["code"]) in ERROR_CLASSES:
+            stats[ERROR_CLASSES[str(record["code"])]] += 1
+    out: dict[int, list[tuple[int, int]]] = {}
+    for (worker, _epoch), (lo, hi) in spans.items():
+        out.setdefault(worker, []).append((lo, hi))
+    return out
+
+
+def _check_recovery(run: Run, fault: Fault, bound_ms: int) -> None:
+    window_end = fault.heal_ms + bound_ms
+    if window_end > run.end_ms - 3000:
+        return
+    for writer in run.writers:
+        if writer.started_ms > fault.heal_ms or (writer.ended_ms or run.end_ms) < window_end:
+            continue
+        done = [int(r["at"]) for r in read_log(writer.log) if r["kind"] == "done"]
+        if done and done[0] < window_end:
+            continue  # its run ended by design (an intruder's few seconds)
+        stamps = {(v >> TWITTER.timestamp_shift) + TWITTER.epoch_ms for v in read_ids(writer.ids)}
+        # the writer's clock may be off by the -50 ms step: allow a second of slack
+        assert any(fault.heal_ms - 1000 < s <= window_end for s in stamps), (
+            f"{writer.name} did not issue within {bound_ms} ms after {fault.kind} healed"
+        )

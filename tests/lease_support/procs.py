@@ -1,0 +1,59 @@
+"""Starting worker processes and reading what they wrote."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from array import array
+from collections.abc import Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def start_worker(
+    lease: str, out: Path, *extra: str, log: Path | None = None
+) -> subprocess.Popen[bytes]:
+    argv = [sys.executable, "-m", "tests.lease_support.worker", "--lease", lease, "--out", str(out)]
+    if log is not None:
+        argv += ["--log", str(log)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([*argv, *extra], cwd=ROOT, env=env)
+
+
+def wait_all(procs: Sequence[subprocess.Popen[bytes]], timeout: float = 60) -> list[int]:
+    deadline = time.monotonic() + timeout
+    codes = []
+    for proc in procs:
+        try:
+            codes.append(proc.wait(max(0.1, deadline - time.monotonic())))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            codes.append(proc.wait())
+    return codes
+
+
+def wait_for_file(path: Path, timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        if time.monotonic() > deadline:
+            raise TimeoutError(str(path))
+        time.sleep(0.01)
+
+
+def read_ids(path: Path) -> list[int]:
+    data = path.read_bytes() if path.exists() else b""
+    values = array("Q")
+    values.frombytes(data[: len(data) - len(data) % 8])
+    if sys.byteorder == "little":
+        values.byteswap()
+    return values.tolist()
+
+
+def read_log(path: Path) -> list[dict[str, object]]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]

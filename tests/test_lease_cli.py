@@ -1,0 +1,92 @@
+"""`snowid lease init` and `snowid lease status`, human and JSON output, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from snowid.cli import main
+from snowid.lease import open_lease
+from tests.lease_support.pg import PG, fresh_table, sql
+
+
+def test_file_init_then_status_lists_the_holder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"file://{tmp_path / 'state'}?range=0-7"
+    assert main(["lease", "init", url]) == 0
+    assert "is ready" in capsys.readouterr().out
+    with open_lease(url) as lease:
+        lease.acquire(0)
+        assert main(["lease", "status", url, "--json"]) == 0
+        rows = json.loads(capsys.readouterr().out)["identities"]
+        assert [(r["worker"], r["held"]) for r in rows] == [(lease.worker, True)]
+        assert main(["lease", "status", url]) == 0
+        text = capsys.readouterr().out
+        assert "holder" in text.splitlines()[0]
+        assert f"pid {__import__('os').getpid()}" in text
+    assert main(["lease", "status", url]) == 0
+    assert "no identity" in capsys.readouterr().out
+    assert main(["lease", "status", url, "--all", "--json"]) == 0
+    assert [r["held"] for r in json.loads(capsys.readouterr().out)["identities"]] == [False]
+
+
+def test_status_in_vietnamese(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"file://{tmp_path}"
+    assert main(["--lang", "vi", "lease", "status", url]) == 0
+    assert "không có danh tính" in capsys.readouterr().out
+
+
+def test_bad_url_is_an_error_message_and_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lease", "status", "redis://x"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("Error: lease URL redis://x cannot be used")
+
+
+def test_unsupported_file_system_is_reported(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lease", "init", "file:///dev/shm/snowid-test-state"]) == 1
+    assert "tmpfs" in capsys.readouterr().err
+
+
+@pytest.mark.postgres
+def test_postgres_init_is_idempotent_and_status_shows_ceilings(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with fresh_table() as table:
+        url = f"{PG}?table={table}&range=0-3&ttl=1"
+        assert main(["lease", "init", url, "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["created"] is False
+        with open_lease(url) as lease:
+            grant = lease.acquire(0)
+            assert main(["lease", "status", url, "--json"]) == 0
+            (row,) = json.loads(capsys.readouterr().out)["identities"]
+            assert row["held"] is True
+            assert row["ceiling_ms"] >= grant.ceiling_ms
+            assert row["since_ms"] is not None
+            assert row["expires_ms"] is not None
+
+
+@pytest.mark.postgres
+def test_postgres_init_on_a_new_table_quarantines_unless_first_deployment(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with fresh_table() as table:
+        sql(f"DROP TABLE {table}, {table}_meta")
+        url = f"{PG}?table={table}&ttl=1&max_skew=0.5"
+        assert main(["lease", "init", url]) == 0
+        out = capsys.readouterr().out
+        assert "created" in out
+        assert "--first-deployment" in out
+        (low,) = sql(
+            f"SELECT min(ceiling_ms) - (extract(epoch FROM now()) * 1000)::bigint FROM {table}"
+        )[0]
+        assert low > 2000  # ttl + span + max_skew = 2.5 s of quarantine
+    with fresh_table() as table:
+        sql(f"DROP TABLE {table}, {table}_meta")
+        assert main(["lease", "init", f"{PG}?table={table}", "--first-deployment", "--json"]) == 0
+        result = json.loads(capsys.readouterr().out)
+        assert result["created"] is True
+        assert result["quarantined"] is False
+        assert sql(f"SELECT max(ceiling_ms) FROM {table}")[0][0] == 0

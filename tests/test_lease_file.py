@@ -1,0 +1,270 @@
+"""Host slots in one process: claim, high-water mark, clock regression, inode and lock checks.
+
+LEASES.md cases covered here at unit level: 8 (restart with the clock set back, injected
+clock), 10 (slot file unlinked or replaced while held), 11 (lockf regression), 12 (the
+same static id twice with a shared state dir), 13 (unsupported file system via a fake
+mountinfo), plus fork handling of the lease object.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from pathlib import Path
+
+import pytest
+
+from snowid.errors import (
+    ClockSkewError,
+    ForkedGeneratorError,
+    LeaseLostError,
+    NoFreeIdentityError,
+    SlotQuarantinedError,
+    UnsupportedFileSystemError,
+)
+from snowid.lease import FileLease, lease_status, open_lease
+from snowid.lease._hwm import RECORD_SIZE
+from snowid.lease.file import slot_path
+from snowid.testing import FakeClock
+
+NOW = 1_700_000_000_000
+
+
+def _lease(
+    tmp_path: Path, clock: FakeClock, spec: str = "range=0-3", **options: object
+) -> FileLease:
+    lease = open_lease(f"file://{tmp_path}?{spec}", clock=clock, **options)
+    assert isinstance(lease, FileLease)
+    return lease
+
+
+def test_first_claim_starts_at_1_and_ceiling_is_now_plus_delta(tmp_path: Path) -> None:
+    clock = FakeClock(NOW)
+    with _lease(tmp_path, clock) as lease:
+        grant = lease.acquire(NOW)
+        assert 0 <= lease.worker <= 3  # type: ignore[operator]
+        assert (grant.start_ms, grant.ceiling_ms, grant.epoch) == (1, NOW + 1000, 1)
+        assert lease.ceiling_ms == NOW + 1000
+        assert lease.state == "held"
+
+
+def test_extending_persists_before_publishing(tmp_path: Path) -> None:
+    clock = FakeClock(NOW)
+    with _lease(tmp_path, clock) as lease:
+        grant = lease.acquire(NOW)
+        clock.advance(1500)
+        extended = lease.acquire(NOW + 1500)
+        assert extended.ceiling_ms == NOW + 2500
+        assert (extended.start_ms, extended.epoch) == (grant.start_ms, grant.epoch)
+        row = lease_status(f"file://{tmp_path}")[0]
+        assert row.ceiling_ms == NOW + 2500
+        assert row.held
+
+
+def test_successor_on_a_slot_starts_above_every_mark(tmp_path: Path) -> None:
+    clock = FakeClock(NOW)
+    first = _lease(tmp_path, clock, "range=5-5")
+    grant = first.acquire(NOW)
+    first.close()
+    clock.advance(2000)
+    with _lease(tmp_path, clock, "range=5-5") as second:
+        next_grant = second.acquire(NOW + 2000)
+        assert next_grant.start_ms == grant.ceiling_ms + 1
+        assert next_grant.epoch == grant.epoch + 1
+
+
+def test_range_exhausted_raises_no_free_identity(tmp_path: Path) -> None:
+    clock = FakeClock(NOW)
+    leases = [_lease(tmp_path, clock, "range=0-1") for _ in range(2)]
+    workers = {lease.acquire(NOW).machine for lease in leases}
+    assert workers == {0, 1}
+    extra = _lease(tmp_path, clock, "range=0-1")
+    with pytest.raises(NoFreeIdentityError) as caught:
+        extra.acquire(NOW)
+    assert caught.value.params == {"first": 0, "last": 1, "store": str(tmp_path)}
+    leases[0].release()
+    assert extra.acquire(NOW).machine in {0, 1}  # a released slot is free at once
+    for lease in [*leases, extra]:
+        lease.close()
+
+
+def test_restart_with_clock_back_100ms_waits(tmp_path: Path) -> None:
+    """Case 8: the successor's clock is 100 ms behind the mark: it waits, then starts above it."""
+    clock = FakeClock(NOW)
+    first = _lease(tmp_path, clock, "range=0-0")
+    ceiling = first.acquire(NOW).ceiling_ms
+    first.close()
+    clock.set(ceiling - 100)
+    with _lease(tmp_path, clock, "range=0-0") as second:
+        grant = second.acquire(clock.time_ms())
+        assert grant.start_ms == ceiling + 1
+        assert clock.time_ms() >= grant.start_ms
+        assert sum(clock.sleeps) >= 0.1
+
+
+def test_restart_with_clock_back_1h_is_refused(tmp_path: Path) -> None:
+    """Case 8: an hour behind the host's highest mark: the regression check refuses."""
+    clock = FakeClock(NOW)
+    first = _lease(tmp_path, clock, "range=0-3")
+    first.acquire(NOW)
+    first.close()
+    clock.set(NOW - 3_600_000)
+    with _lease(tmp_path, clock, "range=0-3") as second:
+        with pytest.raises(ClockSkewError) as caught:
+            second.acquire(clock.time_ms())
+        assert caught.value.params["skew_ms"] >= 3_590_000  # type: ignore[operator]
+        assert second.state == "unclaimed"
+
+
+def test_clock_behind_mark_beyond_max_wait_is_refused(tmp_path: Path) -> None:
+    clock = FakeClock(NOW)
+    first = _lease(tmp_path, clock, "range=0-0")
+    ceiling = first.acquire(NOW).ceiling_ms
+    first.close()
+    clock.set(ceiling - 5000)  # within the regression tolerance, beyond max_wait
+    with _lease(tmp_path, clock, "range=0-0&max_wait=1") as second:
+        clock.auto_advance_ms = 0
+        with pytest.raises(ClockSkewError):
+            # the fake clock's sleep moves both clocks: time passes, but 1 s is not enough
+            second.acquire(clock.time_ms())
+
+
+def test_unlinked_slot_file_stops_issuance(tmp_path: Path) -> None:
+    """Case 10: the slot file is removed while held: the next mark write refuses."""
+    clock = FakeClock(NOW)
+    with _lease(tmp_path, clock, "range=2-2") as lease:
+        lease.acquire(NOW)
+        os.unlink(slot_path(tmp_path, 2))
+        clock.advance(2000)
+        with pytest.raises(LeaseLostError):
+            lease.acquire(NOW + 2000)
+        assert lease.ceiling_ms == -1
+        assert lease.state == "lost"
+
+
+def test_replaced_slot_file_stops_issuance(tmp_path: Path) -> None:
+    """Case 10: the slot file is replaced by another inode while held."""
+    clock = FakeClock(NOW)
+    with _lease(tmp_path, clock, "range=2-2") as lease:
+        grant = lease.acquire(NOW)
+        path = slot_path(tmp_path, 2)
+        path.with_suffix(".new").write_bytes(b"")
+        os.replace(path.with_suffix(".new"), path)
+        clock.advance(2000)
+        with pytest.raises(LeaseLostError):
+            lease.acquire(NOW + 2000)
+        # Re-claiming the replaced slot still starts above what this process issued.
+        again = lease.acquire(NOW + 2000)
+        assert again.start_ms > grant.ceiling_ms
+
+
+def test_other_code_closing_a_slot_fd_keeps_the_lock(tmp_path: Path) -> None:
+    """Case 11: lockf would lose the lock here; flock on our own descriptor does not."""
+    clock = FakeClock(NOW)
+    with _lease(tmp_path, clock, "range=1-1") as lease:
+        lease.acquire(NOW)
+        path = slot_path(tmp_path, 1)
+        fd = os.open(path, os.O_RDONLY)
+        os.close(fd)  # other code in the holder opens and closes the slot file
+        probe = os.open(path, os.O_RDONLY)
+        try:
+            with pytest.raises(BlockingIOError):
+                fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        finally:
+            os.close(probe)
+        with pytest.raises(NoFreeIdentityError):
+            _lease(tmp_path, clock, "range=1-1").acquire(NOW)
+
+
+def test_same_static_id_twice_with_shared_state_dir(tmp_path: Path) -> None:
+    """Case 12: a second holder of static://1/2 on this host refuses."""
+    clock = FakeClock(NOW)
+    first = open_lease(f"static://1/2?state_dir={tmp_path}", clock=clock)
+    grant = first.acquire(NOW)
+    assert (grant.datacenter, grant.machine) == (1, 2)
+    second = open_lease(f"static://1/2?state_dir={tmp_path}", clock=clock)
+    with pytest.raises(NoFreeIdentityError) as caught:
+        second.acquire(NOW)
+    assert caught.value.params["first"] == caught.value.params["last"] == 34
+    first.close()
+    second.close()
+
+
+def test_static_without_state_dir_refuses_in_a_forked_child() -> None:
+    lease = open_lease("static://1/2")
+    lease.acquire(NOW)
+    pid = os.fork()
+    if pid == 0:
+        code = 3
+        try:
+            lease.acquire(NOW)
+        except ForkedGeneratorError:
+            code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert lease.acquire(NOW).machine == 2  # the parent keeps it
+
+
+def test_unsupported_file_system_is_refused(tmp_path: Path) -> None:
+    """Case 13: a state dir on NFS (fake mountinfo) is refused with its type."""
+    mountinfo = f"27 1 254:0 / {tmp_path} rw - nfs4 server:/x rw\n"
+    lease = open_lease(f"file://{tmp_path}", mountinfo=mountinfo)
+    with pytest.raises(UnsupportedFileSystemError) as caught:
+        lease.acquire(NOW)
+    assert caught.value.params["fstype"] == "nfs4"
+
+
+def test_quarantined_slot_is_skipped_and_reported(tmp_path: Path) -> None:
+    """Case 9: both records corrupt: never reused; the only slot left raises SlotQuarantined."""
+    clock = FakeClock(NOW)
+    first = _lease(tmp_path, clock, "range=0-0")
+    first.acquire(NOW)
+    clock.advance(1500)
+    first.acquire(NOW + 1500)
+    first.close()
+    path = slot_path(tmp_path, 0)
+    fd = os.open(path, os.O_RDWR)
+    os.pwrite(fd, b"\x55", 20)
+    os.pwrite(fd, b"\x55", RECORD_SIZE + 20)
+    os.close(fd)
+    with pytest.raises(SlotQuarantinedError):
+        _lease(tmp_path, clock, "range=0-0").acquire(clock.time_ms())
+    with _lease(tmp_path, clock, "range=0-1") as other:
+        assert other.acquire(clock.time_ms()).machine == 1
+    rows = lease_status(f"file://{tmp_path}")
+    assert [r.holder for r in rows if r.worker == 0] == ["QUARANTINED"]
+
+
+def test_fork_child_drops_the_inherited_slot_and_claims_its_own(tmp_path: Path) -> None:
+    clock = FakeClock(NOW)
+    lease = _lease(tmp_path, clock, "range=0-1")
+    parent_worker = lease.acquire(NOW).machine
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            assert lease.state == "unclaimed"
+            assert lease.ceiling_ms == -1
+            os.write(write, bytes([lease.acquire(NOW).machine]))
+            code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    child_worker = os.read(read, 1)[0]
+    assert {parent_worker, child_worker} == {0, 1}
+    # The child's exit released its slot; the parent's lock survived the child closing its copy.
+    with pytest.raises(NoFreeIdentityError):
+        _lease(tmp_path, clock, f"range={parent_worker}-{parent_worker}").acquire(NOW)
+    lease.close()
+
+
+def test_closed_lease_refuses(tmp_path: Path) -> None:
+    lease = _lease(tmp_path, FakeClock(NOW))
+    lease.close()
+    with pytest.raises(LeaseLostError):
+        lease.acquire(NOW)
+    assert lease.state == "closed"
