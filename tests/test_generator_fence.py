@@ -159,7 +159,6 @@ def test_a_fence_handing_a_forked_child_its_parents_grant_is_refused() -> None:
     assert TWITTER.decompose(generator.next_id()) == (T + 1, 4, 5, 0)
 
 
-
 class SequenceFence:
     """A Fence that hands out the given grants one per acquire (the last one repeats)."""
 
