@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import time
 from typing import Protocol, runtime_checkable
 
@@ -47,6 +46,8 @@ class SystemClock:
         time.sleep(seconds)
 
     async def asleep(self, seconds: float) -> None:
+        import asyncio  # asyncio costs 25 ms at import; most users never await
+
         await asyncio.sleep(seconds)
 
     def __repr__(self) -> str:

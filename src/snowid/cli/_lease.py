@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+from typing import TYPE_CHECKING
 
 from snowid.cli._common import add_lang_option, print_json
 from snowid.i18n import translate
-from snowid.lease import IdentityStatus, init_lease, lease_status, resolve_lease_url
+
+if TYPE_CHECKING:
+    from snowid.lease import IdentityStatus
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,6 +55,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _init(args: argparse.Namespace, lang: str) -> int:
+    from snowid.lease import init_lease  # lazily: keeps `snowid decode` fast
+
     result = init_lease(args.url, first_deployment=args.first_deployment)
     if args.json:
         print_json(result)
@@ -65,6 +70,8 @@ def _init(args: argparse.Namespace, lang: str) -> int:
 
 
 def _status(args: argparse.Namespace, lang: str) -> int:
+    from snowid.lease import lease_status, resolve_lease_url
+
     url = resolve_lease_url(args.url)
     rows = [row for row in lease_status(url) if args.all or row.held]
     if args.json:
