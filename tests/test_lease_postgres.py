@@ -23,6 +23,7 @@ from snowid.errors import (
 )
 from snowid.lease import lease_status, open_lease
 from snowid.lease.postgres import PostgresLease
+from snowid.testing import OffsetClock
 from tests.lease_support.pg import PG, fresh_table, sql
 from tests.lease_support.procs import read_ids, read_log, start_worker, wait_all, wait_for_file
 from tests.lease_support.proxy import TcpProxy
@@ -34,27 +35,6 @@ pytestmark = [pytest.mark.postgres, pytest.mark.timeout(120)]
 def table() -> Iterator[str]:
     with fresh_table() as name:
         yield name
-
-
-class SkewedClock:
-    """The system clock shifted by a fixed offset (a host whose clock is wrong)."""
-
-    def __init__(self, offset_ms: int) -> None:
-        self.offset_ms = offset_ms
-
-    def time_ms(self) -> int:
-        return time.time_ns() // 1_000_000 + self.offset_ms
-
-    def monotonic_ns(self) -> int:
-        return time.clock_gettime_ns(time.CLOCK_BOOTTIME)
-
-    def sleep(self, seconds: float) -> None:
-        time.sleep(seconds)
-
-    async def asleep(self, seconds: float) -> None:
-        import asyncio
-
-        await asyncio.sleep(seconds)
 
 
 def _open(url: str, **options: object) -> PostgresLease:
@@ -273,7 +253,7 @@ def test_client_clock_far_from_the_store_is_refused(table: str) -> None:
     """Case 20: a clock 5 s ahead or behind the store (max_skew 0.5 s) cannot claim."""
     url = f"{PG}?table={table}&range=0-0&ttl=1&max_skew=0.5"
     for offset in (5000, -5000):
-        with _open(url, clock=SkewedClock(offset)) as lease, pytest.raises(ClockSkewError):
+        with _open(url, clock=OffsetClock(offset)) as lease, pytest.raises(ClockSkewError):
             lease.acquire(0)
     assert lease_status(url) == []
 
@@ -282,12 +262,12 @@ def test_proposals_are_capped_and_a_behind_successor_waits(table: str) -> None:
     """Case 20: a clock 400 ms ahead has its ceiling capped by the store's clock; a successor
     400 ms behind waits until its clock passes the start."""
     url = f"{PG}?table={table}&range=0-0&ttl=1&span=1&max_skew=0.5"
-    ahead = _open(url, clock=SkewedClock(400))
+    ahead = _open(url, clock=OffsetClock(400))
     grant = ahead.acquire(0)
     (store_ms,) = sql("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint")[0]
     assert grant.ceiling_ms <= store_ms + 1000 + 500
     ahead.close()
-    behind_clock = SkewedClock(-400)
+    behind_clock = OffsetClock(-400)
     with _open(url, clock=behind_clock, claim_wait=5) as behind:
         successor = behind.acquire(0)
         assert successor.start_ms == grant.ceiling_ms + 1

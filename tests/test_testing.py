@@ -109,3 +109,15 @@ def test_known_answers_cover_the_seed_the_epoch_and_the_last_millisecond() -> No
     assert (EPOCH, 0, 0, 0, 0) in rows
     assert (LAST, 31, 31, 4095, 9223372036854775807) in rows
     assert set(HAND) == {row[:4] for row in KNOWN_ANSWERS}
+
+
+def test_offset_clock_shifts_only_the_wall_clock() -> None:
+    """OffsetClock reads the real clock plus its offset; the monotonic clock is untouched."""
+    from snowid._clock import SYSTEM_CLOCK
+    from snowid.testing import OffsetClock
+
+    ahead = OffsetClock(3_600_000)
+    assert 3_599_000 < ahead.time_ms() - SYSTEM_CLOCK.time_ms() <= 3_600_000
+    assert abs(ahead.monotonic_ns() - SYSTEM_CLOCK.monotonic_ns()) < 10**9
+    ahead.offset_ms = -5_000
+    assert -6_000 < ahead.time_ms() - SYSTEM_CLOCK.time_ms() <= -5_000

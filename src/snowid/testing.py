@@ -21,7 +21,9 @@ from __future__ import annotations
 import asyncio
 import threading
 
-__all__ = ["DEFAULT_START_MS", "KNOWN_ANSWERS", "FakeClock", "KnownAnswer"]
+from snowid._clock import SYSTEM_CLOCK
+
+__all__ = ["DEFAULT_START_MS", "KNOWN_ANSWERS", "FakeClock", "KnownAnswer", "OffsetClock"]
 
 DEFAULT_START_MS = 1_700_000_000_000
 """2023-11-14T22:13:20Z: where a FakeClock starts unless told otherwise."""
@@ -98,6 +100,32 @@ class FakeClock:
 
     def __repr__(self) -> str:
         return f"FakeClock(start_ms={self._wall_ns // _NS_PER_MS})"
+
+
+class OffsetClock:
+    """The real clocks, with the wall clock shifted by ``offset_ms`` (a host whose clock is off).
+
+    For multi-process tests that need real time to pass; ``offset_ms`` may be changed while
+    in use to step the clock.
+    """
+
+    def __init__(self, offset_ms: int = 0) -> None:
+        self.offset_ms = offset_ms
+
+    def time_ms(self) -> int:
+        return SYSTEM_CLOCK.time_ms() + self.offset_ms
+
+    def monotonic_ns(self) -> int:
+        return SYSTEM_CLOCK.monotonic_ns()
+
+    def sleep(self, seconds: float) -> None:
+        SYSTEM_CLOCK.sleep(seconds)
+
+    async def asleep(self, seconds: float) -> None:
+        await SYSTEM_CLOCK.asleep(seconds)
+
+    def __repr__(self) -> str:
+        return f"OffsetClock({self.offset_ms})"
 
 
 KnownAnswer = tuple[int, int, int, int, int]

@@ -24,14 +24,15 @@ from pathlib import Path
 from snowid._generator import Generator
 from snowid.errors import SnowIdError
 from snowid.lease import LeaseEvent, open_lease
+from snowid.testing import OffsetClock
 
 
-class OffsetClock:
+class FileOffsetClock(OffsetClock):
     """The system clock plus an offset (ms) re-read from a control file every 20 ms."""
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self.offset_ms = self._read()
+        super().__init__(self._read())
         threading.Thread(target=self._poll, daemon=True).start()
 
     def _read(self) -> int:
@@ -44,20 +45,6 @@ class OffsetClock:
         while True:
             time.sleep(0.02)
             self.offset_ms = self._read()
-
-    def time_ms(self) -> int:
-        return time.time_ns() // 1_000_000 + self.offset_ms
-
-    def monotonic_ns(self) -> int:
-        return time.clock_gettime_ns(time.CLOCK_BOOTTIME)
-
-    def sleep(self, seconds: float) -> None:
-        time.sleep(seconds)
-
-    async def asleep(self, seconds: float) -> None:
-        import asyncio
-
-        await asyncio.sleep(seconds)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -77,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hold", default=None, help="after the ids, wait for this file to exist")
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    clock = OffsetClock(args.clock_file) if args.clock_file else None
+    clock = FileOffsetClock(args.clock_file) if args.clock_file else None
     options: dict[str, object] = {}
     if args.kill_at_write:
         writes = [0]
