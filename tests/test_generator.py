@@ -340,3 +340,19 @@ def test_repr_and_identity_properties() -> None:
     assert (generator.datacenter, generator.machine) == (2, 9)
     assert "datacenter=2, machine=9" in repr(generator)
     assert generator.max_backward_ms == 5
+
+
+def test_a_generator_cannot_be_copied_or_pickled() -> None:
+    """A copy would share the identity but escape the fork guard: two issuers, one identity."""
+    import copy
+    import pickle
+
+    generator = Generator(1, 1, clock=FakeClock(T))
+    for attempt in (copy.copy, copy.deepcopy, pickle.dumps):
+        with pytest.raises(TypeError, match="cannot be"):
+            attempt(generator)
+
+
+def test_a_clock_that_is_not_a_clock_is_refused_clearly() -> None:
+    with pytest.raises(TypeError, match=r"^clock must implement snowid\.Clock, not object$"):
+        Generator(1, 1, clock=object())  # type: ignore[arg-type]

@@ -73,3 +73,12 @@ def test_error_message_in_vietnamese_translates_the_field() -> None:
     error = errors.OutOfRangeError(field="machine", value=32, min=0, max=31)
     assert error.message("vi") == "mã máy 32 nằm ngoài phạm vi cho phép 0..31"
     assert str(error) == "machine 32 is out of range 0..31"
+
+
+def test_messages_show_huge_numbers_shortened_and_control_characters_visibly() -> None:
+    huge = errors.IdTooLargeError(field="id", value=10**300, bits=64)
+    assert "100000000000…00000 (301 digits)" in str(huge)
+    assert len(str(huge)) < 150
+    nul = errors.NotAnIntegerError(field="id", value="\x00")
+    assert "'\\x00'" in str(nul)
+    assert str(nul).isprintable()

@@ -13,6 +13,7 @@ from snowid import SnowId
 from snowid.errors import (
     EmptyValueError,
     IdTooLargeError,
+    InvalidValueError,
     NegativeIdError,
     NotAnIntegerError,
     OutOfRangeError,
@@ -157,3 +158,19 @@ def test_parts_to_snowid_to_parts_round_trips(
         machine,
         sequence,
     )
+
+
+@pytest.mark.parametrize("blank", [None, "", "   ", "\t"])
+def test_a_blank_sequence_means_zero(blank: object) -> None:
+    value = SnowId.from_parts(timestamp=1288834975657, datacenter=1, machine=1, sequence=blank)
+    assert value == SnowId(4194439168)
+
+
+def test_whitespace_timestamp_means_now_as_on_the_page() -> None:
+    value = SnowId.from_parts(timestamp="  ", datacenter=0, machine=0)
+    assert abs(value.datetime - dt.datetime.now(dt.UTC)) < dt.timedelta(seconds=5)
+
+
+def test_from_datetime_refuses_what_is_not_a_datetime() -> None:
+    with pytest.raises(InvalidValueError, match=r"^datetime '2020' is not a valid value$"):
+        SnowId.from_datetime("2020", datacenter=1, machine=1)  # type: ignore[arg-type]

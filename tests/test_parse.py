@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from snowid._parse import to_int
-from snowid.errors import EmptyValueError, NotAnIntegerError
+from snowid.errors import EmptyValueError, NotAnIntegerError, NumberTooLongError
 
 
 @pytest.mark.parametrize(
@@ -48,6 +48,13 @@ def test_an_empty_string_is_its_own_error(value: str) -> None:
         to_int("datacenter", value)
 
 
-def test_huge_strings_are_refused_without_converting_them() -> None:
-    with pytest.raises(NotAnIntegerError):
+def test_long_numbers_are_converted_exactly_so_the_range_check_can_name_them() -> None:
+    assert to_int("id", "9" * 100) == int("9" * 100)
+
+
+def test_numbers_of_thousands_of_digits_are_refused_without_converting_them() -> None:
+    with pytest.raises(NumberTooLongError) as caught:
         to_int("id", "9" * 100_000)
+    assert caught.value.params["digits"] == 100_000
+    assert "(100000 digits)" not in str(caught.value)  # the text is shortened, not the count
+    assert len(str(caught.value)) < 200

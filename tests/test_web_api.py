@@ -93,7 +93,8 @@ BAD_COMPOSE = [
     ({"machine": "1.5"}, 400, "not_an_integer"),
     ({"machine": "0x1f"}, 400, "not_an_integer"),
     ({"sequence": "1e3"}, 400, "not_an_integer"),
-    ({"timestamp": "9" * 500}, 400, "not_an_integer"),
+    ({"timestamp": "9" * 500}, 422, "timestamp_after_end"),
+    ({"timestamp": "9" * 5000}, 400, "number_too_long"),
     ({"datacenter": "١"}, 400, "not_an_integer"),  # an Arabic-Indic digit
     ({"datacenter": ""}, 400, "empty_value"),
     ({"machine": "   "}, 400, "empty_value"),
@@ -179,7 +180,8 @@ BAD_IDS = [
     ("abc", 400, "not_an_integer"),
     ("12abc", 400, "not_an_integer"),
     ("4194439168.0", 400, "not_an_integer"),
-    ("9" * 100, 400, "not_an_integer"),
+    ("9" * 100, 422, "id_too_large"),
+    ("9" * 5000, 400, "number_too_long"),
     ("%20", 400, "empty_value"),
 ]
 

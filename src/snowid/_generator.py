@@ -148,6 +148,8 @@ class Generator:
             raise MissingIdentityError(field="datacenter", value="")
         self._max_backward_ms = _setting("max_backward_ms", max_backward_ms)
         self._max_wait_ms = _setting("max_wait_ms", max_wait_ms)
+        if clock is not None and not isinstance(clock, Clock):
+            raise TypeError(f"clock must implement snowid.Clock, not {type(clock).__name__}")
         self._clock = clock
         self._fence = fence
         system = clock is None or type(clock) is SystemClock
@@ -161,6 +163,20 @@ class Generator:
         )
         self.next_id = self._core.next_id
         _INSTANCES.add(self)
+
+    # A copy would share the state but not the fork hook, and a pickled generator would
+    # come back as a second issuer of the same identity: both are refused.
+
+    def __copy__(self) -> Generator:
+        raise TypeError("a Generator cannot be copied: two copies would issue the same ids")
+
+    def __deepcopy__(self, memo: object) -> Generator:
+        raise TypeError("a Generator cannot be copied: two copies would issue the same ids")
+
+    def __reduce__(self) -> str | tuple[object, ...]:
+        raise TypeError(
+            "a Generator cannot be pickled: make one per process, with its own identity"
+        )
 
     # --- batches ----------------------------------------------------------
 

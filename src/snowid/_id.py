@@ -8,6 +8,7 @@ from typing import Final
 from snowid._clock import SYSTEM_CLOCK
 from snowid._layout import TWITTER, Parts
 from snowid._parse import to_int
+from snowid.errors import InvalidValueError
 
 __all__ = ["SnowId"]
 
@@ -44,17 +45,17 @@ class SnowId:
         machine: object,
         sequence: object = 0,
     ) -> SnowId:
-        """From the four fields; ``timestamp`` is Unix ms, ``None`` (or "") for now."""
-        ts = (
-            SYSTEM_CLOCK.time_ms()
-            if timestamp is None or timestamp == ""
-            else to_int("timestamp", timestamp)
-        )
+        """From the four fields; ``timestamp`` is Unix ms.
+
+        A blank timestamp (``None``, or a string of white space) means now, as in the
+        seed's tool; a blank sequence means 0. The identity is always required.
+        """
+        ts = SYSTEM_CLOCK.time_ms() if _blank(timestamp) else to_int("timestamp", timestamp)
         value = TWITTER.compose(
             ts,
             to_int("datacenter", datacenter),
             to_int("machine", machine),
-            to_int("sequence", sequence),
+            0 if _blank(sequence) else to_int("sequence", sequence),
         )
         return cls._trusted(value)
 
@@ -63,6 +64,8 @@ class SnowId:
         cls, when: _dt.datetime, *, datacenter: int, machine: int, sequence: int = 0
     ) -> SnowId:
         """From an aware datetime (naive ones are taken as UTC), truncated to the millisecond."""
+        if not isinstance(when, _dt.datetime):
+            raise InvalidValueError(field="datetime", value=repr(when))
         if when.tzinfo is None:
             when = when.replace(tzinfo=_UTC)
         delta = when - _dt.datetime(1970, 1, 1, tzinfo=_UTC)
@@ -178,3 +181,7 @@ class SnowId:
 
     def __reduce__(self) -> tuple[type[SnowId], tuple[int]]:
         return (SnowId, (self._value,))
+
+
+def _blank(value: object) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())

@@ -11,6 +11,7 @@ and the ``error.code`` of the HTTP API) and the data its message is built from
     ├── InvalidValueError (ValueError)         bad input, never an id
     │   ├── NotAnIntegerError (+ TypeError)    "12abc", 1.5, True, None
     │   ├── EmptyValueError                    "" where a number is required
+    │   ├── NumberTooLongError                 digits beyond any field's range
     │   ├── OutOfRangeError                    field outside its range
     │   │   ├── TimestampBeforeEpochError
     │   │   └── TimestampAfterEndError
@@ -57,6 +58,7 @@ __all__ = [
     "NegativeIdError",
     "NoFreeIdentityError",
     "NotAnIntegerError",
+    "NumberTooLongError",
     "OutOfRangeError",
     "SignBitSetError",
     "SlotQuarantinedError",
@@ -90,6 +92,8 @@ class SnowIdError(Exception):
         params = dict(self.params)
         if isinstance(params.get("field"), str):
             params["field"] = translate_field(str(params["field"]), lang)
+        if "value" in params:
+            params["value"] = _display(params["value"])
         return translate(self.code, lang, **params)
 
     def __reduce__(self) -> tuple[object, ...]:
@@ -99,6 +103,26 @@ class SnowIdError(Exception):
 
 def _rebuild(cls: type[SnowIdError], params: dict[str, object]) -> SnowIdError:
     return cls(**params)
+
+
+_DISPLAY_LIMIT = 40
+
+
+def _display(value: object) -> str:
+    """A value as a message shows it: short, and with nothing invisible in it.
+
+    A 300-digit number becomes ``1234567890…67890 (300 digits)``; a string holding
+    control characters is shown as its repr so that a NUL or an escape is visible.
+    """
+    text = str(value)
+    if isinstance(value, str) and not text.isprintable():
+        text = repr(value)
+    if len(text) <= _DISPLAY_LIMIT:
+        return text
+    digits = text.lstrip("-")
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{text[:12]}…{text[-5:]} ({len(digits)} digits)"
+    return f"{text[: _DISPLAY_LIMIT - 1]}…"
 
 
 # --- bad input ---------------------------------------------------------------
@@ -124,6 +148,15 @@ class EmptyValueError(InvalidValueError):
     """An empty string where a number is required."""
 
     code = "empty_value"
+
+
+class NumberTooLongError(InvalidValueError):
+    """A whole number of thousands of digits: out of every range, too long to even convert.
+
+    Params: ``field``, ``value`` (the text), ``digits``.
+    """
+
+    code = "number_too_long"
 
 
 class OutOfRangeError(InvalidValueError):

@@ -117,10 +117,10 @@ MESSAGES: dict[str, str] = {
         " leased identity."
     ),
     # --- the service -----------------------------------------------------------------
-    "web.error.not_found": "no route {method} {path}",
-    "web.error.method_not_allowed": "method {method} is not allowed on {path}",
-    "web.error.internal": "internal server error",
-    "web.error.not_ready": "no worker identity is held yet: {reason}",
+    "web.error.not_found": "No route {method} {path}",
+    "web.error.method_not_allowed": "Method {method} is not allowed on {path}",
+    "web.error.internal": "Internal server error",
+    "web.error.not_ready": "No worker identity is held yet: {reason}",
     "web.serve.started": (
         "snowid serve: process {pid} on http://{host}:{port} holds datacenter {datacenter},"
         " machine {machine} (lease {lease}, ceiling {ceiling})"

@@ -118,10 +118,10 @@ MESSAGES: dict[str, str] = {
         " được thuê."
     ),
     # --- dịch vụ ---------------------------------------------------------------------
-    "web.error.not_found": "không có đường dẫn {method} {path}",
-    "web.error.method_not_allowed": "không cho phép phương thức {method} trên {path}",
-    "web.error.internal": "lỗi máy chủ nội bộ",
-    "web.error.not_ready": "chưa giữ được danh tính worker nào: {reason}",
+    "web.error.not_found": "Không có đường dẫn {method} {path}",
+    "web.error.method_not_allowed": "Không cho phép phương thức {method} trên {path}",
+    "web.error.internal": "Lỗi máy chủ nội bộ",
+    "web.error.not_ready": "Chưa giữ được danh tính worker nào: {reason}",
     "web.serve.started": (
         "snowid serve: tiến trình {pid} tại http://{host}:{port} giữ trung tâm dữ liệu"
         " {datacenter}, máy {machine} (thuê qua {lease}, mức trần {ceiling})"

@@ -25,8 +25,17 @@ def _error_response(description: str) -> dict[str, Any]:
 
 
 def _int_param(
-    name: str, minimum: int, maximum: int, description: str, *, required: bool = False
+    name: str,
+    minimum: int,
+    maximum: int,
+    description: str,
+    *,
+    required: bool = False,
+    blank_allowed: bool = False,
 ) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "integer", "minimum": minimum, "maximum": maximum}
+    if blank_allowed:  # "" or white space: the default (now, or 0)
+        schema = {"anyOf": [schema, {"type": "string", "pattern": "^\\s*$"}]}
     return {
         "name": name,
         "in": "query",
@@ -35,7 +44,7 @@ def _int_param(
             f"{description} A whole number in decimal, {minimum}..{maximum}; anything else"
             " is answered with 400 (not a number, empty) or 422 (out of range)."
         ),
-        "schema": {"type": "integer", "minimum": minimum, "maximum": maximum},
+        "schema": schema,
     }
 
 
@@ -88,6 +97,7 @@ def document(max_count: int = 4096) -> dict[str, Any]:
                             TWITTER.epoch_ms,
                             TWITTER.max_timestamp,
                             "Unix time in milliseconds; blank or absent means now.",
+                            blank_allowed=True,
                         ),
                         _int_param(
                             "datacenter", 0, TWITTER.max_datacenter, "Datacenter id.", required=True
@@ -98,6 +108,7 @@ def document(max_count: int = 4096) -> dict[str, Any]:
                             0,
                             TWITTER.max_sequence,
                             "Sequence; blank or absent means 0.",
+                            blank_allowed=True,
                         ),
                         lang_param,
                     ],
