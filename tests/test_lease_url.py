@@ -46,6 +46,13 @@ def test_static_forms_name_one_identity(url: str, expected: tuple[int, int]) -> 
         "file:///tmp/x?delta=abc",
         "postgresql://h/db?ttl=-1",
         "postgresql://h/db?table=Robert';drop",
+        "file:///tmp/x?range=1-2&range=3-4",
+        "static:?worker=\u0661",
+        "static://\u0661/\u0662",
+        "file:///tmp/x?range=\u0661-\u0662",
+        "postgresql://u:pw@h:abc/db",
+        "postgresql://u:pw@h:99999/db",
+        "postgresql://u:pw@[::1/db",
     ],
 )
 def test_bad_urls_raise_invalid_lease_url(url: str) -> None:
@@ -100,3 +107,5 @@ def test_postgres_url_keeps_libpq_params_and_hides_the_password() -> None:
 def test_redact_removes_only_the_password() -> None:
     assert redact("postgresql://u:pw@h:1/db?x=1") == "postgresql://u@h:1/db?x=1"
     assert redact("file:///tmp/x") == "file:///tmp/x"
+    assert redact("postgresql://u:pw@h:abc/db") == "postgresql://u@h:abc/db"  # no port parse
+    assert redact("postgresql://u:pw@[::1/db") == "postgresql://u@[::1/db"  # unparsable

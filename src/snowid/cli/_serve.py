@@ -70,6 +70,18 @@ def worker_environment(args: argparse.Namespace, lang: str) -> dict[str, str]:
     return values
 
 
+def _check_lease(url: str | None) -> None:
+    """A bad URL or an unusable state directory fails here, once, not in every worker."""
+    from snowid.lease import FileLease, open_lease
+
+    lease = open_lease(url)
+    try:
+        if isinstance(lease, FileLease):
+            lease.prepare()  # creates the state dir (as a worker would) and checks it
+    finally:
+        lease.close()
+
+
 def _serve(args: argparse.Namespace, lang: str) -> int:
     import uvicorn
     from uvicorn.config import LOGGING_CONFIG
@@ -83,11 +95,11 @@ def _serve(args: argparse.Namespace, lang: str) -> int:
     settings = Settings.from_env(environment)  # checks port and max count before starting
     lease = settings.lease_url or ""
     if workers > 1 and urlsplit(lease).scheme == "static":
-        reason = translate("web.serve.static_workers", lang, workers=workers)
-        raise InvalidLeaseUrlError(field="lease", value=lease, reason=reason)
-    from snowid.lease import open_lease
+        from snowid.lease._url import redact
 
-    open_lease(settings.lease_url).close()  # a bad URL fails here, not in every worker
+        reason = translate("web.serve.static_workers", lang, workers=workers)
+        raise InvalidLeaseUrlError(field="lease", value=redact(lease), reason=reason)
+    _check_lease(settings.lease_url)
     os.environ.update(environment)
 
     log_config = copy.deepcopy(LOGGING_CONFIG)

@@ -8,6 +8,7 @@ MESSAGES: dict[str, str] = {
     "invalid_value": "{field} {value} is not a valid value",
     "not_an_integer": "{field} {value} is not a whole number",
     "empty_value": "{field} is empty; a whole number is required",
+    "number_too_long": "{field} {value} has {digits} digits, far beyond any field's range",
     "out_of_range": "{field} {value} is out of range {min}..{max}",
     "timestamp_before_epoch": (
         "timestamp {value} is before the Twitter epoch; the allowed range is {min}..{max}"
@@ -74,6 +75,7 @@ MESSAGES: dict[str, str] = {
     "field.worker": "worker",
     "field.id": "ID",
     "field.count": "count",
+    "field.datetime": "datetime",
     "field.lease": "lease",
     # --- CLI ------------------------------------------------------------------
     "cli.error": "Error: {message}",
@@ -105,6 +107,60 @@ MESSAGES: dict[str, str] = {
         " such as a lease from snowid.lease.open_lease()"
     ),
     # --- leases ---
+    "lease_url_syntax": (
+        "{field} URL {value} cannot be used: it is not a well-formed URL; put an IPv6 address"
+        " in [brackets] and percent-encode @ : / ? # [ ] in the user name and password"
+    ),
+    "lease_url_scheme": (
+        "{field} URL {value} cannot be used: the scheme {scheme} is unknown; allowed: static:,"
+        " file:, postgresql: (or postgres:)"
+    ),
+    "lease_url_unknown_option": (
+        "{field} URL {value} cannot be used: unknown option {options}; allowed: {allowed}"
+    ),
+    "lease_url_duplicate_option": (
+        "{field} URL {value} cannot be used: option {option} is given {count} times; give it once"
+    ),
+    "lease_url_integer": (
+        "{field} URL {value} cannot be used: {option}={text} is not a whole number; allowed:"
+        " ASCII digits 0-9, in range {min}..{max}"
+    ),
+    "lease_url_range": (
+        "{field} URL {value} cannot be used: {option}={text} is out of range {min}..{max}"
+    ),
+    "lease_url_seconds": (
+        "{field} URL {value} cannot be used: {option}={text} is not a valid number of seconds;"
+        " allowed: a decimal number (such as 2 or 0.5) of at least {min}"
+    ),
+    "lease_url_bool": (
+        "{field} URL {value} cannot be used: {option}={text} is not a yes/no value; allowed:"
+        " 1, true, yes, on or 0, false, no, off"
+    ),
+    "lease_url_worker_range": (
+        "{field} URL {value} cannot be used: range={text} is not a valid worker range; allowed:"
+        " A-B (or a single N) with whole numbers 0 <= A <= B <= {max}"
+    ),
+    "lease_url_static_identity": (
+        "{field} URL {value} cannot be used: a static: lease needs a worker identity; allowed:"
+        " static://DATACENTER/MACHINE, static:?datacenter=D&machine=M or static:?worker=W"
+    ),
+    "lease_url_file_host": (
+        "{field} URL {value} cannot be used: file slots live on this host, so the host must be"
+        " empty or localhost, not {host}; use file:///path"
+    ),
+    "lease_url_port": (
+        "{field} URL {value} cannot be used: port {port} is not a whole number in range 1..65535"
+    ),
+    "lease_url_identifier": (
+        "{field} URL {value} cannot be used: {option}={text} is not a plain SQL name; allowed:"
+        " lower-case ASCII letters, digits and _, not starting with a digit, at most 51"
+        " characters"
+    ),
+    "lease_state_dir": (
+        "{field} URL {value} cannot be used: the state directory {path} cannot be created,"
+        " listed or written ({reason}); it must be a directory on a local file system that"
+        " this process may create and write"
+    ),
     "lease.init.ready": "lease store {url} is ready",
     "lease.init.created": "created the lease tables (incarnation {incarnation})",
     "lease.init.quarantined": (

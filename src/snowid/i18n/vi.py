@@ -8,6 +8,7 @@ MESSAGES: dict[str, str] = {
     "invalid_value": "{field} {value} không phải là giá trị hợp lệ",
     "not_an_integer": "{field} {value} không phải là số nguyên",
     "empty_value": "{field} đang để trống; cần nhập một số nguyên",
+    "number_too_long": "{field} {value} có tới {digits} chữ số, vượt xa phạm vi của mọi trường",
     "out_of_range": "{field} {value} nằm ngoài phạm vi cho phép {min}..{max}",
     "timestamp_before_epoch": (
         "dấu thời gian {value} sớm hơn epoch Twitter; phạm vi cho phép là {min}..{max}"
@@ -77,6 +78,7 @@ MESSAGES: dict[str, str] = {
     "field.worker": "mã worker",
     "field.id": "ID",
     "field.count": "số lượng",
+    "field.datetime": "thời điểm",
     "field.lease": "cấu hình thuê",
     # --- dòng lệnh ------------------------------------------------------------
     "cli.error": "Lỗi: {message}",
@@ -108,6 +110,66 @@ MESSAGES: dict[str, str] = {
         " hoặc một đối tượng Fence, chẳng hạn quyền thuê lấy từ snowid.lease.open_lease()"
     ),
     # --- leases ---
+    "lease_url_syntax": (
+        "không dùng được URL {field} {value}: đây không phải là một URL hợp lệ; hãy đặt địa chỉ"
+        " IPv6 trong [ngoặc vuông] và mã hóa phần trăm các ký tự @ : / ? # [ ] trong tên người"
+        " dùng và mật khẩu"
+    ),
+    "lease_url_scheme": (
+        "không dùng được URL {field} {value}: không hỗ trợ lược đồ {scheme}; chỉ chấp nhận"
+        " static:, file:, postgresql: (hoặc postgres:)"
+    ),
+    "lease_url_unknown_option": (
+        "không dùng được URL {field} {value}: không có tùy chọn {options}; các tùy chọn hợp lệ:"
+        " {allowed}"
+    ),
+    "lease_url_duplicate_option": (
+        "không dùng được URL {field} {value}: tùy chọn {option} xuất hiện {count} lần; mỗi tùy"
+        " chọn chỉ được ghi một lần"
+    ),
+    "lease_url_integer": (
+        "không dùng được URL {field} {value}: {option}={text} không phải là số nguyên; chỉ chấp"
+        " nhận chữ số ASCII 0-9, trong phạm vi {min}..{max}"
+    ),
+    "lease_url_range": (
+        "không dùng được URL {field} {value}: {option}={text} nằm ngoài phạm vi cho phép"
+        " {min}..{max}"
+    ),
+    "lease_url_seconds": (
+        "không dùng được URL {field} {value}: {option}={text} không phải là số giây hợp lệ; cần"
+        " một số thập phân (ví dụ 2 hoặc 0.5) không nhỏ hơn {min}"
+    ),
+    "lease_url_bool": (
+        "không dùng được URL {field} {value}: {option}={text} không phải là giá trị có/không;"
+        " chỉ chấp nhận 1, true, yes, on hoặc 0, false, no, off"
+    ),
+    "lease_url_worker_range": (
+        "không dùng được URL {field} {value}: range={text} không phải là dải worker hợp lệ; cần"
+        " dạng A-B (hoặc một số N) gồm các số nguyên thỏa 0 <= A <= B <= {max}"
+    ),
+    "lease_url_static_identity": (
+        "không dùng được URL {field} {value}: cơ chế thuê static: cần một danh tính worker; hãy"
+        " dùng static://DATACENTER/MACHINE, static:?datacenter=D&machine=M hoặc"
+        " static:?worker=W"
+    ),
+    "lease_url_file_host": (
+        "không dùng được URL {field} {value}: slot tệp chỉ nằm trên chính máy này nên phần máy"
+        " chủ phải để trống hoặc là localhost, không được là {host}; hãy dùng file:///đường/dẫn"
+    ),
+    "lease_url_port": (
+        "không dùng được URL {field} {value}: cổng {port} không phải là số nguyên trong phạm vi"
+        " 1..65535"
+    ),
+    "lease_url_identifier": (
+        "không dùng được URL {field} {value}: {option}={text} không phải là tên SQL đơn giản;"
+        " chỉ chấp nhận chữ cái ASCII viết thường, chữ số và dấu _, không bắt đầu bằng chữ số,"
+        " tối đa 51 ký tự"
+    ),
+    "lease_state_dir": (
+        "không dùng được URL {field} {value}: không thể tạo, liệt kê hoặc ghi vào thư mục trạng"
+        " thái {path} ({reason}); đó phải là một thư mục trên hệ thống tệp cục bộ mà tiến"
+        " trình này được phép tạo và ghi"
+    ),
     "lease.init.ready": "kho lưu quyền thuê {url} đã sẵn sàng",
     "lease.init.created": "đã tạo các bảng lưu quyền thuê (mã khởi tạo {incarnation})",
     "lease.init.quarantined": (

@@ -38,8 +38,14 @@ from snowid._clock import Clock
 from snowid._layout import TWITTER
 from snowid.lease._base import BaseLease, IdentityStatus, LeaseEvent
 from snowid.lease._protocol import Lease, LeaseState
-from snowid.lease._url import LeaseUrl, parse_lease_url, redact
-from snowid.lease.file import FileLease, default_state_dir, file_status
+from snowid.lease._url import (
+    LeaseFileHostError,
+    LeaseUrl,
+    StaticIdentityMissingError,
+    parse_lease_url,
+    redact,
+)
+from snowid.lease.file import FileLease, StateDirUnusableError, default_state_dir, file_status
 from snowid.lease.static import StaticLease
 
 __all__ = [
@@ -50,6 +56,7 @@ __all__ = [
     "Lease",
     "LeaseEvent",
     "LeaseState",
+    "StateDirUnusableError",
     "StaticLease",
     "default_state_dir",
     "init_lease",
@@ -93,19 +100,13 @@ def _open_static(parsed: LeaseUrl, clock: Clock | None, objects: dict[str, Any])
             parsed.get_int("worker", 0, 0, TWITTER.max_worker)
         )
     elif parsed.netloc:
-        try:
-            datacenter, machine = int(parsed.netloc), int(parsed.path.strip("/"))
-        except ValueError:
-            raise parsed.fail("static://DATACENTER/MACHINE needs two whole numbers") from None
+        datacenter = parsed.to_int("datacenter", parsed.netloc, 0, TWITTER.max_datacenter)
+        machine = parsed.to_int("machine", parsed.path.strip("/"), 0, TWITTER.max_machine)
     elif "datacenter" in parsed.options and "machine" in parsed.options:
-        datacenter = parsed.get_int("datacenter", 0)
-        machine = parsed.get_int("machine", 0)
+        datacenter = parsed.get_int("datacenter", 0, 0, TWITTER.max_datacenter)
+        machine = parsed.get_int("machine", 0, 0, TWITTER.max_machine)
     else:
-        raise parsed.fail("give static://DATACENTER/MACHINE, datacenter= and machine=, or worker=")
-    if not (0 <= datacenter <= TWITTER.max_datacenter and 0 <= machine <= TWITTER.max_machine):
-        raise parsed.fail(
-            f"datacenter {datacenter} / machine {machine} must be in 0..{TWITTER.max_datacenter}"
-        )
+        raise parsed.fail(StaticIdentityMissingError)
     state_dir = parsed.options.get("state_dir")
     if state_dir:
         worker = TWITTER.worker(datacenter, machine)
@@ -123,7 +124,7 @@ def _open_file(
     if parsed.backend == "file":
         parsed.check_known(_FILE_OPTIONS)
         if parsed.netloc not in ("", "localhost"):
-            raise parsed.fail("file slots live on this host: use file:///path")
+            raise parsed.fail(LeaseFileHostError, host=parsed.netloc.rpartition("@")[2])
     first, last = workers if workers is not None else (0, TWITTER.max_worker)
     before_sync: Callable[..., None] | None = objects.get("before_sync")
     return FileLease(
@@ -160,8 +161,8 @@ def _open_postgres(parsed: LeaseUrl, clock: Clock | None) -> BaseLease:
         conninfo,
         first=first,
         last=last,
-        schema=parsed.options.get("schema", "public"),
-        table=parsed.options.get("table", "snowid_leases"),
+        schema=parsed.get_identifier("schema", "public"),
+        table=parsed.get_identifier("table", "snowid_leases"),
         ttl=ttl,
         renew=None if renew is None else parsed.get_seconds("renew", 0, 0.01),
         span=None if span is None else parsed.get_seconds("span", 0, 0.01),
@@ -202,10 +203,7 @@ def init_lease(url: str | None = None, *, first_deployment: bool = False) -> dic
     lease = open_lease(url)
     try:
         if isinstance(lease, FileLease):
-            lease._prepare_dir()
-            from snowid.lease._fs import check_state_dir
-
-            fstype = check_state_dir(lease.state_dir, allow_volatile=lease.allow_volatile)
+            fstype = lease.prepare()
             return {"url": lease.url, "state_dir": str(lease.state_dir), "fstype": fstype}
         if isinstance(lease, StaticLease):
             return {"url": lease.url}
@@ -230,7 +228,9 @@ def lease_status(url: str | None = None) -> list[IdentityStatus]:
     try:
         if isinstance(lease, FileLease):
             first, last = lease.first, lease.last
-            return [s for s in file_status(lease.state_dir) if first <= s.worker <= last]
+            return [
+                s for s in file_status(lease.state_dir, url=lease.url) if first <= s.worker <= last
+            ]
         if isinstance(lease, StaticLease):
             return []
         from snowid.lease.postgres import PostgresLease

@@ -10,26 +10,16 @@ takes a transaction-scoped one so two first users do not race.
 
 from __future__ import annotations
 
-import re
 import uuid
 from typing import Any
 
-from snowid.errors import InvalidLeaseUrlError
+from snowid.lease._url import check_identifier
 
 __all__ = ["Sql", "check_identifier"]
 
-_IDENT = re.compile(r"^[a-z_][a-z0-9_]{0,50}$")
 _NOW_MS = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
 _MS = "CASE WHEN isfinite({0}) THEN (extract(epoch FROM {0}) * 1000)::bigint END"
 INIT_LOCK_KEY = 0x736E6F776964  # "snowid"
-
-
-def check_identifier(name: str, value: str) -> str:
-    if not _IDENT.match(value):
-        raise InvalidLeaseUrlError(
-            field="lease", value=value, reason=f"{name} must match [a-z_][a-z0-9_]*"
-        )
-    return value
 
 
 class Sql:

@@ -2,21 +2,149 @@
 
 Every option comes from the URL query or from keyword arguments (which win); each
 value is checked here, once, so the backends receive clean numbers. Unknown options
-are an error: a typo such as ``rnage=0-7`` must not silently fall back to a default.
+are an error: a typo such as ``rnage=0-7`` must not silently fall back to a default;
+so is an option given twice in the query (which one was meant?).
+
+Every refusal is an :class:`InvalidLeaseUrlError` subclass with its own ``code`` and
+catalog message (en/vi), naming the field (``lease``), the URL without its password
+and what is allowed. Numbers follow the core's rules (``snowid._parse.to_int``):
+ASCII digits only.
 """
 
 from __future__ import annotations
 
+import math
+import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from snowid._layout import TWITTER
-from snowid.errors import InvalidLeaseUrlError
+from snowid._parse import to_int
+from snowid.errors import (
+    InvalidLeaseUrlError,
+    InvalidValueError,
+    NumberTooLongError,
+    OutOfRangeError,
+)
 
-__all__ = ["LeaseUrl", "parse_lease_url", "redact"]
+__all__ = [
+    "DuplicateLeaseOptionError",
+    "LeaseBoolError",
+    "LeaseFileHostError",
+    "LeaseIdentifierError",
+    "LeaseIntegerError",
+    "LeasePortError",
+    "LeaseRangeError",
+    "LeaseSecondsError",
+    "LeaseUrl",
+    "LeaseUrlSyntaxError",
+    "LeaseWorkerRangeError",
+    "StaticIdentityMissingError",
+    "UnknownLeaseOptionError",
+    "UnknownLeaseSchemeError",
+    "check_identifier",
+    "parse_lease_url",
+    "redact",
+]
 
 _SCHEMES = {"static": "static", "file": "file", "postgresql": "postgres", "postgres": "postgres"}
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
+_IDENT = re.compile(r"^[a-z_][a-z0-9_]{0,50}$")
+_DECIMAL = re.compile(r"^\s*[+]?(\d+(\.\d*)?|\.\d+)\s*$", re.ASCII)
+_MAX_PORT = 65535
+
+
+# --- the errors (each has an en and a vi message under its code) ---------------------
+
+
+class LeaseUrlSyntaxError(InvalidLeaseUrlError):
+    """Not a well-formed URL (for example an unclosed IPv6 bracket). Params: ``field``, ``value``."""
+
+    code = "lease_url_syntax"
+
+
+class UnknownLeaseSchemeError(InvalidLeaseUrlError):
+    """A scheme other than static:, file:, postgresql:. Params: ``field``, ``value``, ``scheme``."""
+
+    code = "lease_url_scheme"
+
+
+class UnknownLeaseOptionError(InvalidLeaseUrlError):
+    """An option the backend does not know. Params: ``field``, ``value``, ``options``, ``allowed``."""
+
+    code = "lease_url_unknown_option"
+
+
+class DuplicateLeaseOptionError(InvalidLeaseUrlError):
+    """An option given more than once in the query. Params: ``field``, ``value``, ``option``, ``count``."""
+
+    code = "lease_url_duplicate_option"
+
+
+class LeaseIntegerError(InvalidLeaseUrlError):
+    """An option that must be a whole number is not one.
+
+    Params: ``field``, ``value``, ``option``, ``text``, ``min``, ``max``.
+    """
+
+    code = "lease_url_integer"
+
+
+class LeaseRangeError(InvalidLeaseUrlError):
+    """A whole-number option outside its range. Params: ``field``, ``value``, ``option``, ``text``, ``min``, ``max``."""
+
+    code = "lease_url_range"
+
+
+class LeaseSecondsError(InvalidLeaseUrlError):
+    """A duration that is not a decimal number of seconds, or below its minimum.
+
+    Params: ``field``, ``value``, ``option``, ``text``, ``min``.
+    """
+
+    code = "lease_url_seconds"
+
+
+class LeaseBoolError(InvalidLeaseUrlError):
+    """A yes/no option with another value. Params: ``field``, ``value``, ``option``, ``text``."""
+
+    code = "lease_url_bool"
+
+
+class LeaseWorkerRangeError(InvalidLeaseUrlError):
+    """``range=`` that is not A-B (or N) within the worker numbers. Params: ``field``, ``value``, ``text``, ``max``."""
+
+    code = "lease_url_worker_range"
+
+
+class StaticIdentityMissingError(InvalidLeaseUrlError):
+    """A static: URL that names no identity. Params: ``field``, ``value``."""
+
+    code = "lease_url_static_identity"
+
+
+class LeaseFileHostError(InvalidLeaseUrlError):
+    """A file: URL naming another host. Params: ``field``, ``value``, ``host``."""
+
+    code = "lease_url_file_host"
+
+
+class LeasePortError(InvalidLeaseUrlError):
+    """A port that is not a whole number in 1..65535. Params: ``field``, ``value``, ``port``."""
+
+    code = "lease_url_port"
+
+
+class LeaseIdentifierError(InvalidLeaseUrlError):
+    """A schema or table name outside ``[a-z_][a-z0-9_]*``. Params: ``field``, ``value``, ``option``, ``text``."""
+
+    code = "lease_url_identifier"
+
+
+# --- parsing -------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,49 +157,65 @@ class LeaseUrl:
     path: str
     options: dict[str, str] = field(default_factory=dict)
 
-    def fail(self, reason: str) -> InvalidLeaseUrlError:
-        return InvalidLeaseUrlError(field="lease", value=redact(self.raw), reason=reason)
+    def fail(self, cls: type[InvalidLeaseUrlError], **params: object) -> InvalidLeaseUrlError:
+        return _error(cls, self.raw, **params)
 
     def check_known(self, known: Iterable[str]) -> None:
-        unknown = sorted(set(self.options) - set(known))
+        allowed = sorted(set(known))
+        unknown = sorted(set(self.options) - set(allowed))
         if unknown:
-            raise self.fail("unknown option " + ", ".join(unknown))
+            raise self.fail(
+                UnknownLeaseOptionError, options=", ".join(unknown), allowed=", ".join(allowed)
+            )
 
     def get_int(self, name: str, default: int, minimum: int = 0, maximum: int | None = None) -> int:
         text = self.options.get(name)
         if text is None:
             return default
+        return self.to_int(name, text, minimum, maximum)
+
+    def to_int(self, name: str, text: str, minimum: int = 0, maximum: int | None = None) -> int:
+        """``text`` as a whole number in ``minimum..maximum`` (the core's rules: ASCII digits)."""
+        upper = "" if maximum is None else maximum
         try:
-            value = int(text)
-        except ValueError:
-            raise self.fail(f"{name}={text} is not a whole number") from None
+            value = to_int(name, text)
+        except (OutOfRangeError, NumberTooLongError):  # too many digits for any option
+            raise self.fail(
+                LeaseRangeError, option=name, text=text, min=minimum, max=upper
+            ) from None
+        except InvalidValueError:
+            raise self.fail(
+                LeaseIntegerError, option=name, text=text, min=minimum, max=upper
+            ) from None
         if value < minimum or (maximum is not None and value > maximum):
-            upper = "" if maximum is None else str(maximum)
-            raise self.fail(f"{name}={text} is out of range {minimum}..{upper}")
+            raise self.fail(LeaseRangeError, option=name, text=text, min=minimum, max=upper)
         return value
 
     def get_seconds(self, name: str, default: float, minimum: float = 0.0) -> float:
         text = self.options.get(name)
         if text is None:
             return default
-        try:
-            value = float(text)
-        except ValueError:
-            raise self.fail(f"{name}={text} is not a number of seconds") from None
-        if not minimum <= value < float("inf"):
-            raise self.fail(f"{name}={text} must be at least {minimum}")
+        value = float(text) if _DECIMAL.match(text) else math.nan
+        if not minimum <= value < math.inf:
+            raise self.fail(LeaseSecondsError, option=name, text=text, min=f"{minimum:g}")
         return value
 
     def get_bool(self, name: str, default: bool) -> bool:
         text = self.options.get(name)
         if text is None:
             return default
-        lowered = text.lower()
-        if lowered in {"1", "true", "yes", "on"}:
+        lowered = text.strip().lower()
+        if lowered in _TRUE:
             return True
-        if lowered in {"0", "false", "no", "off"}:
+        if lowered in _FALSE:
             return False
-        raise self.fail(f"{name}={text} is not a yes/no value")
+        raise self.fail(LeaseBoolError, option=name, text=text)
+
+    def get_identifier(self, name: str, default: str) -> str:
+        text = self.options.get(name, default)
+        if not _IDENT.match(text):
+            raise self.fail(LeaseIdentifierError, option=name, text=text)
+        return text
 
     def get_range(self) -> tuple[int, int] | None:
         """``range=A-B`` (worker numbers) or ``datacenter=N`` (its 32 machines); None if neither."""
@@ -81,11 +225,11 @@ class LeaseUrl:
             if not sep:
                 first_text = last_text = text
             try:
-                first, last = int(first_text), int(last_text)
-            except ValueError:
-                raise self.fail(f"range={text} is not A-B with whole numbers") from None
+                first, last = to_int("range", first_text), to_int("range", last_text)
+            except InvalidValueError:
+                first, last = -1, -1
             if not 0 <= first <= last <= TWITTER.max_worker:
-                raise self.fail(f"range={text} must lie in 0-{TWITTER.max_worker}, first <= last")
+                raise self.fail(LeaseWorkerRangeError, text=text, max=TWITTER.max_worker)
             return first, last
         if "datacenter" in self.options:
             dc = self.get_int("datacenter", 0, 0, TWITTER.max_datacenter)
@@ -99,21 +243,24 @@ def parse_lease_url(url: str, options: Mapping[str, object] | None = None) -> Le
     text = url.strip()
     try:
         parts = urlsplit(text)
-    except ValueError as error:
-        raise InvalidLeaseUrlError(field="lease", value=text, reason=str(error)) from None
+    except ValueError:
+        raise _error(LeaseUrlSyntaxError, text) from None
     backend = _SCHEMES.get(parts.scheme.lower())
     if backend is None:
-        raise InvalidLeaseUrlError(
-            field="lease",
-            value=redact(text),
-            reason="the scheme must be static:, file: or postgresql:",
+        raise _error(
+            UnknownLeaseSchemeError, text, scheme=f"{parts.scheme}:" if parts.scheme else "-"
         )
-    merged: dict[str, str] = {}
-    for key, value in parse_qsl(parts.query, keep_blank_values=True):
-        merged[key] = value
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    counts = Counter(key for key, _ in pairs)
+    repeated = sorted(key for key, count in counts.items() if count > 1)
+    if repeated:
+        raise _error(DuplicateLeaseOptionError, text, option=repeated[0], count=counts[repeated[0]])
+    merged = dict(pairs)
     for key, option in (options or {}).items():
         if option is not None:
             merged[key] = _option_text(option)
+    if backend == "postgres":
+        _check_ports(parts.netloc, text)
     return LeaseUrl(
         raw=text,
         backend=backend,
@@ -121,6 +268,40 @@ def parse_lease_url(url: str, options: Mapping[str, object] | None = None) -> Le
         path=unquote(parts.path),
         options=merged,
     )
+
+
+def _check_ports(netloc: str, url: str) -> None:
+    """Every ``host:port`` of the (possibly multi-host) authority has a port in 1..65535."""
+    hosts = netloc.rpartition("@")[2]
+    for host in hosts.split(","):
+        if host.startswith("["):
+            port = host.partition("]")[2]
+            if port and not port.startswith(":"):
+                raise _error(LeaseUrlSyntaxError, url)
+            port = port[1:]
+        else:
+            port = host.rpartition(":")[2] if ":" in host else ""
+        if not port:
+            continue  # no port: libpq's default
+        if not (port.isascii() and port.isdigit()) or not 1 <= int(port) <= _MAX_PORT:
+            raise _error(LeasePortError, url, port=port)
+
+
+def _error(cls: type[InvalidLeaseUrlError], url: str, **params: object) -> InvalidLeaseUrlError:
+    """``cls`` for ``url`` (shown without its password); text taken from the URL is shortened
+    and made visible (control characters), as the core does with ``value``."""
+    shown = {
+        key: _short(value) if isinstance(value, str) else value for key, value in params.items()
+    }
+    if "allowed" in params:
+        shown["allowed"] = params["allowed"]
+    return cls(field="lease", value=redact(url), **shown)
+
+
+def _short(text: str, limit: int = 40) -> str:
+    if not text.isprintable():
+        text = repr(text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _option_text(value: object) -> str:
@@ -131,18 +312,34 @@ def _option_text(value: object) -> str:
     return str(value)
 
 
+def check_identifier(name: str, value: str) -> str:
+    """``value`` if it is a plain SQL name (``[a-z_][a-z0-9_]*``, at most 51 characters)."""
+    if not _IDENT.match(value):
+        raise _error(LeaseIdentifierError, value, option=name, text=value)
+    return value
+
+
 def redact(url: str) -> str:
-    """The URL without a password (``postgresql://u:secret@h/db`` -> ``postgresql://u@h/db``)."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return url
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    netloc = host if parts.port is None else f"{host}:{parts.port}"
-    if parts.username:
-        netloc = f"{parts.username}@{netloc}"
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+    """The URL without a password (``postgresql://u:secret@h/db`` -> ``postgresql://u@h/db``).
+
+    Works on the text, never on a parse that may fail: the user information is what lies
+    between ``://`` and the last ``@`` of the authority (as urllib and libpq read it),
+    and its password is everything after its first ``:``. When the authority holds no
+    ``@`` but one follows later (a password with an unencoded ``/``, ``?`` or ``#``
+    splits the URL early), everything between ``://`` and the last ``@`` is masked.
+    """
+    head, sep, rest = url.partition("://")
+    if not sep:
+        return url  # no authority, no password (static:?…, file:/path)
+    end = next((i for i, char in enumerate(rest) if char in "/?#"), len(rest))
+    authority, tail = rest[:end], rest[end:]
+    userinfo, at, hostport = authority.rpartition("@")
+    if at:
+        if ":" in userinfo:
+            authority = userinfo.partition(":")[0] + "@" + hostport
+        return head + sep + authority + tail
+    if "@" in tail and ":" in authority:
+        # "u:pa/ss@h/db": what looks like host:port may be user:password-prefix.
+        user = authority.partition(":")[0]
+        return head + sep + user + ":***@" + rest.rpartition("@")[2]
+    return url

@@ -15,11 +15,12 @@ with its clock set back - starts above every id ever issued under it.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
 import random
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from snowid._clock import Clock
@@ -27,6 +28,7 @@ from snowid._fence import Grant
 from snowid._layout import TWITTER
 from snowid.errors import (
     ClockSkewError,
+    LeaseError,
     LeaseLostError,
     NoFreeIdentityError,
     SlotQuarantinedError,
@@ -35,9 +37,47 @@ from snowid.lease._base import BaseLease, IdentityStatus
 from snowid.lease._fs import check_state_dir
 from snowid.lease._hwm import HwmFile, HwmRecord, decode_record
 
-__all__ = ["FileLease", "default_state_dir", "file_status", "slot_path"]
+__all__ = [
+    "FileLease",
+    "StateDirUnusableError",
+    "default_state_dir",
+    "file_status",
+    "slot_path",
+    "state_dir_errors",
+]
 
 SLOT_PREFIX = "slot-"
+
+
+class StateDirUnusableError(LeaseError):
+    """The state directory cannot be created, listed or written (it is a file, under /proc,
+    not writable, the disk is full, ...). Params: ``field``, ``value``, ``path``, ``reason``.
+
+    A LeaseError: the service answers 503 and says not ready until it is fixed.
+    """
+
+    code = "lease_state_dir"
+
+
+@contextlib.contextmanager
+def state_dir_errors(state_dir: str | os.PathLike[str], url: str | None = None) -> Iterator[None]:
+    """Turn an OSError from preparing, scanning or writing ``state_dir`` into a
+    :class:`StateDirUnusableError` naming the lease, the directory and the OS reason."""
+    try:
+        yield
+    except OSError as error:
+        raise StateDirUnusableError(
+            field="lease",
+            value=url or f"file://{state_dir}",
+            path=str(state_dir),
+            reason=_os_reason(error),
+        ) from error
+
+
+def _os_reason(error: OSError) -> str:
+    name = errno.errorcode.get(error.errno or 0)
+    text = error.strerror or type(error).__name__
+    return f"{text} ({name})" if name else text
 
 
 def default_state_dir() -> Path:
@@ -92,9 +132,11 @@ class FileLease(BaseLease):
     # --- claim ---------------------------------------------------------------
 
     def _claim(self, needed_ms: int) -> Grant:
-        check_state_dir(
-            self._prepare_dir(), allow_volatile=self.allow_volatile, mountinfo=self._mountinfo
-        )
+        with state_dir_errors(self.state_dir, self.url):
+            return self._claim_slot(needed_ms)
+
+    def _claim_slot(self, needed_ms: int) -> Grant:
+        self.prepare()
         marks = self._check_host_regression()
         now = self._clock.time_ms()
 
@@ -114,9 +156,17 @@ class FileLease(BaseLease):
             raise SlotQuarantinedError(path=quarantined[0])
         raise NoFreeIdentityError(first=self.first, last=self.last, store=str(self.state_dir))
 
-    def _prepare_dir(self) -> Path:
-        self.state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-        return self.state_dir
+    def prepare(self) -> str | None:
+        """Create the state directory if missing and check its file system; the type.
+
+        StateDirUnusableError when it cannot be a directory (a file, under /proc, no
+        permission), UnsupportedFileSystemError on a network or RAM file system.
+        """
+        with state_dir_errors(self.state_dir, self.url):
+            self.state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+            return check_state_dir(
+                self.state_dir, allow_volatile=self.allow_volatile, mountinfo=self._mountinfo
+            )
 
     def _try_slot(self, worker: int, needed_ms: int, quarantined: list[str]) -> Grant | None:
         path = str(slot_path(self.state_dir, worker))
@@ -177,11 +227,7 @@ class FileLease(BaseLease):
         Returns the mark of every readable slot file (worker -> ms).
         """
         marks: dict[int, int] = {}
-        try:
-            entries = list(os.scandir(self.state_dir))
-        except OSError:
-            return marks
-        for entry in entries:
+        for entry in list(os.scandir(self.state_dir)):  # unreadable: refused by the caller
             digits = entry.name[len(SLOT_PREFIX) :]
             if entry.name.startswith(SLOT_PREFIX) and digits.isdigit():
                 record = _peek(entry.path)
@@ -199,7 +245,8 @@ class FileLease(BaseLease):
         assert hwm is not None
         self._check_inode(grant)
         ceiling = max(self._clock.time_ms(), needed_ms) + self.delta_ms
-        hwm.write(ceiling, grant.epoch)
+        with state_dir_errors(self.state_dir, self.url):  # the old ceiling stays in force
+            hwm.write(ceiling, grant.epoch)
         self._issued[TWITTER.worker(grant.datacenter, grant.machine)] = ceiling
         return self._raise_ceiling(ceiling)
 
@@ -209,7 +256,7 @@ class FileLease(BaseLease):
         try:
             named = os.stat(hwm.path)
             current: tuple[int, int] | None = (named.st_dev, named.st_ino)
-        except FileNotFoundError:
+        except OSError:  # gone, its directory replaced by a file, no longer reachable: lost
             current = None
         if current != self._inode:
             self._set_unheld("lost", "lost", "slot file replaced or removed")
@@ -285,14 +332,27 @@ def _flock_holders() -> dict[tuple[int, int, int], int]:
     return holders
 
 
-def file_status(state_dir: str | os.PathLike[str]) -> list[IdentityStatus]:
-    """Every slot file in ``state_dir``: held or not (from /proc/locks), holder, mark."""
-    rows: list[IdentityStatus] = []
+def file_status(
+    state_dir: str | os.PathLike[str], *, url: str | None = None
+) -> list[IdentityStatus]:
+    """Every slot file in ``state_dir``: held or not (from /proc/locks), holder, mark.
+
+    No rows when the directory does not exist yet; StateDirUnusableError when it cannot
+    be listed (a file, no permission).
+    """
     holders = _flock_holders()
-    try:
-        entries = sorted(os.scandir(state_dir), key=lambda e: e.name)
-    except FileNotFoundError:
-        return rows
+    with state_dir_errors(state_dir, url):
+        try:
+            entries = sorted(os.scandir(state_dir), key=lambda e: e.name)
+        except FileNotFoundError:
+            return []
+        return _status_rows(entries, holders)
+
+
+def _status_rows(
+    entries: list[os.DirEntry[str]], holders: dict[tuple[int, int, int], int]
+) -> list[IdentityStatus]:
+    rows: list[IdentityStatus] = []
     for entry in entries:
         name = entry.name
         if not name.startswith(SLOT_PREFIX) or not name[len(SLOT_PREFIX) :].isdigit():

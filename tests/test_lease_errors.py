@@ -1,0 +1,336 @@
+"""Lease errors: every refusal has its own code and an en + vi message, names the field,
+the URL without its password and what is allowed; OS failures of the state directory are
+lease errors (never a traceback, never an HTTP 500)."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import shutil
+import string
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+import snowid.lease
+from snowid import errors
+from snowid._generator import Generator
+from snowid.cli import main
+from snowid.errors import InvalidLeaseUrlError, LeaseError, LeaseLostError, SnowIdError
+from snowid.i18n import catalog
+from snowid.lease import FileLease, open_lease
+from snowid.lease._url import (
+    DuplicateLeaseOptionError,
+    LeaseBoolError,
+    LeaseFileHostError,
+    LeaseIdentifierError,
+    LeaseIntegerError,
+    LeasePortError,
+    LeaseRangeError,
+    LeaseSecondsError,
+    LeaseUrlSyntaxError,
+    LeaseWorkerRangeError,
+    StaticIdentityMissingError,
+    UnknownLeaseOptionError,
+    UnknownLeaseSchemeError,
+    parse_lease_url,
+    redact,
+)
+from snowid.lease.file import StateDirUnusableError
+from snowid.web import Settings, create_app
+from snowid.web._service import IdService, IdSource, LeaseView
+from snowid.web._testing import serving
+
+# --- every lease error class has a code of its own and both catalogs ---------------
+
+
+def _lease_error_classes() -> list[type[SnowIdError]]:
+    found: set[type[SnowIdError]] = set()
+    for info in pkgutil.walk_packages(snowid.lease.__path__, "snowid.lease."):
+        if info.name in {"snowid.lease.postgres", "snowid.lease._pgconn"}:
+            try:
+                module = importlib.import_module(info.name)
+            except ImportError:  # pragma: no cover - psycopg missing
+                continue
+        else:
+            module = importlib.import_module(info.name)
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if issubclass(cls, SnowIdError) and cls.__module__.startswith("snowid.lease"):
+                found.add(cls)
+    return sorted(found, key=lambda cls: cls.code)
+
+
+def _placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+LEASE_ERRORS = _lease_error_classes()
+
+
+def test_the_walk_finds_the_lease_error_classes() -> None:
+    assert UnknownLeaseSchemeError in LEASE_ERRORS
+    assert StateDirUnusableError in LEASE_ERRORS
+    assert len(LEASE_ERRORS) >= 14
+
+
+@pytest.mark.parametrize("cls", LEASE_ERRORS, ids=lambda cls: cls.__name__)
+def test_each_lease_error_has_its_own_code_in_both_catalogs(cls: type[SnowIdError]) -> None:
+    assert issubclass(cls, InvalidLeaseUrlError | LeaseError)
+    core = {c.code for _, c in inspect.getmembers(errors, inspect.isclass) if c is not cls}
+    others = {c.code for c in LEASE_ERRORS if c is not cls}
+    assert cls.code not in core | others, "codes must be unique"
+    en, vi = catalog("en"), catalog("vi")
+    assert cls.code in en
+    assert cls.code in vi
+    assert _placeholders(en[cls.code]) == _placeholders(vi[cls.code])
+    assert {"field", "value"} <= _placeholders(en[cls.code])
+    assert en[cls.code] != vi[cls.code]
+
+
+# --- each bad URL: its class, the field, the redacted URL, both languages -----------
+
+BAD_URLS: list[tuple[str, type[InvalidLeaseUrlError], str]] = [
+    ("postgresql://u:s3cret@[::1/db", LeaseUrlSyntaxError, "[brackets]"),
+    ("ftp://u:s3cret@x", UnknownLeaseSchemeError, "static:, file:, postgresql:"),
+    ("static://1/1?x=1", UnknownLeaseOptionError, "state_dir"),
+    ("file:///tmp/x?rnage=0-7", UnknownLeaseOptionError, "allow_volatile"),
+    ("file:///tmp/x?range=1-2&range=3-4", DuplicateLeaseOptionError, "range"),
+    ("postgresql://u:s3cret@h/db?ttl=1&ttl=2", DuplicateLeaseOptionError, "ttl"),
+    ("static:?worker=\u0661", LeaseIntegerError, "0..1023"),
+    ("static:?worker=1024", LeaseRangeError, "0..1023"),
+    ("static://\u0661/\u0662", LeaseIntegerError, "0..31"),
+    ("static://a/b", LeaseIntegerError, "0..31"),
+    ("static://32/0", LeaseRangeError, "0..31"),
+    ("static:?datacenter=1&machine=99", LeaseRangeError, "0..31"),
+    ("static:?worker=" + "9" * 5000, LeaseRangeError, "0..1023"),
+    ("file:///tmp/x?datacenter=\u0663", LeaseIntegerError, "0..31"),
+    ("file:///tmp/x?range=\u0661-\u0662", LeaseWorkerRangeError, "1023"),
+    ("file:///tmp/x?range=5-2", LeaseWorkerRangeError, "1023"),
+    ("file:///tmp/x?range=0-1024", LeaseWorkerRangeError, "1023"),
+    ("file:///tmp/x?range=-1-2", LeaseWorkerRangeError, "1023"),
+    ("file:///tmp/x?delta=abc", LeaseSecondsError, "0.001"),
+    ("file:///tmp/x?delta=\u0661", LeaseSecondsError, "0.001"),
+    ("file:///tmp/x?max_wait=nan", LeaseSecondsError, "0"),
+    ("postgresql://u:s3cret@h/db?ttl=-1", LeaseSecondsError, "0.05"),
+    ("postgresql://u:s3cret@h/db?ttl=inf", LeaseSecondsError, "0.05"),
+    ("file:///tmp/x?allow_volatile=maybe", LeaseBoolError, "yes"),
+    ("static:", StaticIdentityMissingError, "static:?worker="),
+    ("file://otherhost/tmp/x", LeaseFileHostError, "otherhost"),
+    ("file://u:s3cret@otherhost/tmp/x", LeaseFileHostError, "file:///path"),
+    ("postgresql://u:s3cret@127.0.0.1:abc/db", LeasePortError, "1..65535"),
+    ("postgresql://u:s3cret@127.0.0.1:99999/db", LeasePortError, "1..65535"),
+    ("postgresql://u:s3cret@127.0.0.1:0/db", LeasePortError, "1..65535"),
+    ("postgresql://u:s3cret@127.0.0.1:\u0665432/db", LeasePortError, "1..65535"),
+    ("postgresql://u:s3cret@h1:5432,h2:x/db", LeasePortError, "1..65535"),
+    ("postgresql://u:s3cret@[::1]:70000/db", LeasePortError, "1..65535"),
+    ("postgresql://u:s3cret@h/db?table=Robert';drop", LeaseIdentifierError, "lower-case"),
+]
+
+
+@pytest.mark.parametrize(("url", "cls", "allowed"), BAD_URLS)
+def test_a_bad_url_is_its_own_error_in_english_and_vietnamese(
+    url: str, cls: type[InvalidLeaseUrlError], allowed: str
+) -> None:
+    with pytest.raises(InvalidLeaseUrlError) as caught:
+        open_lease(url).close()
+    error = caught.value
+    assert type(error) is cls
+    assert error.params["field"] == "lease"
+    assert error.params["value"] == redact(url.strip())
+    english, vietnamese = str(error), error.message("vi")
+    assert english.startswith("lease URL ")
+    assert vietnamese.startswith("không dùng được URL cấu hình thuê ")
+    for text in (english, vietnamese):
+        assert "s3cret" not in text
+        assert "{" not in text  # every placeholder filled
+        assert str(error.params["value"])[:30] in text
+        assert len(text) < 600  # a huge value is shortened
+    assert allowed in english
+    assert english != vietnamese
+
+
+def test_a_keyword_option_overrides_the_query_and_is_not_a_duplicate(tmp_path: Path) -> None:
+    lease = open_lease(f"file://{tmp_path}?range=0-3", range=(8, 9))
+    assert isinstance(lease, FileLease)
+    assert (lease.first, lease.last) == (8, 9)
+
+
+def test_numbers_follow_the_core_rules(tmp_path: Path) -> None:
+    lease = open_lease(f"file://{tmp_path}?range= 4 - 5 &delta=0.5&max_wait=.25")
+    assert isinstance(lease, FileLease)
+    assert (lease.first, lease.last, lease.delta_ms, lease.max_wait_ms) == (4, 5, 500, 250)
+    with pytest.raises(LeaseIntegerError):
+        parse_lease_url("static:?worker=\u0661").get_int("worker", 0, 0, 1023)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://u:pw@127.0.0.1:5432/db",
+        "postgresql://u:pw@127.0.0.1:65535/db",
+        "postgresql://u:pw@[::1]:5432/db",
+        "postgresql://u:pw@h1:5432,h2:5433/db",
+        "postgresql://u:pw@h1,h2/db",
+        "postgresql:///db?host=/run/postgresql",
+    ],
+)
+def test_good_ports_and_host_lists_are_accepted(url: str) -> None:
+    assert parse_lease_url(url).backend == "postgres"
+
+
+# --- redaction never leaks a password --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("postgresql://u:pw@h:1/db?x=1", "postgresql://u@h:1/db?x=1"),
+        ("postgresql://u:s3cret@[::1/db", "postgresql://u@[::1/db"),
+        ("postgresql://u:s3cret@127.0.0.1:abc/db", "postgresql://u@127.0.0.1:abc/db"),
+        ("postgresql://u@corp:s3cret@h/db", "postgresql://u@corp@h/db"),
+        ("postgresql://u:s3c@ret@h/db", "postgresql://u@h/db"),
+        ("postgresql://u:s3c/ret@h/db", "postgresql://u:***@h/db"),
+        ("postgresql://u:s3c?ret@h/db", "postgresql://u:***@h/db"),
+        ("postgresql://u:s3c#ret@h/db", "postgresql://u:***@h/db"),
+        ("postgresql://u@h/db", "postgresql://u@h/db"),
+        ("postgresql://h:5432/db", "postgresql://h:5432/db"),
+        ("file:///tmp/x", "file:///tmp/x"),
+        ("static:?worker=1", "static:?worker=1"),
+    ],
+)
+def test_redact_hides_every_password(url: str, shown: str) -> None:
+    assert redact(url) == shown
+    assert "s3c" not in redact(url)
+
+
+def test_the_status_command_never_prints_a_password(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["lease", "status", "postgresql://u:s3cret@127.0.0.1:0/db"]) == 1
+    assert "s3cret" not in capsys.readouterr().err
+
+
+# --- the state directory ------------------------------------------------------------
+
+
+def _blocker(tmp_path: Path) -> Path:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    return blocker
+
+
+@pytest.mark.parametrize("where", ["file", "below-a-file", "proc"])
+def test_a_state_dir_that_cannot_be_a_directory_is_a_lease_error(
+    tmp_path: Path, where: str
+) -> None:
+    path = {
+        "file": _blocker(tmp_path),
+        "below-a-file": _blocker(tmp_path) / "slots",
+        "proc": Path("/proc/snowid-cannot-be-here"),
+    }[where]
+    lease = open_lease(f"file://{path}")
+    assert isinstance(lease, FileLease)
+    with lease:
+        with pytest.raises(StateDirUnusableError) as caught:
+            lease.acquire(0)
+        assert lease.state == "unclaimed"
+        assert lease.ceiling_ms == -1
+        with pytest.raises(StateDirUnusableError):
+            lease.prepare()
+    error = caught.value
+    assert isinstance(error, LeaseError)
+    assert (error.params["field"], error.params["path"]) == ("lease", str(path))
+    assert str(path) in str(error)
+    assert str(path) in error.message("vi")
+    assert "(E" in str(error)  # the OS reason, e.g. "File exists (EEXIST)"
+
+
+def test_init_and_status_report_the_path_in_vietnamese(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = _blocker(tmp_path)
+    for argv in (["lease", "init", f"file://{blocker}"], ["lease", "status", f"file://{blocker}"]):
+        assert main(["--lang", "vi", *argv]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("Lỗi: không dùng được URL cấu hình thuê")
+        assert f"thư mục trạng thái {blocker}" in err
+
+
+def test_status_of_a_state_dir_not_created_yet_is_empty(tmp_path: Path) -> None:
+    from snowid.lease import lease_status
+
+    assert lease_status(f"file://{tmp_path / 'not-yet'}") == []
+
+
+def test_serve_refuses_a_state_dir_that_cannot_be_a_directory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = _blocker(tmp_path)
+    assert main(["--lang", "en", "serve", "--lease", f"file://{blocker}"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("Error: lease URL ")
+    assert f"the state directory {blocker} cannot be" in err
+
+
+def _service(url: str) -> tuple[IdService, list[FileLease]]:
+    leases: list[FileLease] = []
+
+    def build() -> tuple[IdSource, LeaseView | None]:
+        lease = open_lease(url)
+        assert isinstance(lease, FileLease)
+        leases.append(lease)
+        return Generator(fence=lease), lease
+
+    return IdService(build), leases
+
+
+def test_service_on_an_unusable_state_dir_starts_not_ready_and_answers_503(
+    tmp_path: Path,
+) -> None:
+    service, _ = _service(f"file://{_blocker(tmp_path)}")
+    with serving(create_app(Settings(), service=service)) as url:
+        ready = httpx.get(f"{url}/readyz")
+        assert ready.status_code == 503
+        assert ready.json()["ready"] is False
+        response = httpx.post(f"{url}/api/ids")
+        assert response.status_code == 503
+        assert response.json()["error"]["code"] == "lease_state_dir"
+
+
+def test_state_dir_replaced_while_held_answers_503_lease_lost_never_500(tmp_path: Path) -> None:
+    state = tmp_path / "slots"
+    service, leases = _service(f"file://{state}?range=2-2&delta=0.001")
+    with serving(create_app(Settings(), service=service)) as url:
+        assert httpx.post(f"{url}/api/ids").status_code == 200
+        assert httpx.get(f"{url}/readyz").status_code == 200
+        shutil.rmtree(state)
+        state.write_text("not a directory")
+        time.sleep(0.05)  # past the 1 ms ceiling: the next id must extend it
+        response = httpx.post(f"{url}/api/ids")
+        assert response.status_code == 503
+        assert response.json()["error"]["code"] == "lease_lost"
+        ready = httpx.get(f"{url}/readyz")
+        assert ready.status_code == 503
+        assert ready.json()["lease"] == "lost"
+        again = httpx.post(f"{url}/api/ids")  # the claim that follows cannot use the path
+        assert again.status_code == 503
+        assert again.json()["error"]["code"] == "lease_state_dir"
+        (lease,) = leases
+        assert lease.ceiling_ms == -1
+        assert [event.kind for event in lease.events][-1] == "lost"
+
+
+def test_slot_file_unreachable_while_held_is_lost(tmp_path: Path) -> None:
+    state = tmp_path / "slots"
+    lease = open_lease(f"file://{state}?range=0-0&delta=0.001")
+    assert isinstance(lease, FileLease)
+    with lease:
+        grant = lease.acquire(0)
+        shutil.rmtree(state)
+        state.write_text("x")
+        with pytest.raises(LeaseLostError):
+            lease.acquire(grant.ceiling_ms + 10_000)
+        assert (lease.state, lease.ceiling_ms) == ("lost", -1)
