@@ -77,6 +77,24 @@ def test_serve_refuses_bad_settings_before_starting(
     assert words in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_serve_on_a_busy_port_or_a_bad_host_exits_1_with_a_clear_error(
+    lang: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        assert main(["--lang", lang, "serve", "--port", port, "--lease", "static://1/1"]) == 1
+    busy = capsys.readouterr().err
+    assert port in busy
+    assert ("cannot listen on 127.0.0.1" if lang == "en" else "không thể lắng nghe") in busy
+    assert main(["--lang", lang, "serve", "--host", "999.999.1.1", "--lease", "static://1/1"]) == 1
+    assert "999.999.1.1" in capsys.readouterr().err
+
+
 @contextmanager
 def running_serve(args: list[str], log: Path) -> Iterator[str]:
     port = free_port()

@@ -34,6 +34,7 @@ and the ``error.code`` of the HTTP API) and the data its message is built from
         ├── UnsupportedFileSystemError
         ├── SlotQuarantinedError
         └── StoreRegressedError
+    AddressUnavailableError (OSError)          snowid serve cannot listen there
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 __all__ = [
+    "AddressUnavailableError",
     "CeilingReachedError",
     "ClockMovedBackwards",
     "ClockSkewError",
@@ -308,3 +310,12 @@ class StoreRegressedError(LeaseError):
     """
 
     code = "store_regressed"
+
+
+# --- the server --------------------------------------------------------------
+
+
+class AddressUnavailableError(SnowIdError, OSError):
+    """``snowid serve`` cannot listen on the address. Params: ``host``, ``port``, ``reason``."""
+
+    code = "address_unavailable"

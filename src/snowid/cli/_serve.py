@@ -11,11 +11,12 @@ from __future__ import annotations
 import argparse
 import copy
 import os
+import socket
 from urllib.parse import urlsplit
 
 from snowid._parse import to_int
 from snowid.cli._common import add_lang_option
-from snowid.errors import InvalidLeaseUrlError, OutOfRangeError
+from snowid.errors import AddressUnavailableError, InvalidLeaseUrlError, OutOfRangeError
 from snowid.i18n import translate
 
 __all__ = ["register"]
@@ -82,6 +83,19 @@ def _check_lease(url: str | None) -> None:
         lease.close()
 
 
+def _check_address(host: str, port: int) -> None:
+    """Bind once, as uvicorn will, so a bad host or a busy port is a clear error (exit 1)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _, address = infos[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as error:  # socket.gaierror included
+        reason = error.strerror or str(error)
+        raise AddressUnavailableError(host=host, port=port, reason=reason) from None
+
+
 def _serve(args: argparse.Namespace, lang: str) -> int:
     import uvicorn
     from uvicorn.config import LOGGING_CONFIG
@@ -100,6 +114,7 @@ def _serve(args: argparse.Namespace, lang: str) -> int:
         reason = translate("web.serve.static_workers", lang, workers=workers)
         raise InvalidLeaseUrlError(field="lease", value=redact(lease), reason=reason)
     _check_lease(settings.lease_url)
+    _check_address(settings.host, settings.port)
     os.environ.update(environment)
 
     log_config = copy.deepcopy(LOGGING_CONFIG)

@@ -67,6 +67,7 @@ MESSAGES: dict[str, str] = {
         " reused silently"
     ),
     "store_regressed": "the lease store went back in time for worker {worker}: {reason}",
+    "address_unavailable": "cannot listen on {host} port {port}: {reason}",
     # --- field labels (used inside messages) ---------------------------------
     "field.timestamp": "timestamp",
     "field.datacenter": "datacenter",

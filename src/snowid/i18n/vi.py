@@ -70,6 +70,7 @@ MESSAGES: dict[str, str] = {
         " được dùng lại một cách âm thầm"
     ),
     "store_regressed": "kho lưu quyền thuê đã quay ngược thời gian với worker {worker}: {reason}",
+    "address_unavailable": "không thể lắng nghe trên {host} cổng {port}: {reason}",
     # --- field labels (used inside messages) ---------------------------------
     "field.timestamp": "dấu thời gian",
     "field.datacenter": "mã trung tâm dữ liệu",
