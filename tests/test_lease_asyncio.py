@@ -1,0 +1,224 @@
+"""PostgreSQL leases under asyncio (LEASES.md case 27, the rest).
+
+The claim, renewals and the waits at a ceiling run off the event loop (``aacquire``
+uses a worker thread; renewals have their own daemon thread), so a ticker task keeps
+running while ids are awaited. The lease closes at shutdown without leaving threads,
+and two event loops in two threads, each with its own lease, issue unique ids.
+Bounds are generous (0.5 s gaps), not tight timings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import pytest
+
+from snowid._generator import Generator
+from snowid._layout import TWITTER
+from snowid.lease import lease_status, open_lease
+from snowid.lease.postgres import PostgresLease
+from tests.lease_support.pg import PG, fresh_table, sql
+
+pytestmark = [pytest.mark.postgres, pytest.mark.timeout(60)]
+
+MAX_GAP_S = 0.5
+
+
+@pytest.fixture
+def table() -> Iterator[str]:
+    with fresh_table() as name:
+        yield name
+
+
+def _open(url: str, **options: object) -> PostgresLease:
+    lease = open_lease(url, **options)
+    assert isinstance(lease, PostgresLease)
+    return lease
+
+
+def _lease_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "snowid-lease" and t.is_alive()]
+
+
+def _push_ceiling(table: str, worker: int, ahead_ms: int) -> None:
+    """Make the next claim of ``worker`` start ``ahead_ms`` in the future (it must wait)."""
+    sql(
+        f"UPDATE {table} SET ceiling_ms = (extract(epoch FROM clock_timestamp()) * 1000)::bigint"
+        " + %s WHERE worker = %s",
+        (ahead_ms, worker),
+    )
+
+
+class Ticker:
+    """A task that sleeps 5 ms at a time and records the longest gap between wake-ups."""
+
+    def __init__(self) -> None:
+        self.max_gap = 0.0
+        self.ticks = 0
+        self._task: asyncio.Task[None] | None = None
+
+    async def _run(self) -> None:
+        last = time.monotonic()
+        while True:
+            await asyncio.sleep(0.005)
+            now = time.monotonic()
+            self.max_gap = max(self.max_gap, now - last)
+            self.ticks += 1
+            last = now
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        assert self._task is not None
+        self._task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await self._task
+
+
+async def _issue_for(generator: Generator, seconds: float) -> list[int]:
+    """``await anext_id()`` in bursts for ``seconds``; the bursts yield to the loop."""
+    ids: list[int] = []
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        for _ in range(200):
+            ids.append(await generator.anext_id())
+        await asyncio.sleep(0.002)
+    return ids
+
+
+def test_anext_id_keeps_the_loop_responsive_through_claim_renewals_and_close(
+    table: str,
+) -> None:
+    """The first ``anext_id`` waits ~0.8 s for its claim's start (the old ceiling is ahead),
+    then ids flow across 3 TTLs of renewals and the lease is closed: the ticker never
+    stalls 0.5 s, and no lease or executor thread is left behind."""
+    _push_ceiling(table, 0, 800)
+    url = f"{PG}?table={table}&range=0-0&ttl=1&renew=0.2"
+    before = set(threading.enumerate())
+
+    async def run() -> tuple[list[int], float, PostgresLease, Ticker]:
+        ticker = Ticker()
+        ticker.start()
+        await asyncio.sleep(0.02)
+        lease = _open(url, claim_wait=5)
+        generator = Generator(fence=lease)
+        started = time.monotonic()
+        first = await generator.anext_id()
+        claim_s = time.monotonic() - started
+        ids = [first, *await _issue_for(generator, 3.0)]
+        assert lease.renewals >= 10  # ~15 in 3 s at one per 0.2 s (+ the claim)
+        assert lease.renew_failures == 0
+        assert len(_lease_threads()) == 1
+        await asyncio.to_thread(lease.close)  # joins the renewal thread off the loop
+        await ticker.stop()
+        return ids, claim_s, lease, ticker
+
+    ids, claim_s, lease, ticker = asyncio.run(run())
+    assert claim_s >= 0.7  # the claim did wait: a blocking wait would stall the ticker
+    assert ticker.max_gap < MAX_GAP_S, ticker.max_gap
+    assert ticker.ticks > 100
+    assert ids == sorted(set(ids))
+    assert len(ids) > 1000
+    assert lease.state == "closed"
+    assert max(TWITTER.timestamp_of(v) for v in ids) <= max(e.ceiling_ms for e in lease.events)
+    assert _lease_threads() == []
+    assert set(threading.enumerate()) <= before  # asyncio.run shut its executor down too
+    assert [r.held for r in lease_status(url)] == [False]
+
+
+def test_cancelled_anext_id_during_a_claim_then_close_leaves_nothing_held(table: str) -> None:
+    """Shutdown while a claim is in flight: the awaiting task is cancelled (the claim
+    itself goes on in its worker thread); closing the lease then waits for it and releases
+    the worker; no renewal thread survives and the worker is free at once."""
+    _push_ceiling(table, 0, 600)
+    url = f"{PG}?table={table}&range=0-0&ttl=5&renew=0.2&span=0.5"
+
+    async def run() -> tuple[PostgresLease, Ticker]:
+        ticker = Ticker()
+        ticker.start()
+        lease = _open(url, claim_wait=5)
+        generator = Generator(fence=lease)
+        task = asyncio.create_task(generator.anext_id())
+        await asyncio.sleep(0.2)
+        assert not task.done()  # waiting for the claim's start, off the loop
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await asyncio.to_thread(lease.close)
+        await ticker.stop()
+        return lease, ticker
+
+    lease, ticker = asyncio.run(run())
+    assert lease.state == "closed"
+    assert ticker.max_gap < MAX_GAP_S, ticker.max_gap
+    assert _lease_threads() == []
+    assert not any(r.held for r in lease_status(url))
+    started = time.monotonic()
+    with _open(url, claim_wait=5) as other:  # TTL is 5 s: only a release frees it this fast
+        other.acquire(0)
+        assert time.monotonic() - started < 2
+
+
+@dataclass
+class LoopRun:
+    url: str
+    ids: list[int] = field(default_factory=list)
+    workers: set[int] = field(default_factory=set)
+    max_gap: float = 0.0
+    renewals: int = 0
+    error: BaseException | None = None
+
+    def run(self, barrier: threading.Barrier) -> None:
+        try:
+            asyncio.run(self._main(barrier))
+        except BaseException as error:  # re-raised by the test, not lost in the thread
+            self.error = error
+            barrier.abort()
+
+    async def _main(self, barrier: threading.Barrier) -> None:
+        ticker = Ticker()
+        ticker.start()
+        lease = _open(self.url)
+        try:
+            generator = Generator(fence=lease)
+            self.ids.append(await generator.anext_id())
+            await asyncio.to_thread(barrier.wait, 10)  # both loops hold a worker now
+            self.ids += await _issue_for(generator, 2.0)
+            self.ids += await generator.anext_ids(20_000)
+            self.workers = {e.worker for e in lease.events}
+            self.renewals = lease.renewals
+        finally:
+            await asyncio.to_thread(lease.close)
+        await ticker.stop()
+        self.max_gap = ticker.max_gap
+
+
+def test_two_event_loops_in_two_threads_issue_unique_ids(table: str) -> None:
+    """Two threads, each with its own event loop, lease and generator, over 2 TTLs."""
+    url = f"{PG}?table={table}&range=0-3&ttl=1&renew=0.2"
+    runs = [LoopRun(url) for _ in range(2)]
+    barrier = threading.Barrier(2)
+    threads = [threading.Thread(target=r.run, args=(barrier,)) for r in runs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert not any(thread.is_alive() for thread in threads)
+    for run in runs:
+        if run.error is not None:
+            raise run.error
+    for run in runs:
+        assert len(run.workers) == 1
+        assert run.renewals >= 5
+        assert run.ids == sorted(set(run.ids))
+        assert run.max_gap < MAX_GAP_S, run.max_gap
+    assert runs[0].workers != runs[1].workers
+    every = runs[0].ids + runs[1].ids
+    assert len(set(every)) == len(every)
+    assert _lease_threads() == []
+    assert not any(r.held for r in lease_status(url))
