@@ -296,16 +296,11 @@ def test_stalled_store_fails_closed_at_the_deadline_then_resumes_the_same_lease(
         assert grant.start_ms > store_ceiling
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a timed-out statement is abandoned, not cancelled: its backend keeps waiting "
-    "on the server, one more per retry (fix: cancel it on timeout)",
-)
 def test_timed_out_renewals_do_not_pile_up_on_the_server(table: str) -> None:
     """While the lease row is locked, each renewal times out client-side after 0.3 s and is
-    retried; each abandoned statement should be cancelled on the server, leaving at most
-    the one in flight. Today they pile up (one backend per retry until the lock goes):
-    with a long stall, a fleet of holders can exhaust max_connections."""
+    retried; each abandoned statement is cancelled on the server, leaving at most the one
+    in flight. Without the cancel they piled up (one backend per retry until the lock
+    went): with a long stall, a fleet of holders could exhaust max_connections."""
     import psycopg
 
     lease = _open(f"{PG}?table={table}&range=0-0&ttl=1&renew=0.2&timeout=0.3&span=2")

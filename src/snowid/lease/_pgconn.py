@@ -12,6 +12,7 @@ import contextlib
 import os
 import socket
 import threading
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["StatementTimer", "abandon_inherited"]
@@ -20,20 +21,36 @@ _ABANDONED: list[object] = []  # connections inherited over fork: never finished
 
 
 class StatementTimer:
-    """One statement in flight: ``abort`` (from a timer) shuts its socket while it runs."""
+    """One statement in flight: ``abort`` (from a timer) stops it on both ends.
 
-    __slots__ = ("fd", "fired", "lock", "running")
+    First it asks the server to cancel the statement (``cancel``, bounded by its own
+    timeout), so a statement stuck on a lock or a slow disk does not keep a backend
+    busy after the client gave up; then it shuts the socket, which wakes the client
+    even when the server cannot be reached at all.
+    """
 
-    def __init__(self, fd: int) -> None:
+    __slots__ = ("cancel", "fd", "fired", "lock", "running")
+
+    def __init__(self, fd: int, cancel: Callable[[], None] | None = None) -> None:
         self.fd = fd
+        self.cancel = cancel
         self.lock = threading.Lock()
         self.running = True
         self.fired = False
 
     def abort(self) -> None:
         with self.lock:
+            if not self.running:
+                return
+            self.fired = True
+        if self.cancel is not None:
+            # Not under the lock: a cancel can take up to its timeout, and the statement
+            # may finish meanwhile (then the server ignores the cancel, or it hits the
+            # next statement, which fails and is retried like any store error).
+            with contextlib.suppress(Exception):
+                self.cancel()
+        with self.lock:
             if self.running:
-                self.fired = True
                 _shutdown_socket(self.fd)
 
     def finish(self) -> bool:

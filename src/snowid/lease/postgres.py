@@ -13,6 +13,7 @@ on forever.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
 import socket
@@ -35,6 +36,9 @@ from snowid.lease._base import BaseLease, IdentityStatus
 from snowid.lease._pgconn import StatementTimer, abandon_inherited
 from snowid.lease._pgsql import Sql
 from snowid.lease._url import redact
+
+_CANCEL_TIMEOUT_S = 1.0
+"""How long a timed-out statement's cancel request may take before the socket is shut."""
 
 __all__ = ["PostgresLease"]
 
@@ -124,7 +128,7 @@ class PostgresLease(BaseLease):
         except psycopg.Error as error:
             self._drop_conn()
             raise self._unreachable(error) from None
-        op = StatementTimer(fd)
+        op = StatementTimer(fd, functools.partial(conn.cancel_safe, timeout=_CANCEL_TIMEOUT_S))
         timer = threading.Timer(self.timeout_s, op.abort)
         timer.daemon = True
         timer.start()
