@@ -4,9 +4,7 @@ lease errors (never a traceback, never an HTTP 500)."""
 
 from __future__ import annotations
 
-import importlib
 import inspect
-import pkgutil
 import shutil
 import string
 import time
@@ -15,31 +13,32 @@ from pathlib import Path
 import httpx
 import pytest
 
-import snowid.lease
 from snowid import errors
 from snowid._generator import Generator
 from snowid.cli import main
-from snowid.errors import InvalidLeaseUrlError, LeaseError, LeaseLostError, SnowIdError
-from snowid.i18n import catalog
-from snowid.lease import FileLease, open_lease
-from snowid.lease._url import (
+from snowid.errors import (
     DuplicateLeaseOptionError,
+    InvalidLeaseUrlError,
     LeaseBoolError,
+    LeaseError,
     LeaseFileHostError,
     LeaseIdentifierError,
     LeaseIntegerError,
+    LeaseLostError,
     LeasePortError,
     LeaseRangeError,
     LeaseSecondsError,
     LeaseUrlSyntaxError,
     LeaseWorkerRangeError,
+    SnowIdError,
+    StateDirUnusableError,
     StaticIdentityMissingError,
     UnknownLeaseOptionError,
     UnknownLeaseSchemeError,
-    parse_lease_url,
-    redact,
 )
-from snowid.lease.file import StateDirUnusableError
+from snowid.i18n import catalog
+from snowid.lease import FileLease, open_lease
+from snowid.lease._url import parse_lease_url, redact
 from snowid.web import Settings, create_app
 from snowid.web._service import IdService, IdSource, LeaseView
 from snowid.web._testing import serving
@@ -48,18 +47,13 @@ from snowid.web._testing import serving
 
 
 def _lease_error_classes() -> list[type[SnowIdError]]:
-    found: set[type[SnowIdError]] = set()
-    for info in pkgutil.walk_packages(snowid.lease.__path__, "snowid.lease."):
-        if info.name in {"snowid.lease.postgres", "snowid.lease._pgconn"}:
-            try:
-                module = importlib.import_module(info.name)
-            except ImportError:  # pragma: no cover - psycopg missing
-                continue
-        else:
-            module = importlib.import_module(info.name)
-        for _, cls in inspect.getmembers(module, inspect.isclass):
-            if issubclass(cls, SnowIdError) and cls.__module__.startswith("snowid.lease"):
-                found.add(cls)
+    """Every error that names a lease URL as its field: the URL's and the state dir's."""
+    found = {
+        cls
+        for _, cls in inspect.getmembers(errors, inspect.isclass)
+        if issubclass(cls, InvalidLeaseUrlError | errors.StateDirUnusableError)
+        and cls is not InvalidLeaseUrlError
+    }
     return sorted(found, key=lambda cls: cls.code)
 
 

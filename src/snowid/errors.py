@@ -20,6 +20,11 @@ and the ``error.code`` of the HTTP API) and the data its message is built from
     │   │   ├── IdTooLargeError                64 bits or more
     │   │   └── SignBitSetError                bit 63 set
     │   ├── InvalidLeaseUrlError               a lease URL snowid cannot use
+    │   │   └── LeaseUrlSyntaxError, UnknownLeaseSchemeError, UnknownLeaseOptionError,
+    │   │       DuplicateLeaseOptionError, LeaseIntegerError, LeaseRangeError,
+    │   │       LeaseSecondsError, LeaseBoolError, LeaseWorkerRangeError,
+    │   │       StaticIdentityMissingError, LeaseFileHostError, LeasePortError,
+    │   │       LeaseIdentifierError
     │   └── MissingIdentityError               a Generator with no identity and no lease
     ├── GeneratorError (RuntimeError)          the generator cannot safely issue
     │   ├── ClockMovedBackwards
@@ -33,6 +38,7 @@ and the ``error.code`` of the HTTP API) and the data its message is built from
         ├── ClockSkewError
         ├── UnsupportedFileSystemError
         ├── SlotQuarantinedError
+        ├── StateDirUnusableError
         └── StoreRegressedError
     AddressUnavailableError (OSError)          snowid serve cannot listen there
 """
@@ -46,6 +52,7 @@ __all__ = [
     "CeilingReachedError",
     "ClockMovedBackwards",
     "ClockSkewError",
+    "DuplicateLeaseOptionError",
     "EmptyValueError",
     "EndOfTimeError",
     "ForkedGeneratorError",
@@ -54,8 +61,17 @@ __all__ = [
     "InvalidIdError",
     "InvalidLeaseUrlError",
     "InvalidValueError",
+    "LeaseBoolError",
     "LeaseError",
+    "LeaseFileHostError",
+    "LeaseIdentifierError",
+    "LeaseIntegerError",
     "LeaseLostError",
+    "LeasePortError",
+    "LeaseRangeError",
+    "LeaseSecondsError",
+    "LeaseUrlSyntaxError",
+    "LeaseWorkerRangeError",
     "MissingIdentityError",
     "NegativeIdError",
     "NoFreeIdentityError",
@@ -65,10 +81,14 @@ __all__ = [
     "SignBitSetError",
     "SlotQuarantinedError",
     "SnowIdError",
+    "StateDirUnusableError",
+    "StaticIdentityMissingError",
     "StoreRegressedError",
     "StoreUnreachableError",
     "TimestampAfterEndError",
     "TimestampBeforeEpochError",
+    "UnknownLeaseOptionError",
+    "UnknownLeaseSchemeError",
     "UnsupportedFileSystemError",
 ]
 
@@ -213,6 +233,93 @@ class MissingIdentityError(InvalidValueError):
     code = "generator_no_identity"
 
 
+# InvalidLeaseUrlError, one class per reason (each has its own message in en and vi).
+
+
+class LeaseUrlSyntaxError(InvalidLeaseUrlError):
+    """Not a well-formed URL (for example an unclosed IPv6 bracket). Params: ``field``, ``value``."""
+
+    code = "lease_url_syntax"
+
+
+class UnknownLeaseSchemeError(InvalidLeaseUrlError):
+    """A scheme other than static:, file:, postgresql:. Params: ``field``, ``value``, ``scheme``."""
+
+    code = "lease_url_scheme"
+
+
+class UnknownLeaseOptionError(InvalidLeaseUrlError):
+    """An option the backend does not know. Params: ``field``, ``value``, ``options``, ``allowed``."""
+
+    code = "lease_url_unknown_option"
+
+
+class DuplicateLeaseOptionError(InvalidLeaseUrlError):
+    """An option given more than once in the query. Params: ``field``, ``value``, ``option``, ``count``."""
+
+    code = "lease_url_duplicate_option"
+
+
+class LeaseIntegerError(InvalidLeaseUrlError):
+    """An option that must be a whole number is not one.
+
+    Params: ``field``, ``value``, ``option``, ``text``, ``min``, ``max``.
+    """
+
+    code = "lease_url_integer"
+
+
+class LeaseRangeError(InvalidLeaseUrlError):
+    """A whole-number option outside its range. Params: ``field``, ``value``, ``option``, ``text``, ``min``, ``max``."""
+
+    code = "lease_url_range"
+
+
+class LeaseSecondsError(InvalidLeaseUrlError):
+    """A duration that is not a decimal number of seconds, or below its minimum.
+
+    Params: ``field``, ``value``, ``option``, ``text``, ``min``.
+    """
+
+    code = "lease_url_seconds"
+
+
+class LeaseBoolError(InvalidLeaseUrlError):
+    """A yes/no option with another value. Params: ``field``, ``value``, ``option``, ``text``."""
+
+    code = "lease_url_bool"
+
+
+class LeaseWorkerRangeError(InvalidLeaseUrlError):
+    """``range=`` that is not A-B (or N) within the worker numbers. Params: ``field``, ``value``, ``text``, ``max``."""
+
+    code = "lease_url_worker_range"
+
+
+class StaticIdentityMissingError(InvalidLeaseUrlError):
+    """A static: URL that names no identity. Params: ``field``, ``value``."""
+
+    code = "lease_url_static_identity"
+
+
+class LeaseFileHostError(InvalidLeaseUrlError):
+    """A file: URL naming another host. Params: ``field``, ``value``, ``host``."""
+
+    code = "lease_url_file_host"
+
+
+class LeasePortError(InvalidLeaseUrlError):
+    """A port that is not a whole number in 1..65535. Params: ``field``, ``value``, ``port``."""
+
+    code = "lease_url_port"
+
+
+class LeaseIdentifierError(InvalidLeaseUrlError):
+    """A schema or table name outside ``[a-z_][a-z0-9_]*``. Params: ``field``, ``value``, ``option``, ``text``."""
+
+    code = "lease_url_identifier"
+
+
 # --- the generator -----------------------------------------------------------
 
 
@@ -301,6 +408,16 @@ class SlotQuarantinedError(LeaseError):
     """
 
     code = "slot_quarantined"
+
+
+class StateDirUnusableError(LeaseError):
+    """The state directory cannot be created, listed or written (it is a file, under /proc,
+    not writable, the disk is full, ...). Params: ``field``, ``value``, ``path``, ``reason``.
+
+    A LeaseError: the service answers 503 and says not ready until it is fixed.
+    """
+
+    code = "lease_state_dir"
 
 
 class StoreRegressedError(LeaseError):

@@ -36,16 +36,11 @@ from typing import Any
 
 from snowid._clock import Clock
 from snowid._layout import TWITTER
+from snowid.errors import LeaseFileHostError, StaticIdentityMissingError
 from snowid.lease._base import BaseLease, IdentityStatus, LeaseEvent
 from snowid.lease._protocol import Lease, LeaseState
-from snowid.lease._url import (
-    LeaseFileHostError,
-    LeaseUrl,
-    StaticIdentityMissingError,
-    parse_lease_url,
-    redact,
-)
-from snowid.lease.file import FileLease, StateDirUnusableError, default_state_dir, file_status
+from snowid.lease._url import LeaseUrl, parse_lease_url, redact
+from snowid.lease.file import FileLease, default_state_dir, file_status
 from snowid.lease.static import StaticLease
 
 __all__ = [
@@ -56,7 +51,6 @@ __all__ = [
     "Lease",
     "LeaseEvent",
     "LeaseState",
-    "StateDirUnusableError",
     "StaticLease",
     "default_state_dir",
     "init_lease",

@@ -23,27 +23,25 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 from snowid._layout import TWITTER
 from snowid._parse import to_int
 from snowid.errors import (
+    DuplicateLeaseOptionError,
     InvalidLeaseUrlError,
     InvalidValueError,
+    LeaseBoolError,
+    LeaseIdentifierError,
+    LeaseIntegerError,
+    LeasePortError,
+    LeaseRangeError,
+    LeaseSecondsError,
+    LeaseUrlSyntaxError,
+    LeaseWorkerRangeError,
     NumberTooLongError,
     OutOfRangeError,
+    UnknownLeaseOptionError,
+    UnknownLeaseSchemeError,
 )
 
 __all__ = [
-    "DuplicateLeaseOptionError",
-    "LeaseBoolError",
-    "LeaseFileHostError",
-    "LeaseIdentifierError",
-    "LeaseIntegerError",
-    "LeasePortError",
-    "LeaseRangeError",
-    "LeaseSecondsError",
     "LeaseUrl",
-    "LeaseUrlSyntaxError",
-    "LeaseWorkerRangeError",
-    "StaticIdentityMissingError",
-    "UnknownLeaseOptionError",
-    "UnknownLeaseSchemeError",
     "check_identifier",
     "parse_lease_url",
     "redact",
@@ -55,93 +53,6 @@ _FALSE = ("0", "false", "no", "off")
 _IDENT = re.compile(r"^[a-z_][a-z0-9_]{0,50}$")
 _DECIMAL = re.compile(r"^\s*[+]?(\d+(\.\d*)?|\.\d+)\s*$", re.ASCII)
 _MAX_PORT = 65535
-
-
-# --- the errors (each has an en and a vi message under its code) ---------------------
-
-
-class LeaseUrlSyntaxError(InvalidLeaseUrlError):
-    """Not a well-formed URL (for example an unclosed IPv6 bracket). Params: ``field``, ``value``."""
-
-    code = "lease_url_syntax"
-
-
-class UnknownLeaseSchemeError(InvalidLeaseUrlError):
-    """A scheme other than static:, file:, postgresql:. Params: ``field``, ``value``, ``scheme``."""
-
-    code = "lease_url_scheme"
-
-
-class UnknownLeaseOptionError(InvalidLeaseUrlError):
-    """An option the backend does not know. Params: ``field``, ``value``, ``options``, ``allowed``."""
-
-    code = "lease_url_unknown_option"
-
-
-class DuplicateLeaseOptionError(InvalidLeaseUrlError):
-    """An option given more than once in the query. Params: ``field``, ``value``, ``option``, ``count``."""
-
-    code = "lease_url_duplicate_option"
-
-
-class LeaseIntegerError(InvalidLeaseUrlError):
-    """An option that must be a whole number is not one.
-
-    Params: ``field``, ``value``, ``option``, ``text``, ``min``, ``max``.
-    """
-
-    code = "lease_url_integer"
-
-
-class LeaseRangeError(InvalidLeaseUrlError):
-    """A whole-number option outside its range. Params: ``field``, ``value``, ``option``, ``text``, ``min``, ``max``."""
-
-    code = "lease_url_range"
-
-
-class LeaseSecondsError(InvalidLeaseUrlError):
-    """A duration that is not a decimal number of seconds, or below its minimum.
-
-    Params: ``field``, ``value``, ``option``, ``text``, ``min``.
-    """
-
-    code = "lease_url_seconds"
-
-
-class LeaseBoolError(InvalidLeaseUrlError):
-    """A yes/no option with another value. Params: ``field``, ``value``, ``option``, ``text``."""
-
-    code = "lease_url_bool"
-
-
-class LeaseWorkerRangeError(InvalidLeaseUrlError):
-    """``range=`` that is not A-B (or N) within the worker numbers. Params: ``field``, ``value``, ``text``, ``max``."""
-
-    code = "lease_url_worker_range"
-
-
-class StaticIdentityMissingError(InvalidLeaseUrlError):
-    """A static: URL that names no identity. Params: ``field``, ``value``."""
-
-    code = "lease_url_static_identity"
-
-
-class LeaseFileHostError(InvalidLeaseUrlError):
-    """A file: URL naming another host. Params: ``field``, ``value``, ``host``."""
-
-    code = "lease_url_file_host"
-
-
-class LeasePortError(InvalidLeaseUrlError):
-    """A port that is not a whole number in 1..65535. Params: ``field``, ``value``, ``port``."""
-
-    code = "lease_url_port"
-
-
-class LeaseIdentifierError(InvalidLeaseUrlError):
-    """A schema or table name outside ``[a-z_][a-z0-9_]*``. Params: ``field``, ``value``, ``option``, ``text``."""
-
-    code = "lease_url_identifier"
 
 
 # --- parsing -------------------------------------------------------------------------

@@ -28,10 +28,10 @@ from snowid._fence import Grant
 from snowid._layout import TWITTER
 from snowid.errors import (
     ClockSkewError,
-    LeaseError,
     LeaseLostError,
     NoFreeIdentityError,
     SlotQuarantinedError,
+    StateDirUnusableError,
 )
 from snowid.lease._base import BaseLease, IdentityStatus
 from snowid.lease._fs import check_state_dir
@@ -39,7 +39,6 @@ from snowid.lease._hwm import HwmFile, HwmRecord, decode_record
 
 __all__ = [
     "FileLease",
-    "StateDirUnusableError",
     "default_state_dir",
     "file_status",
     "slot_path",
@@ -47,16 +46,6 @@ __all__ = [
 ]
 
 SLOT_PREFIX = "slot-"
-
-
-class StateDirUnusableError(LeaseError):
-    """The state directory cannot be created, listed or written (it is a file, under /proc,
-    not writable, the disk is full, ...). Params: ``field``, ``value``, ``path``, ``reason``.
-
-    A LeaseError: the service answers 503 and says not ready until it is fixed.
-    """
-
-    code = "lease_state_dir"
 
 
 @contextlib.contextmanager
