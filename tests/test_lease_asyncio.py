@@ -12,32 +12,19 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import pytest
 
 from snowid._generator import Generator
 from snowid._layout import TWITTER
-from snowid.lease import lease_status, open_lease
+from snowid.lease import lease_status
 from snowid.lease.postgres import PostgresLease
-from tests.lease_support.pg import PG, fresh_table, sql
+from tests.lease_support.pg import PG, open_pg, sql
 
 pytestmark = [pytest.mark.postgres, pytest.mark.timeout(60)]
 
 MAX_GAP_S = 0.5
-
-
-@pytest.fixture
-def table() -> Iterator[str]:
-    with fresh_table() as name:
-        yield name
-
-
-def _open(url: str, **options: object) -> PostgresLease:
-    lease = open_lease(url, **options)
-    assert isinstance(lease, PostgresLease)
-    return lease
 
 
 def _lease_threads() -> list[threading.Thread]:
@@ -105,7 +92,7 @@ def test_anext_id_keeps_the_loop_responsive_through_claim_renewals_and_close(
         ticker = Ticker()
         ticker.start()
         await asyncio.sleep(0.02)
-        lease = _open(url, claim_wait=5)
+        lease = open_pg(url, claim_wait=5)
         generator = Generator(fence=lease)
         started = time.monotonic()
         first = await generator.anext_id()
@@ -141,7 +128,7 @@ def test_cancelled_anext_id_during_a_claim_then_close_leaves_nothing_held(table:
     async def run() -> tuple[PostgresLease, Ticker]:
         ticker = Ticker()
         ticker.start()
-        lease = _open(url, claim_wait=5)
+        lease = open_pg(url, claim_wait=5)
         generator = Generator(fence=lease)
         task = asyncio.create_task(generator.anext_id())
         await asyncio.sleep(0.2)
@@ -159,7 +146,7 @@ def test_cancelled_anext_id_during_a_claim_then_close_leaves_nothing_held(table:
     assert _lease_threads() == []
     assert not any(r.held for r in lease_status(url))
     started = time.monotonic()
-    with _open(url, claim_wait=5) as other:  # TTL is 5 s: only a release frees it this fast
+    with open_pg(url, claim_wait=5) as other:  # TTL is 5 s: only a release frees it this fast
         other.acquire(0)
         assert time.monotonic() - started < 2
 
@@ -183,7 +170,7 @@ class LoopRun:
     async def _main(self, barrier: threading.Barrier) -> None:
         ticker = Ticker()
         ticker.start()
-        lease = _open(self.url)
+        lease = open_pg(self.url)
         try:
             generator = Generator(fence=lease)
             self.ids.append(await generator.anext_id())

@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,26 +20,13 @@ from snowid.errors import (
     StoreRegressedError,
     StoreUnreachableError,
 )
-from snowid.lease import lease_status, open_lease
-from snowid.lease.postgres import PostgresLease
+from snowid.lease import lease_status
 from snowid.testing import OffsetClock
-from tests.lease_support.pg import PG, fresh_table, sql
+from tests.lease_support.pg import PG, open_pg, sql
 from tests.lease_support.procs import read_ids, read_log, start_worker, wait_all, wait_for_file
 from tests.lease_support.proxy import TcpProxy
 
 pytestmark = [pytest.mark.postgres, pytest.mark.timeout(120)]
-
-
-@pytest.fixture
-def table() -> Iterator[str]:
-    with fresh_table() as name:
-        yield name
-
-
-def _open(url: str, **options: object) -> PostgresLease:
-    lease = open_lease(url, **options)
-    assert isinstance(lease, PostgresLease)
-    return lease
 
 
 def _worker_ms(ids: list[int]) -> set[tuple[int, int]]:
@@ -52,7 +38,7 @@ def _worker_ms(ids: list[int]) -> set[tuple[int, int]]:
 
 def test_claim_renew_release_and_generator(table: str) -> None:
     url = f"{PG}?table={table}&range=0-3&ttl=1&renew=0.2"
-    with _open(url) as lease:
+    with open_pg(url) as lease:
         generator = Generator(fence=lease)
         ids = generator.next_ids(50_000)
         first_ceiling = lease.ceiling_ms
@@ -88,12 +74,12 @@ def test_n_claimants_exhaustion_and_sigterm_release(table: str, tmp_path: Path) 
         )
     for i in range(3):
         wait_for_file(tmp_path / f"ready{i}")
-    with _open(url) as extra, pytest.raises(NoFreeIdentityError):
+    with open_pg(url) as extra, pytest.raises(NoFreeIdentityError):
         extra.acquire(0)
     procs[0].send_signal(signal.SIGTERM)
     assert wait_all([procs[0]], 20) == [0]
     started = time.monotonic()
-    with _open(url) as late:
+    with open_pg(url) as late:
         grant = late.acquire(0)  # TTL is 30 s: only the release can have freed it
         assert time.monotonic() - started < 5
         freed = TWITTER.worker(grant.datacenter, grant.machine)
@@ -115,7 +101,7 @@ def test_sigkilled_holder_is_reclaimable_only_after_ttl(table: str, tmp_path: Pa
     victim.kill()
     victim.wait()
     killed_at = time.monotonic()
-    with _open(url, claim_wait=5) as successor:
+    with open_pg(url, claim_wait=5) as successor:
         with pytest.raises(NoFreeIdentityError):
             successor.acquire(0)
         grant = None
@@ -203,7 +189,7 @@ def test_partitioned_holder_rides_to_its_ceiling_then_fails_closed(
         time.sleep(0.3)
         proxy.set_mode("blackhole")
         cut = time.monotonic()
-        with _open(f"{PG}?table={table}&range=0-0&ttl=1", claim_wait=5) as other:
+        with open_pg(f"{PG}?table={table}&range=0-0&ttl=1", claim_wait=5) as other:
             grant = None
             while grant is None and time.monotonic() - cut < 8:
                 try:
@@ -232,11 +218,11 @@ def test_partitioned_holder_rides_to_its_ceiling_then_fails_closed(
 def test_premature_expiry_successor_starts_above_the_ceiling(table: str) -> None:
     """Case 19: an operator expires the row early: the successor starts above; the holder loses."""
     url = f"{PG}?table={table}&range=0-0&ttl=1&renew=0.2"
-    holder = _open(url)
+    holder = open_pg(url)
     held = Generator(fence=holder).next_ids(20_000)
     acknowledged = holder.ceiling_ms
     sql(f"UPDATE {table} SET expires_at = clock_timestamp() - interval '1 second'")
-    with _open(url, claim_wait=5) as successor:
+    with open_pg(url, claim_wait=5) as successor:
         grant = successor.acquire(0)
         assert grant.start_ms > acknowledged >= max(TWITTER.timestamp_of(v) for v in held)
         took = Generator(fence=successor).next_ids(20_000)
@@ -253,7 +239,7 @@ def test_client_clock_far_from_the_store_is_refused(table: str) -> None:
     """Case 20: a clock 5 s ahead or behind the store (max_skew 0.5 s) cannot claim."""
     url = f"{PG}?table={table}&range=0-0&ttl=1&max_skew=0.5"
     for offset in (5000, -5000):
-        with _open(url, clock=OffsetClock(offset)) as lease, pytest.raises(ClockSkewError):
+        with open_pg(url, clock=OffsetClock(offset)) as lease, pytest.raises(ClockSkewError):
             lease.acquire(0)
     assert lease_status(url) == []
 
@@ -262,13 +248,13 @@ def test_proposals_are_capped_and_a_behind_successor_waits(table: str) -> None:
     """Case 20: a clock 400 ms ahead has its ceiling capped by the store's clock; a successor
     400 ms behind waits until its clock passes the start."""
     url = f"{PG}?table={table}&range=0-0&ttl=1&span=1&max_skew=0.5"
-    ahead = _open(url, clock=OffsetClock(400))
+    ahead = open_pg(url, clock=OffsetClock(400))
     grant = ahead.acquire(0)
     (store_ms,) = sql("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint")[0]
     assert grant.ceiling_ms <= store_ms + 1000 + 500
     ahead.close()
     behind_clock = OffsetClock(-400)
-    with _open(url, clock=behind_clock, claim_wait=5) as behind:
+    with open_pg(url, clock=behind_clock, claim_wait=5) as behind:
         successor = behind.acquire(0)
         assert successor.start_ms == grant.ceiling_ms + 1
         assert behind_clock.time_ms() >= successor.start_ms
@@ -278,7 +264,7 @@ def test_store_wiped_holder_fails_closed_and_reinit_quarantines(table: str) -> N
     """Case 22: tables dropped under a holder: it fails closed for good; the next first use
     re-creates the store with every ceiling quarantined above now + ttl + span + max_skew."""
     url = f"{PG}?table={table}&range=0-0&ttl=1&renew=0.2&max_skew=0.5"
-    holder = _open(url)
+    holder = open_pg(url)
     Generator(fence=holder).next_ids(1000)
     sql(f"DROP TABLE {table}, {table}_meta")
     deadline = time.monotonic() + 5
@@ -289,7 +275,7 @@ def test_store_wiped_holder_fails_closed_and_reinit_quarantines(table: str) -> N
         holder.acquire(int(time.time() * 1000))
     holder.close()
     before = int(time.time() * 1000)
-    with _open(url, claim_wait=5) as fresh:
+    with open_pg(url, claim_wait=5) as fresh:
         grant = fresh.acquire(0)  # re-creates the tables on first use, quarantined
         assert grant.start_ms > before + 1000 + 1000 + 500 - 50
 
@@ -297,7 +283,7 @@ def test_store_wiped_holder_fails_closed_and_reinit_quarantines(table: str) -> N
 def test_store_recreated_with_a_new_incarnation_fails_holders_closed(table: str) -> None:
     """Case 22: the meta row replaced (a new incarnation): the holder stops for good."""
     url = f"{PG}?table={table}&range=0-1&ttl=1&renew=0.2"
-    holder = _open(url)
+    holder = open_pg(url)
     holder.acquire(0)
     sql(f"UPDATE {table}_meta SET incarnation = gen_random_uuid()")
     deadline = time.monotonic() + 5
@@ -312,7 +298,7 @@ def test_store_recreated_with_a_new_incarnation_fails_holders_closed(table: str)
 def test_store_rolled_back_ceiling_trips_the_holders_regression_check(table: str) -> None:
     """Case 23: the store answers with a ceiling below one acknowledged: stop and alarm."""
     url = f"{PG}?table={table}&range=0-0&ttl=1&renew=0.2"
-    holder = _open(url)
+    holder = open_pg(url)
     holder.acquire(0)
     sql(f"UPDATE {table} SET ceiling_ms = ceiling_ms - 60000")
     deadline = time.monotonic() + 5
@@ -330,10 +316,10 @@ def test_rolled_back_store_can_duplicate_for_a_new_claimant(table: str) -> None:
     """Case 23 (the assumption made visible): with the ceiling AND expiry rolled back, a new
     claimant can start below what the old holder already issued."""
     url = f"{PG}?table={table}&range=0-0&ttl=1&renew=5"
-    holder = _open(url)
+    holder = open_pg(url)
     held = Generator(fence=holder).next_ids(1000)
     sql(f"UPDATE {table} SET ceiling_ms = 0, expires_at = '-infinity'")
-    with _open(url) as successor:
+    with open_pg(url) as successor:
         grant = successor.acquire(0)
         assert grant.start_ms > max(TWITTER.timestamp_of(v) for v in held)
     holder._stop.set()
@@ -342,7 +328,7 @@ def test_rolled_back_store_can_duplicate_for_a_new_claimant(table: str) -> None:
 def test_fork_child_gets_its_own_connection_and_worker(table: str) -> None:
     """Case 26: the child drops the inherited connection and grant; the parent's session lives."""
     url = f"{PG}?table={table}&range=0-3&ttl=2&renew=0.3"
-    lease = _open(url)
+    lease = open_pg(url)
     generator = Generator(fence=lease)
     parent_ids = generator.next_ids(1000)
     parent_worker = lease.worker
@@ -375,13 +361,13 @@ def test_fork_child_gets_its_own_connection_and_worker(table: str) -> None:
 
 def test_store_down_at_claim_is_store_unreachable() -> None:
     url = "postgresql://postgres@127.0.0.1:1/test?ttl=1"
-    with _open(url) as lease, pytest.raises(StoreUnreachableError):
+    with open_pg(url) as lease, pytest.raises(StoreUnreachableError):
         lease.acquire(0)
 
 
 def test_failed_renewal_claims_a_new_identity(table: str) -> None:
     url = f"{PG}?table={table}&range=0-1&ttl=1&renew=5"
-    lease = _open(url)
+    lease = open_pg(url)
     first = lease.acquire(0)
     sql(
         f"UPDATE {table} SET owner = gen_random_uuid() WHERE worker = %s",
@@ -414,7 +400,7 @@ def test_asyncio_claim_does_not_block_the_event_loop(table: str) -> None:
                 await asyncio.sleep(0.001)
 
         task = asyncio.create_task(ticker())
-        with _open(url) as lease:
+        with open_pg(url) as lease:
             generator = Generator(fence=lease)
             ids = [await generator.anext_id() for _ in range(2000)]
             ids += await generator.anext_ids(20_000)

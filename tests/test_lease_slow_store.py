@@ -22,9 +22,9 @@ import pytest
 from snowid._generator import Generator
 from snowid._layout import TWITTER
 from snowid.errors import NoFreeIdentityError, SnowIdError
-from snowid.lease import LeaseEvent, open_lease
+from snowid.lease import LeaseEvent
 from snowid.lease.postgres import PostgresLease
-from tests.lease_support.pg import PG, fresh_table, sql
+from tests.lease_support.pg import PG, open_pg, sql
 from tests.lease_support.proxy import TcpProxy
 
 pytestmark = [pytest.mark.postgres, pytest.mark.timeout(60)]
@@ -73,24 +73,12 @@ class DelayProxy(TcpProxy):
 
 
 @pytest.fixture
-def table() -> Iterator[str]:
-    with fresh_table() as name:
-        yield name
-
-
-@pytest.fixture
 def proxy() -> Iterator[DelayProxy]:
     proxy = DelayProxy("127.0.0.1", 5432)
     try:
         yield proxy
     finally:
         proxy.close()
-
-
-def _open(url: str, **options: object) -> PostgresLease:
-    lease = open_lease(url, **options)
-    assert isinstance(lease, PostgresLease)
-    return lease
 
 
 def _worker_ms(ids: list[int]) -> set[tuple[int, int]]:
@@ -167,8 +155,8 @@ def test_latency_above_the_renew_interval_keeps_issuing_without_duplicates(
         f"postgresql://postgres@127.0.0.1:{proxy.port}/test?table={table}"
         "&range=0-3&ttl=1.5&renew=0.25&timeout=1"
     )
-    slow = [Issuer(_open(slow_url)) for _ in range(2)]
-    fast = Issuer(_open(f"{PG}?table={table}&range=0-3&ttl=1.5&renew=0.25"))
+    slow = [Issuer(open_pg(slow_url)) for _ in range(2)]
+    fast = Issuer(open_pg(f"{PG}?table={table}&range=0-3&ttl=1.5&renew=0.25"))
     issuers = [*slow, fast]
     for issuer in issuers:
         issuer.start()
@@ -199,7 +187,7 @@ def test_latency_beyond_the_timeout_fails_closed_then_recovers(
     never passes its acknowledged ceiling; after the TTL another process takes its worker;
     when the latency goes away the holder's CAS fails and it re-claims another worker."""
     holder = Issuer(
-        _open(
+        open_pg(
             f"postgresql://postgres@127.0.0.1:{proxy.port}/test?table={table}"
             "&range=0-1&ttl=1&renew=0.2&timeout=0.3&span=1",
             claim_wait=5,
@@ -214,7 +202,7 @@ def test_latency_beyond_the_timeout_fails_closed_then_recovers(
     _wait_until(lambda: bool(holder.errors), 5, "the holder to fail closed")
     assert holder.lease.ceiling_ms == -1 or holder.lease.state != "held"
 
-    with _open(f"{PG}?table={table}&range=0-0&ttl=1&renew=0.2", claim_wait=5) as successor:
+    with open_pg(f"{PG}?table={table}&range=0-0&ttl=1&renew=0.2", claim_wait=5) as successor:
         grant = None
         while grant is None:
             try:
@@ -254,7 +242,7 @@ def test_stalled_store_fails_closed_at_the_deadline_then_resumes_the_same_lease(
     renewals it gave up on land when the lock goes; the next one resumes the same epoch."""
     import psycopg
 
-    holder = Issuer(_open(f"{PG}?table={table}&range=0-0&ttl=1&renew=0.2&timeout=0.3&span=2"))
+    holder = Issuer(open_pg(f"{PG}?table={table}&range=0-0&ttl=1&renew=0.2&timeout=0.3&span=2"))
     holder.start()
     _wait_until(lambda: holder.last_ok > 0, 10, "the holder to issue")
     grant = holder.lease.grant
@@ -290,7 +278,7 @@ def test_stalled_store_fails_closed_at_the_deadline_then_resumes_the_same_lease(
     (store_ceiling,) = sql(f"SELECT ceiling_ms FROM {table} WHERE worker = 0")[0]
     assert store_ceiling >= holder.acked_ceiling(0)
     holder.lease.close()
-    with _open(f"{PG}?table={table}&range=0-0&ttl=1", claim_wait=5) as successor:
+    with open_pg(f"{PG}?table={table}&range=0-0&ttl=1", claim_wait=5) as successor:
         grant = successor.acquire(0)
         assert grant.start_ms > max(TWITTER.timestamp_of(v) for v in holder.ids)
         assert grant.start_ms > store_ceiling
@@ -303,7 +291,7 @@ def test_timed_out_renewals_do_not_pile_up_on_the_server(table: str) -> None:
     went): with a long stall, a fleet of holders could exhaust max_connections."""
     import psycopg
 
-    lease = _open(f"{PG}?table={table}&range=0-0&ttl=1&renew=0.2&timeout=0.3&span=2")
+    lease = open_pg(f"{PG}?table={table}&range=0-0&ttl=1&renew=0.2&timeout=0.3&span=2")
     lease.acquire(0)
     waiting = 0
     try:
