@@ -186,3 +186,19 @@ def test_ids_keep_growing_when_a_batch_moves_to_an_identity_with_an_earlier_star
     assert ids == sorted(ids)
     assert len(set(ids)) == len(ids)
     assert TWITTER.timestamp_of(ids[-1]) == T + 6
+
+
+def test_a_fence_whose_ceiling_now_belongs_to_another_grant_never_extends_the_old_one() -> None:
+    """Someone else made the fence claim a new identity: its high ceiling must not let ids of
+    the old identity pass the old grant's ceiling; the generator settles the new grant."""
+    clock = FakeClock(T)
+    fence = ScriptedFence(Grant(1, 1, T, T + 2, epoch=1))
+    generator = Generator(fence=fence, clock=clock)
+    first = generator.next_id()
+    fence.grant = Grant(2, 2, T + 3, T + 100, epoch=1)  # claimed behind the generator's back
+    fence.ceiling_ms = T + 100
+    clock.advance(5)
+    later = generator.next_id()
+    assert _identity(generator) == (2, 2)
+    assert TWITTER.decompose(later).datacenter == 2
+    assert later > first

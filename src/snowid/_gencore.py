@@ -61,12 +61,14 @@ class Core(NamedTuple):
 
     next_id: Callable[[], int]
     """One id, or ``take(1, ...)`` semantics when it cannot issue on the hot path."""
-    take: Callable[[int, Callable[[int], Grant] | None, bool], tuple[int, int]]
-    """``take(k, acquire, catch_up)``, under the lock: ``(first, count)`` with
+    take: Callable[[int, Callable[[int], Grant] | None, bool, bool], tuple[int, int]]
+    """``take(k, acquire, catch_up, handed)``, under the lock: ``(first, count)`` with
     ``1 <= count <= k`` ids ``first .. first+count-1``; ``(wait_ns, 0)`` to wait;
     ``(needed_ms, NEED_GRANT)`` when a grant is needed and no ``acquire`` was given.
     ``catch_up`` (inside a batch that is already running) fills milliseconds the batch
-    missed, up to ``max_backward_ms`` behind the clock, before the current one."""
+    missed, up to ``max_backward_ms`` behind the clock, before the current one.
+    ``handed``: ``acquire`` hands back a grant the caller already holds; it is settled
+    whatever the fence's ceiling says."""
     counters: Callable[[], Counters]
     identity: Callable[[], tuple[int, int] | None]
     after_fork: Callable[[], None]
@@ -110,6 +112,7 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
     floor_fresh = True  # nothing issued since the last reset: waiting for a grant's start
     need_grant = not fixed
     grant_key: tuple[int, int, int] | None = None
+    grant_ceiling = -1  # the ceiling of the grant settled last: never issue past it
     parent_key: tuple[int, int, int] | None = None
     forked = False
     behind = False
@@ -130,7 +133,8 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
 
     def settle(grant: Grant, t: int) -> int:
         """Apply a grant for needed ms ``t``; 0 when ``t`` may be issued, else ns to wait."""
-        nonlocal wbits, grant_key, parent_key, need_grant, ceiling_wait_from, ceil_waits
+        nonlocal wbits, grant_key, grant_ceiling, parent_key, need_grant
+        nonlocal ceiling_wait_from, ceil_waits
         key = (grant.datacenter, grant.machine, grant.epoch)
         if not fixed and key != grant_key:
             if grant_key is None and key == parent_key:
@@ -144,6 +148,7 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
         elif grant.start_ms - 1 > last:
             reset_to(grant.start_ms)
         need_grant = False
+        grant_ceiling = grant.ceiling_ms
         if t < grant.start_ms:
             early = grant.start_ms - t
             if early > max(max_wait_ms, max_backward_ms):
@@ -166,8 +171,12 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
         return 0
 
     def grab(  # noqa: PLR0912, PLR0915 - the whole decision table, kept in one place
-        k: int, acquire: Callable[[int], Grant] | None, catch_up: bool = False
+        k: int,
+        acquire: Callable[[int], Grant] | None,
+        catch_up: bool = False,
+        handed: bool = False,
     ) -> tuple[int, int]:
+        """``handed``: ``acquire`` returns a grant the caller already got (asyncio): settle it."""
         nonlocal lo, hi, last, base, nxt, lim, floor_fresh, behind, exhausted_at
         nonlocal ceiling_wait_from, jump_ref_ms, jump_ref_mono
         nonlocal done, seq_waits, back_events, fwd_jumps
@@ -181,11 +190,18 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
                 raise EndOfTimeError(timestamp=t, max=_MAX_TS)
             TWITTER.check_timestamp(t)  # a clock before 2010 is a broken clock
             if fence is not None:
-                ceiling = -1 if need_grant else fence.ceiling_ms
+                # The fence's ceiling may already belong to another grant (a lease that lost
+                # this identity and claimed a new one for someone else): only the ceiling of
+                # the grant settled here bounds these ids, and a change goes through settle.
+                ceiling = -1 if need_grant or handed else min(fence.ceiling_ms, grant_ceiling)
                 if t > ceiling:
                     if acquire is None:
                         return t, NEED_GRANT
-                    pause = settle(acquire(t), t)
+                    grant = acquire(t)
+                    t = max(t, now_ns() // NS_PER_MS)  # acquire may have waited for the start
+                    if t > _MAX_TS:
+                        raise EndOfTimeError(timestamp=t, max=_MAX_TS)
+                    pause = settle(grant, t)
                     if pause:
                         return pause, 0
             ceiling_wait_from = -1
@@ -231,9 +247,11 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
             seq_waits += 1
         return (last + 1) * NS_PER_MS - now, 0
 
-    def take(k: int, acquire: Callable[[int], Grant] | None, catch_up: bool) -> tuple[int, int]:
+    def take(
+        k: int, acquire: Callable[[int], Grant] | None, catch_up: bool, handed: bool
+    ) -> tuple[int, int]:
         with lock:
-            return grab(k, acquire, catch_up)
+            return grab(k, acquire, catch_up, handed)
 
     def next_id() -> int:
         nonlocal nxt
@@ -273,7 +291,8 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
 
     def after_fork() -> None:
         """In a forked child: a fresh lock, no inherited millisecond, no inherited grant."""
-        nonlocal lock, forked, need_grant, grant_key, parent_key, behind, exhausted_at
+        nonlocal lock, forked, need_grant, grant_key, grant_ceiling, parent_key, behind
+        nonlocal exhausted_at
         nonlocal ceiling_wait_from, jump_ref_ms, jump_ref_mono
         nonlocal done, seq_waits, back_events, fwd_jumps, ceil_waits
         lock = threading.Lock()  # the parent's may have been held by a thread that is gone
@@ -282,7 +301,10 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
             forked = True
         else:
             need_grant = True
-            parent_key, grant_key = grant_key, None
+            if grant_key is not None:  # a child that never issued keeps its parent's key,
+                parent_key = grant_key  # so a grandchild is refused the grandparent's grant
+            grant_key = None
+            grant_ceiling = -1
         behind = False
         exhausted_at = ceiling_wait_from = jump_ref_ms = jump_ref_mono = -1
         done = seq_waits = back_events = fwd_jumps = ceil_waits = 0

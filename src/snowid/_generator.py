@@ -196,7 +196,7 @@ class Generator:
         wait = self._wait
         out: list[int] = []
         while left:
-            first, count = take(left, acquire, bool(out))
+            first, count = take(left, acquire, bool(out), False)
             if count > 0:
                 out += range(first, first + count)
                 left -= count
@@ -237,13 +237,13 @@ class Generator:
     async def _agrab(self, k: int, *, catch_up: bool) -> range:
         take = self._core.take
         while True:
-            first, count = take(k, None, catch_up)
+            first, count = take(k, None, catch_up, False)
             if count > 0:
                 return range(first, first + count)
             if count == NEED_GRANT:
                 assert self._fence is not None
                 grant = await self._fence.aacquire(first)
-                first, count = take(k, _given(grant), catch_up)
+                first, count = take(k, _given(grant), catch_up, True)
                 if count > 0:
                     return range(first, first + count)
             await self._asleep(first)
