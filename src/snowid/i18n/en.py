@@ -168,6 +168,19 @@ MESSAGES: dict[str, str] = {
         "new store: every ceiling was raised to now + ttl + span + max_skew, so the first"
         " claims wait that long (use --first-deployment when no earlier store existed)"
     ),
+    "lease.forward_jump": (
+        "the wall clock ran {jump_ms} ms ahead of the boot clock, more than the forward guard"
+        " of {guard_ms} ms; worker {worker} keeps its ceiling {ceiling} and issues no id past"
+        " it until the clock comes back or the new time has held for {confirm_ms} ms"
+    ),
+    "lease.forward_accept": (
+        "the wall clock has stayed {jump_ms} ms ahead for {confirm_ms} ms; worker {worker}"
+        " accepts the new time and extends its ceiling again"
+    ),
+    "lease.forward_clear": (
+        "the wall clock came back ({jump_ms} ms from the boot clock); worker {worker} extends"
+        " its ceiling again"
+    ),
     "lease.status.none": "no identity in {url} is held",
     "lease.col.worker": "worker",
     "lease.col.datacenter": "datacenter",

@@ -178,6 +178,20 @@ MESSAGES: dict[str, str] = {
         " nên các lần nhận danh tính đầu tiên phải chờ chừng ấy thời gian (dùng"
         " --first-deployment nếu trước đây chưa từng có kho nào)"
     ),
+    "lease.forward_jump": (
+        "đồng hồ thực đã nhảy lên trước đồng hồ tính từ lúc khởi động máy {jump_ms} ms, vượt"
+        " ngưỡng chặn nhảy tới {guard_ms} ms; worker {worker} giữ nguyên mức trần {ceiling} và"
+        " không cấp ID nào vượt mức này cho đến khi đồng hồ trở lại đúng giờ hoặc thời điểm"
+        " mới giữ ổn định đủ {confirm_ms} ms"
+    ),
+    "lease.forward_accept": (
+        "đồng hồ thực đã chạy trước ổn định {jump_ms} ms suốt {confirm_ms} ms; worker {worker}"
+        " chấp nhận thời điểm mới và tiếp tục nâng mức trần"
+    ),
+    "lease.forward_clear": (
+        "đồng hồ thực đã trở lại đúng giờ (lệch {jump_ms} ms so với đồng hồ tính từ lúc khởi"
+        " động máy); worker {worker} tiếp tục nâng mức trần"
+    ),
     "lease.status.none": "không có danh tính nào trong {url} đang được giữ",
     "lease.col.worker": "worker",
     "lease.col.datacenter": "trung tâm dữ liệu",

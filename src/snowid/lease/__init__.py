@@ -17,7 +17,10 @@ URL forms (query options may also be passed as keyword arguments, which win)::
     file:///var/lib/snowid?datacenter=3   workers of datacenter 3 (its 32 machines)
         options: delta (s, write-ahead of the high-water mark, 1), max_wait (s, claim
         waits for the clock to pass the mark, 3), max_regression (s, host clock behind
-        the highest mark, 10), allow_volatile (tmpfs allowed, 0)
+        the highest mark, 10), forward_guard (s, a wall clock ahead of the boot clock by
+        more than this is a jump: the mark is not extended, 5; 0 turns the guard off),
+        forward_confirm (s, a jump is accepted after the new time has held this long,
+        30), allow_volatile (tmpfs allowed, 0)
     postgresql://user@host:5432/db?range=0-1023&ttl=10
         options: range / datacenter, schema (public), table (snowid_leases), ttl (s, 10),
         renew (s, ttl/3), span (s, ttl), max_skew (s, 2), timeout (s per statement,
@@ -61,7 +64,10 @@ __all__ = [
 ]
 
 ENV_VAR = "SNOWID_LEASE"
-_FILE_OPTIONS = ("range", "datacenter", "delta", "max_wait", "max_regression", "allow_volatile")
+_FILE_OPTIONS = (
+    "range", "datacenter", "delta", "max_wait", "max_regression", "forward_guard",
+    "forward_confirm", "allow_volatile",
+)  # fmt: skip
 _PG_OPTIONS = (
     "range", "datacenter", "schema", "table", "ttl", "renew", "span", "max_skew", "timeout",
     "claim_wait", "connect_timeout",
@@ -128,6 +134,8 @@ def _open_file(
         delta_ms=round(parsed.get_seconds("delta", 1.0, 0.001) * 1000),
         max_wait_ms=round(parsed.get_seconds("max_wait", 3.0) * 1000),
         max_regression_ms=round(parsed.get_seconds("max_regression", 10.0) * 1000),
+        forward_guard_ms=round(parsed.get_seconds("forward_guard", 5.0) * 1000),
+        forward_confirm_ms=round(parsed.get_seconds("forward_confirm", 30.0) * 1000),
         allow_volatile=parsed.get_bool("allow_volatile", False),
         url=redact(parsed.raw),
         clock=clock,
@@ -137,14 +145,15 @@ def _open_file(
 
 
 def _open_postgres(parsed: LeaseUrl, clock: Clock | None) -> BaseLease:
-    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+    from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
     from snowid.lease.postgres import PostgresLease
 
     ours = set(_PG_OPTIONS)
     split = urlsplit(parsed.raw)
     libpq = [(k, v) for k, v in parse_qsl(split.query, keep_blank_values=True) if k not in ours]
-    conninfo = urlunsplit(split._replace(query=urlencode(libpq)))
+    # quote, not quote_plus: libpq reads "+" literally, so a space must stay %20
+    conninfo = urlunsplit(split._replace(query=urlencode(libpq, quote_via=quote)))
     first, last = parsed.get_range() or (0, TWITTER.max_worker)
     ttl = parsed.get_seconds("ttl", 10.0, 0.05)
     renew = parsed.options.get("renew")

@@ -10,6 +10,14 @@ match, and they are checked again at every high-water-mark write.
 The high-water mark (see ``_hwm``) is the local ceiling: it is persisted before any
 id timestamp above it is issued, so a successor on the slot - or this host restarted
 with its clock set back - starts above every id ever issued under it.
+
+Forward-jump guard: a mark is written ahead as ``now + delta``, so a wall clock stepped
+hours ahead (a bad NTP step) would persist a mark hours ahead and lock the slot - and,
+through the host clock-regression check, the host - out after the correction. Before
+each extension the wall clock's progress since the last one is compared with the boot
+clock's; ahead by more than ``forward_guard_ms`` and nothing is written: the ceiling
+stays (the generator waits at it, then raises CeilingReachedError) until the clock
+comes back or the new time has held for ``forward_confirm_ms`` (see ForwardJumpGuard).
 """
 
 from __future__ import annotations
@@ -33,7 +41,7 @@ from snowid.errors import (
     SlotQuarantinedError,
     StateDirUnusableError,
 )
-from snowid.lease._base import BaseLease, IdentityStatus
+from snowid.lease._base import BaseLease, ForwardJumpGuard, IdentityStatus
 from snowid.lease._fs import check_state_dir
 from snowid.lease._hwm import HwmFile, HwmRecord, decode_record
 
@@ -95,6 +103,8 @@ class FileLease(BaseLease):
         delta_ms: int = 1000,
         max_wait_ms: int = 3000,
         max_regression_ms: int = 10_000,
+        forward_guard_ms: int = 5000,
+        forward_confirm_ms: int = 30_000,
         allow_volatile: bool = False,
         url: str | None = None,
         clock: Clock | None = None,
@@ -110,6 +120,7 @@ class FileLease(BaseLease):
         self.delta_ms = delta_ms
         self.max_wait_ms = max_wait_ms
         self.max_regression_ms = max_regression_ms
+        self.forward_guard = ForwardJumpGuard(forward_guard_ms, forward_confirm_ms)
         self.allow_volatile = allow_volatile
         self.before_sync = before_sync
         self._mountinfo = mountinfo
@@ -194,6 +205,7 @@ class FileLease(BaseLease):
             raise
         self._fd, self._hwm, self._inode = fd, hwm, (held.st_dev, held.st_ino)
         self._issued[worker] = ceiling
+        self.forward_guard.reset(ceiling - self.delta_ms, self._clock.monotonic_ns())
         datacenter, machine = TWITTER.split_worker(worker)
         return self._set_held(Grant(datacenter, machine, start, ceiling, record.epoch))
 
@@ -233,9 +245,14 @@ class FileLease(BaseLease):
         hwm = self._hwm
         assert hwm is not None
         self._check_inode(grant)
-        ceiling = max(self._clock.time_ms(), needed_ms) + self.delta_ms
+        wall = max(self._clock.time_ms(), needed_ms)
+        if not self._forward_allows(self.forward_guard, grant, wall):
+            self.ceiling_ms = grant.ceiling_ms
+            return grant  # paused: nothing persisted, the ceiling stays where it was
+        ceiling = wall + self.delta_ms
         with state_dir_errors(self.state_dir, self.url):  # the old ceiling stays in force
             hwm.write(ceiling, grant.epoch)
+        self.forward_guard.reset(wall, self._clock.monotonic_ns())
         self._issued[TWITTER.worker(grant.datacenter, grant.machine)] = ceiling
         return self._raise_ceiling(ceiling)
 
@@ -267,6 +284,7 @@ class FileLease(BaseLease):
     def _drop_inherited(self) -> None:
         # Closing the child's copy leaves the parent's lock in place (same open file description).
         self._close_fd()
+        self.forward_guard.forget()
 
     def _close_resources(self) -> None:
         self._close_fd()
