@@ -20,6 +20,10 @@ __all__ = ["Sql", "check_identifier"]
 _NOW_MS = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
 _MS = "CASE WHEN isfinite({0}) THEN (extract(epoch FROM {0}) * 1000)::bigint END"
 INIT_LOCK_KEY = 0x736E6F776964  # "snowid"
+# Every write is durable before it is acknowledged, whatever the server, role or database
+# sets: with synchronous_commit off a crash loses acknowledged ceilings, and a successor
+# could then start below ids already issued. Set per transaction (PgBouncer-safe).
+_DURABLE = "durable AS (SELECT set_config('synchronous_commit', 'on', true))"
 
 
 class Sql:
@@ -38,6 +42,7 @@ class Sql:
         ``now + quarantine_ms`` (unless None: a first deployment the operator vouches
         for), so holders left from a lost earlier incarnation cannot be overtaken.
         """
+        cur.execute("SET LOCAL synchronous_commit = on")
         cur.execute("SELECT pg_advisory_xact_lock(%s)", (INIT_LOCK_KEY,))
         cur.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
         cur.execute(
@@ -85,7 +90,7 @@ class Sql:
     def claim(self) -> str:
         # Lowest ceiling first: the successor most likely to start at once.
         return (
-            f"WITH now AS (SELECT {_NOW_MS} AS ms),"
+            f"WITH {_DURABLE}, now AS (SELECT {_NOW_MS} AS ms),"
             f" meta AS (SELECT incarnation FROM {self.meta} WHERE id = 1),"
             f" pick AS (SELECT worker, ceiling_ms AS old_ceiling FROM {self.table}"
             "  WHERE worker BETWEEN %(first)s AND %(last)s AND expires_at < clock_timestamp()"
@@ -96,7 +101,7 @@ class Sql:
             "  holder = %(holder)s,"
             "  ceiling_ms = GREATEST(l.ceiling_ms, LEAST(%(caller_ms)s, now.ms + %(max_skew)s))"
             "   + %(span)s"
-            " FROM pick, now, meta WHERE l.worker = pick.worker"
+            " FROM pick, now, meta, durable WHERE l.worker = pick.worker"
             " RETURNING l.worker, pick.old_ceiling, l.ceiling_ms, l.epoch, now.ms,"
             " meta.incarnation::text"
         )
@@ -105,14 +110,14 @@ class Sql:
     def renew(self) -> str:
         # The proposal is capped by the store's clock: a client far ahead cannot poison w.
         return (
-            f"WITH now AS (SELECT {_NOW_MS} AS ms),"
+            f"WITH {_DURABLE}, now AS (SELECT {_NOW_MS} AS ms),"
             f" cur AS (SELECT worker, ceiling_ms AS old_ceiling FROM {self.table}"
             "  WHERE worker = %(worker)s AND owner = %(owner)s AND epoch = %(epoch)s FOR UPDATE)"
             f" UPDATE {self.table} AS l SET renewed_at = clock_timestamp(),"
             "  expires_at = clock_timestamp() + make_interval(secs => %(ttl)s),"
             "  ceiling_ms = GREATEST(l.ceiling_ms,"
             "   LEAST(%(caller_ms)s + %(span)s, now.ms + %(span)s + %(max_skew)s))"
-            " FROM cur, now WHERE l.worker = cur.worker"
+            " FROM cur, now, durable WHERE l.worker = cur.worker"
             f" AND EXISTS (SELECT 1 FROM {self.meta} WHERE id = 1"
             "  AND incarnation = %(incarnation)s::uuid)"
             " RETURNING cur.old_ceiling, l.ceiling_ms, now.ms"
@@ -121,7 +126,8 @@ class Sql:
     @property
     def release(self) -> str:
         return (
-            f"UPDATE {self.table} SET expires_at = clock_timestamp() - interval '1 millisecond'"
+            f"WITH {_DURABLE} UPDATE {self.table}"
+            " SET expires_at = clock_timestamp() - interval '1 millisecond' FROM durable"
             " WHERE worker = %(worker)s AND owner = %(owner)s AND epoch = %(epoch)s"
         )
 
