@@ -174,3 +174,19 @@ def test_whitespace_timestamp_means_now_as_on_the_page() -> None:
 def test_from_datetime_refuses_what_is_not_a_datetime() -> None:
     with pytest.raises(InvalidValueError, match=r"^datetime '2020' is not a valid value$"):
         SnowId.from_datetime("2020", datacenter=1, machine=1)  # type: ignore[arg-type]
+
+
+def test_field_value_is_the_one_place_for_the_blank_defaults() -> None:
+    """The page's per-field validation and from_parts share it: blank timestamp = the clock's
+    now, blank sequence = 0, a blank identity is an error naming its field."""
+    from snowid._id import field_value
+    from snowid.testing import FakeClock
+
+    clock = FakeClock(1288834975657)
+    assert field_value("timestamp", " ", clock) == 1288834975657
+    assert field_value("sequence", "", clock) == 0
+    assert field_value("machine", "31", clock) == 31
+    with pytest.raises(EmptyValueError, match=r"^machine is empty"):
+        field_value("machine", "", clock)
+    with pytest.raises(OutOfRangeError, match=r"^sequence 4096 is out of range 0\.\.4095$"):
+        field_value("sequence", 4096, clock)

@@ -119,3 +119,17 @@ def test_worker_packs_datacenter_and_machine() -> None:
     assert TWITTER.split_worker(1023) == (31, 31)
     with pytest.raises(OutOfRangeError, match=r"^worker 1024 is out of range 0\.\.1023$"):
         TWITTER.split_worker(1024)
+
+
+@given(
+    timestamp=st.integers(TWITTER_EPOCH_MS, LAST_MS),
+    datacenter=st.integers(0, 31),
+    machine=st.integers(0, 31),
+    sequence=st.integers(0, 4095),
+)
+def test_worker_of_and_worker_ms_read_the_fields_back(
+    timestamp: int, datacenter: int, machine: int, sequence: int
+) -> None:
+    value = TWITTER.compose(timestamp, datacenter, machine, sequence)
+    assert TWITTER.worker_of(value) == datacenter * 32 + machine
+    assert TWITTER.worker_ms(value) == (datacenter * 32 + machine, timestamp)

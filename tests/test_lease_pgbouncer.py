@@ -28,6 +28,7 @@ from snowid._generator import Generator
 from snowid._layout import TWITTER
 from snowid.lease import init_lease, lease_status, open_lease
 from snowid.lease.postgres import PostgresLease
+from snowid.web._testing import free_port
 from tests.lease_support.pg import pg_available, sql
 
 pytestmark = [pytest.mark.postgres, pytest.mark.timeout(60)]
@@ -63,12 +64,6 @@ class Bouncer:
                 self.proc.wait(5)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _unprivileged_user() -> str:
     for name in ("postgres", "nobody"):
         with contextlib.suppress(KeyError):
@@ -96,7 +91,7 @@ def start_pgbouncer(directory: Path, *, pool_size: int) -> Bouncer:
     users.write_text('"postgres" ""\n')
     log = directory / "pgbouncer.log"
     for _ in range(3):  # the free port may be taken between the probe and the bind
-        port = _free_port()
+        port = free_port()
         ini = directory / "pgbouncer.ini"
         ini.write_text(
             "[databases]\n"

@@ -22,18 +22,12 @@ from snowid.errors import (
 )
 from snowid.lease import lease_status
 from snowid.testing import OffsetClock
+from tests.lease_support.holders import wait_until, worker_ms
 from tests.lease_support.pg import PG, open_pg, sql
 from tests.lease_support.procs import read_ids, read_log, start_worker, wait_all, wait_for_file
 from tests.lease_support.proxy import TcpProxy
 
 pytestmark = [pytest.mark.postgres, pytest.mark.timeout(120)]
-
-
-def _worker_ms(ids: list[int]) -> set[tuple[int, int]]:
-    """(worker, ms) of every id: the unit two writers must never share."""
-    keys = {value >> TWITTER.machine_shift for value in ids}
-    bits, mask = TWITTER.datacenter_bits + TWITTER.machine_bits, TWITTER.max_worker
-    return {(key & mask, (key >> bits) + TWITTER.epoch_ms) for key in keys}
 
 
 def test_claim_renew_release_and_generator(table: str) -> None:
@@ -86,7 +80,7 @@ def test_n_claimants_exhaustion_and_sigterm_release(table: str, tmp_path: Path) 
     (tmp_path / "hold").touch()
     assert wait_all(procs[1:]) == [0, 0]
     ids = [read_ids(tmp_path / f"ids{i}") for i in range(3)]
-    workers = [{w for w, _ in _worker_ms(x)} for x in ids]
+    workers = [{w for w, _ in worker_ms(x)} for x in ids]
     assert sorted(min(w) for w in workers) == [0, 1, 2]
     assert workers[0] == {freed}
     assert len({v for x in ids for v in x}) == 6000
@@ -151,7 +145,7 @@ def test_sigstopped_holder_past_its_ttl_never_overlaps(table: str, tmp_path: Pat
         holder.send_signal(signal.SIGCONT)
     assert wait_all([holder, successor]) == [0, 0]
     held, took = read_ids(tmp_path / "holder"), read_ids(tmp_path / "successor")
-    assert not (_worker_ms(held) & _worker_ms(took))
+    assert not (worker_ms(held) & worker_ms(took))
     assert len(set(held) | set(took)) == len(held) + len(took)
     log = read_log(tmp_path / "holder.log")
     kinds = [(r["kind"], r.get("worker")) for r in log]
@@ -160,8 +154,8 @@ def test_sigstopped_holder_past_its_ttl_never_overlaps(table: str, tmp_path: Pat
     ceiling0 = max(
         int(r["ceiling"]) for r in log if r.get("worker") == 0 and r["kind"] in ("claim", "extend")
     )
-    assert all(ts <= ceiling0 for w, ts in _worker_ms(held) if w == 0)
-    assert {w for w, _ in _worker_ms(held)} == {0, 1}
+    assert all(ts <= ceiling0 for w, ts in worker_ms(held) if w == 0)
+    assert {w for w, _ in worker_ms(held)} == {0, 1}
 
 
 def test_partitioned_holder_rides_to_its_ceiling_then_fails_closed(
@@ -205,14 +199,14 @@ def test_partitioned_holder_rides_to_its_ceiling_then_fails_closed(
     finally:
         proxy.close()
     held = read_ids(tmp_path / "holder")
-    assert not (_worker_ms(held) & _worker_ms(other_ids))
+    assert not (worker_ms(held) & worker_ms(other_ids))
     log = read_log(tmp_path / "holder.log")
     codes = {r.get("code") for r in log if r["kind"] == "error"}
     assert "store_unreachable" in codes
     kinds = [(r["kind"], r.get("worker")) for r in log]
     assert ("lost", 0) in kinds  # the old CAS failed after healing
     assert ("claim", 1) in kinds
-    assert {w for w, _ in _worker_ms(held)} == {0, 1}
+    assert {w for w, _ in worker_ms(held)} == {0, 1}
 
 
 def test_premature_expiry_successor_starts_above_the_ceiling(table: str) -> None:
@@ -226,9 +220,7 @@ def test_premature_expiry_successor_starts_above_the_ceiling(table: str) -> None
         grant = successor.acquire(0)
         assert grant.start_ms > acknowledged >= max(TWITTER.timestamp_of(v) for v in held)
         took = Generator(fence=successor).next_ids(20_000)
-        deadline = time.monotonic() + 5
-        while holder.state == "held" and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_until(lambda: holder.state != "held", 5, "the holder to lose its lease")
         assert holder.state == "lost"  # its next renewal failed on the owner
         assert holder.ceiling_ms == -1
     assert min(took) > max(held)
@@ -267,9 +259,7 @@ def test_store_wiped_holder_fails_closed_and_reinit_quarantines(table: str) -> N
     holder = open_pg(url)
     Generator(fence=holder).next_ids(1000)
     sql(f"DROP TABLE {table}, {table}_meta")
-    deadline = time.monotonic() + 5
-    while holder.state == "held" and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(lambda: holder.state != "held", 5, "the holder to lose its lease")
     assert holder.ceiling_ms == -1
     with pytest.raises(StoreRegressedError):
         holder.acquire(int(time.time() * 1000))
@@ -286,9 +276,7 @@ def test_store_recreated_with_a_new_incarnation_fails_holders_closed(table: str)
     holder = open_pg(url)
     holder.acquire(0)
     sql(f"UPDATE {table}_meta SET incarnation = gen_random_uuid()")
-    deadline = time.monotonic() + 5
-    while holder.state == "held" and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(lambda: holder.state != "held", 5, "the holder to lose its lease")
     assert holder.state == "lost"
     with pytest.raises(StoreRegressedError):
         holder.acquire(int(time.time() * 1000))
@@ -301,9 +289,7 @@ def test_store_rolled_back_ceiling_trips_the_holders_regression_check(table: str
     holder = open_pg(url)
     holder.acquire(0)
     sql(f"UPDATE {table} SET ceiling_ms = ceiling_ms - 60000")
-    deadline = time.monotonic() + 5
-    while holder.state == "held" and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(lambda: holder.state != "held", 5, "the holder to lose its lease")
     assert holder.state == "lost"
     assert holder.ceiling_ms == -1
     with pytest.raises(StoreRegressedError):

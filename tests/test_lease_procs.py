@@ -9,7 +9,6 @@ from __future__ import annotations
 import itertools
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from snowid._layout import TWITTER
+from snowid.web._testing import free_port
 from tests.lease_support.procs import (
     ROOT,
     read_ids,
@@ -98,15 +98,9 @@ def test_preloaded_parent_holding_a_slot_forks_children_with_their_own(tmp_path:
     assert len(epochs) == 5
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _serve_and_collect(argv: list[str], tmp_path: Path, *, preclaim: bool) -> None:
     """Run an HTTP server with 4 workers; ask for ids until all 4 answered; check them."""
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "PYTHONPATH": str(ROOT),

@@ -13,17 +13,15 @@ ceiling (or earlier, at its local deadline) and raises; once it ends the holder 
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 
 from snowid._generator import Generator
 from snowid._layout import TWITTER
-from snowid.errors import NoFreeIdentityError, SnowIdError
-from snowid.lease import LeaseEvent
-from snowid.lease.postgres import PostgresLease
+from snowid.errors import NoFreeIdentityError
+from tests.lease_support.holders import Issuer, wait_until, worker_ms
 from tests.lease_support.pg import PG, open_pg, sql
 from tests.lease_support.proxy import TcpProxy
 
@@ -81,70 +79,6 @@ def proxy() -> Iterator[DelayProxy]:
         proxy.close()
 
 
-def _worker_ms(ids: list[int]) -> set[tuple[int, int]]:
-    """(worker, ms) of every id: the unit two writers must never share."""
-    mask = TWITTER.max_worker
-    return {((v >> TWITTER.machine_shift) & mask, TWITTER.timestamp_of(v)) for v in ids}
-
-
-def _wait_until(check: Callable[[], bool], seconds: float, what: str) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {seconds} s waiting for {what}")
-        time.sleep(0.01)
-
-
-class Issuer(threading.Thread):
-    """Issues small batches of ids on a lease until stopped; keeps ids, errors and events."""
-
-    def __init__(self, lease: PostgresLease) -> None:
-        super().__init__(name="issuer", daemon=True)
-        self.lease = lease
-        self.generator = Generator(fence=lease, max_wait_ms=100)
-        self.ids: list[int] = []
-        self.errors: list[tuple[float, str]] = []
-        self.events: list[LeaseEvent] = []
-        self.last_ok = 0.0
-        self.crash: BaseException | None = None
-        self.halt = threading.Event()
-        lease.listeners.append(self.events.append)
-
-    def run(self) -> None:
-        try:
-            while not self.halt.is_set():
-                try:
-                    batch = self.generator.next_ids(20)
-                except SnowIdError as error:
-                    self.errors.append((time.monotonic(), error.code))
-                    time.sleep(0.02)
-                    continue
-                self.ids += batch
-                self.last_ok = time.monotonic()
-                time.sleep(0.002)
-        except BaseException as error:  # re-raised by finish(), not lost in the thread
-            self.crash = error
-
-    def finish(self) -> None:
-        self.halt.set()
-        self.join(15)
-        assert not self.is_alive()
-        if self.crash is not None:
-            raise self.crash
-
-    def acked_ceiling(self, worker: int) -> int:
-        """The highest ceiling the store acknowledged to this holder for ``worker``."""
-        return max(
-            e.ceiling_ms
-            for e in self.events
-            if e.worker == worker and e.kind in ("claim", "extend")
-        )
-
-    def assert_within_acked_ceilings(self) -> None:
-        for worker, ms in _worker_ms(self.ids):
-            assert ms <= self.acked_ceiling(worker), (worker, ms)
-
-
 def test_latency_above_the_renew_interval_keeps_issuing_without_duplicates(
     table: str, proxy: DelayProxy
 ) -> None:
@@ -160,7 +94,7 @@ def test_latency_above_the_renew_interval_keeps_issuing_without_duplicates(
     issuers = [*slow, fast]
     for issuer in issuers:
         issuer.start()
-    _wait_until(lambda: all(i.last_ok for i in issuers), 10, "every holder to issue")
+    wait_until(lambda: all(i.last_ok for i in issuers), 10, "every holder to issue")
     time.sleep(3.0)
     for issuer in issuers:
         issuer.finish()
@@ -194,12 +128,12 @@ def test_latency_beyond_the_timeout_fails_closed_then_recovers(
         )
     )
     holder.start()
-    _wait_until(lambda: holder.last_ok > 0, 10, "the holder to issue")
+    wait_until(lambda: holder.last_ok > 0, 10, "the holder to issue")
     assert holder.lease.worker == 0
     time.sleep(0.5)
     proxy.delay = 1.5
     slow_since = time.monotonic()
-    _wait_until(lambda: bool(holder.errors), 5, "the holder to fail closed")
+    wait_until(lambda: bool(holder.errors), 5, "the holder to fail closed")
     assert holder.lease.ceiling_ms == -1 or holder.lease.state != "held"
 
     with open_pg(f"{PG}?table={table}&range=0-0&ttl=1&renew=0.2", claim_wait=5) as successor:
@@ -215,7 +149,7 @@ def test_latency_beyond_the_timeout_fails_closed_then_recovers(
         stalled_ok = holder.last_ok
         proxy.delay = 0.0
         healed = time.monotonic()
-        _wait_until(lambda: holder.last_ok > healed, 12, "the holder to recover")
+        wait_until(lambda: holder.last_ok > healed, 12, "the holder to recover")
         time.sleep(0.3)
         holder.finish()
         assert successor.state == "held"  # the holder's late renewals never took worker 0 back
@@ -228,7 +162,7 @@ def test_latency_beyond_the_timeout_fails_closed_then_recovers(
     assert ("lost", 0) in kinds  # the CAS on worker 0 failed after the latency went away
     assert kinds.index(("lost", 0)) < kinds.index(("claim", 1))  # then re-claimed worker 1
     holder.assert_within_acked_ceilings()
-    assert not (_worker_ms(holder.ids) & _worker_ms(took))
+    assert not (worker_ms(holder.ids) & worker_ms(took))
     assert len(set(holder.ids) | set(took)) == len(holder.ids) + len(took)
     assert holder.ids == sorted(holder.ids)
     holder.lease.close()
@@ -244,7 +178,7 @@ def test_stalled_store_fails_closed_at_the_deadline_then_resumes_the_same_lease(
 
     holder = Issuer(open_pg(f"{PG}?table={table}&range=0-0&ttl=1&renew=0.2&timeout=0.3&span=2"))
     holder.start()
-    _wait_until(lambda: holder.last_ok > 0, 10, "the holder to issue")
+    wait_until(lambda: holder.last_ok > 0, 10, "the holder to issue")
     grant = holder.lease.grant
     assert grant is not None
     epoch = grant.epoch
@@ -252,17 +186,17 @@ def test_stalled_store_fails_closed_at_the_deadline_then_resumes_the_same_lease(
     with psycopg.connect(PG) as locker:
         locker.execute(f"SELECT 1 FROM {table} WHERE worker = 0 FOR UPDATE")
         stalled = time.monotonic()
-        _wait_until(lambda: holder.lease.ceiling_ms == -1, 2, "the local deadline")
+        wait_until(lambda: holder.lease.ceiling_ms == -1, 2, "the local deadline")
         dropped_after = time.monotonic() - stalled
         acked = holder.acked_ceiling(0)
         assert time.time_ns() // 1_000_000 < acked  # failed closed before the span ran out
-        _wait_until(lambda: bool(holder.errors), 2, "an error")
+        wait_until(lambda: bool(holder.errors), 2, "an error")
         stalled_ok = holder.last_ok
         time.sleep(max(0.0, 2.0 - (time.monotonic() - stalled)))
         assert holder.last_ok == stalled_ok  # nothing issued while the store stalled
         locker.commit()
     released = time.monotonic()
-    _wait_until(lambda: holder.last_ok > released, 5, "the holder to resume")
+    wait_until(lambda: holder.last_ok > released, 5, "the holder to resume")
     time.sleep(0.2)
     holder.finish()
 

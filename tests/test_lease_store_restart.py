@@ -20,13 +20,12 @@ import glob
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,9 +33,10 @@ import pytest
 
 from snowid._generator import Generator
 from snowid._layout import TWITTER
-from snowid.errors import NoFreeIdentityError, SnowIdError, StoreUnreachableError
+from snowid.errors import NoFreeIdentityError, StoreUnreachableError
 from snowid.lease import LeaseEvent, init_lease
-from snowid.lease.postgres import PostgresLease
+from snowid.web._testing import free_port
+from tests.lease_support.holders import Issuer, wait_until, worker_ms
 from tests.lease_support.pg import open_pg
 from tests.lease_support.proxy import TcpProxy
 
@@ -59,12 +59,6 @@ def _find_initdb() -> Path | None:
         key=lambda p: int(Path(p).parts[-3]) if Path(p).parts[-3].isdigit() else 0,
     )
     return Path(candidates[-1]) if candidates else None
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class Cluster:
@@ -151,7 +145,7 @@ def cluster() -> Iterator[Cluster]:
     root = Path(tempfile.mkdtemp(prefix="snowid-pgrestart-"))
     if run_as is not None:
         os.chown(root, owner.pw_uid, owner.pw_gid)
-    cluster = Cluster(initdb.parent, root, _free_port(), run_as)
+    cluster = Cluster(initdb.parent, root, free_port(), run_as)
     try:
         cluster.init()
         cluster.start()
@@ -171,84 +165,6 @@ def table(cluster: Cluster) -> str:
     name = f"t_{uuid.uuid4().hex[:12]}"
     init_lease(cluster.url(f"table={name}"), first_deployment=True)
     return name
-
-
-# --- issuing in the background ------------------------------------------------------------
-
-
-def _worker_ms(ids: list[int]) -> set[tuple[int, int]]:
-    """(worker, ms) of every id: the unit two holders must never share."""
-    mask = TWITTER.max_worker
-    return {((v >> TWITTER.machine_shift) & mask, TWITTER.timestamp_of(v)) for v in ids}
-
-
-def _wait_until(check: Callable[[], bool], seconds: float, what: str) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {seconds} s waiting for {what}")
-        time.sleep(0.01)
-
-
-class Issuer(threading.Thread):
-    """Issues small batches on a lease until halted. Each batch is kept with the number of
-    events seen when it returned: a ceiling is logged before it is published, so the
-    ceilings in that prefix are the ones the holder had acknowledged when it issued."""
-
-    def __init__(self, lease: PostgresLease) -> None:
-        super().__init__(name="issuer", daemon=True)
-        self.lease = lease
-        self.generator = Generator(fence=lease, max_wait_ms=100)
-        self.batches: list[tuple[list[int], int, float]] = []
-        self.errors: list[tuple[float, str]] = []
-        self.events: list[LeaseEvent] = []
-        self.last_ok = 0.0
-        self.crash: BaseException | None = None
-        self.halt = threading.Event()
-        lease.listeners.append(self.events.append)
-
-    def run(self) -> None:
-        try:
-            while not self.halt.is_set():
-                try:
-                    batch = self.generator.next_ids(20)
-                except SnowIdError as error:
-                    self.errors.append((time.monotonic(), error.code))
-                    time.sleep(0.02)
-                    continue
-                self.last_ok = time.monotonic()
-                self.batches.append((batch, len(self.events), self.last_ok))
-                time.sleep(0.002)
-        except BaseException as error:  # re-raised by finish(), not lost in the thread
-            self.crash = error
-
-    def finish(self) -> None:
-        self.halt.set()
-        self.join(15)
-        assert not self.is_alive()
-        if self.crash is not None:
-            raise self.crash
-
-    @property
-    def ids(self) -> list[int]:
-        return [v for batch, _, _ in self.batches for v in batch]
-
-    def acked_ceiling(self, worker: int, events: int | None = None) -> int:
-        """The highest ceiling acknowledged for ``worker`` within the first ``events``."""
-        return max(
-            (
-                e.ceiling_ms
-                for e in self.events[:events]
-                if e.worker == worker and e.kind in ("claim", "extend")
-            ),
-            default=-1,
-        )
-
-    def assert_within_acked_ceilings(self) -> None:
-        """Every id's timestamp <= the ceiling its holder had acknowledged when issuing it."""
-        for batch, seen, _ in self.batches:
-            for worker, ms in _worker_ms(batch):
-                assert ms <= self.acked_ceiling(worker, seen), (worker, ms, seen)
 
 
 # --- the tests ----------------------------------------------------------------------------
@@ -272,7 +188,7 @@ def test_short_restart_holder_continues_or_fails_closed_then_issues_again(
     acknowledged send, which came before the crash): that holder must have failed closed."""
     holder = Issuer(open_pg(cluster.url(f"table={table}&range=0-0&{TIMINGS}")))
     holder.start()
-    _wait_until(lambda: holder.last_ok > 0, 10, "the holder to issue")
+    wait_until(lambda: holder.last_ok > 0, 10, "the holder to issue")
     grant = holder.lease.grant
     assert grant is not None
     time.sleep(0.6)  # at least one renewal before the crash
@@ -285,10 +201,10 @@ def test_short_restart_holder_continues_or_fails_closed_then_issues_again(
     cluster.start()
     restarted = time.monotonic()
     renewals_at_restart = holder.lease.renewals
-    _wait_until(
+    wait_until(
         lambda: holder.lease.renewals > renewals_at_restart, 5, "a renewal after the restart"
     )
-    _wait_until(lambda: holder.last_ok > restarted + 0.3, 5, "the holder to issue again")
+    wait_until(lambda: holder.last_ok > restarted + 0.3, 5, "the holder to issue again")
     holder.finish()
 
     assert restarted - crashed < TTL * 2  # "within about a TTL" (the start replays WAL)
@@ -337,7 +253,7 @@ def test_restart_longer_than_the_ttl_successor_starts_above_the_first_holder(
         )
         holder = Issuer(open_pg(holder_url))
         holder.start()
-        _wait_until(lambda: holder.last_ok > 0, 10, "the holder to issue")
+        wait_until(lambda: holder.last_ok > 0, 10, "the holder to issue")
         first = holder.lease.grant
         assert first is not None
 
@@ -358,7 +274,7 @@ def test_restart_longer_than_the_ttl_successor_starts_above_the_first_holder(
 
         claimant = threading.Thread(target=claim, name="claimant", daemon=True)
         claimant.start()
-        _wait_until(lambda: "no_free_identity" in waiting, 5, "the claimant to be refused")
+        wait_until(lambda: "no_free_identity" in waiting, 5, "the claimant to be refused")
         time.sleep(0.3)
 
         crashed = time.monotonic()
@@ -371,7 +287,7 @@ def test_restart_longer_than_the_ttl_successor_starts_above_the_first_holder(
         assert granted, f"the successor never claimed (saw {sorted(set(waiting))})"
         assert "store_unreachable" in waiting  # it kept trying through the outage
         proxy.set_mode("pass")
-        _wait_until(
+        wait_until(
             lambda: any(e.kind == "lost" for e in holder.events), 5, "the holder's CAS to fail"
         )
         time.sleep(0.2)
@@ -390,7 +306,7 @@ def test_restart_longer_than_the_ttl_successor_starts_above_the_first_holder(
     assert grant.epoch == first.epoch + 1  # the epoch counter survived the crash
     assert grant.start_ms > acked >= max(TWITTER.timestamp_of(v) for v in held)
     assert min(took) > max(held)
-    assert not (_worker_ms(held) & _worker_ms(took))
+    assert not (worker_ms(held) & worker_ms(took))
     assert len(set(held) | set(took)) == len(held) + len(took)
     holder.assert_within_acked_ceilings()
     assert held == sorted(set(held))
@@ -456,7 +372,7 @@ def test_data_survives_the_crash_no_regression_no_new_incarnation(
     holder.close()
 
 
-# --- findings (expected failures until src is fixed) --------------------------------------
+# --- findings (each test failed before its fix) ------------------------------------------
 
 
 def test_async_commit_setting_loses_acknowledged_ceilings_on_a_crash(

@@ -25,14 +25,6 @@ from tests.lease_support.pg import PG, open_pg, sql
 NOW = 1_700_000_000_000
 
 
-def _worker_of(snowflake: int) -> int:
-    return (snowflake >> TWITTER.machine_shift) & TWITTER.max_worker
-
-
-def _ms_of(snowflake: int) -> int:
-    return (snowflake >> TWITTER.timestamp_shift) + TWITTER.epoch_ms
-
-
 class SwitchingFence:
     """A fence that grants worker 1 over [NOW, NOW+10]; after ``lose()`` it grants worker 2.
 
@@ -72,10 +64,10 @@ def test_async_ids_after_a_reclaim_carry_the_new_identity() -> None:
         return first, await generator.anext_id()
 
     first, second = asyncio.run(two_ids())
-    assert _worker_of(first) == 1
+    assert TWITTER.worker_of(first) == 1
     # NOW + 20 lies outside every grant of worker 1: it must be issued under worker 2.
-    assert _ms_of(second) == NOW + 20
-    assert _worker_of(second) == 2
+    assert TWITTER.timestamp_of(second) == NOW + 20
+    assert TWITTER.worker_of(second) == 2
     assert generator.machine == 2
 
 
@@ -109,7 +101,7 @@ def test_async_holder_that_lost_its_pg_worker_never_duplicates_the_successor(
         # The holder resumes: its renewal fails, it claims the other worker, issues.
         ours = asyncio.run(generator.anext_ids(1))[0]
         assert holder.worker != worker
-        assert _worker_of(ours) == holder.worker
+        assert TWITTER.worker_of(ours) == holder.worker
         assert ours != theirs
     finally:
         holder.close()
@@ -175,7 +167,7 @@ def test_reclaim_of_the_same_file_slot_after_release_issues_without_error(
         # for the clock to reach it (max_wait 10 s), then hands the grant over.
         second = generator.next_id()
         assert second > first
-        assert _ms_of(second) > NOW + 5000
+        assert TWITTER.timestamp_of(second) > NOW + 5000
     finally:
         lease.close()
 

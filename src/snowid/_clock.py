@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Protocol, runtime_checkable
 
-__all__ = ["Clock", "SystemClock"]
+__all__ = ["Clock", "SystemClock", "wall_lead_ms"]
 
 
 @runtime_checkable
@@ -55,3 +55,14 @@ class SystemClock:
 
 
 SYSTEM_CLOCK = SystemClock()
+
+
+def wall_lead_ms(ref_ms: int, ref_mono_ns: int, wall_ms: int, mono_ns: int) -> int:
+    """How far the wall clock ran ahead of the boot clock since a reference, in ms.
+
+    NTP may slew the wall clock by up to 0.05%; 1 ms per second of boot-clock progress is
+    allowed for that, so only a step shows. The generator counts forward jumps with it and
+    the file lease keeps a stepped clock out of its persisted high-water mark.
+    """
+    boot_ms = (mono_ns - ref_mono_ns) // 1_000_000
+    return (wall_ms - ref_ms) - boot_ms - boot_ms // 1000

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from typing import NamedTuple
 
-from snowid._clock import SYSTEM_CLOCK, Clock
+from snowid._clock import SYSTEM_CLOCK, Clock, wall_lead_ms
 from snowid._fence import Fence, Grant
 from snowid._layout import TWITTER
 from snowid.errors import (
@@ -206,10 +206,10 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
                         return pause, 0
             ceiling_wait_from = -1
             mono = mono_ns()
-            if jump_ref_ms >= 0:
-                mono_ms = (mono - jump_ref_mono) // NS_PER_MS
-                if (t - jump_ref_ms) - mono_ms > FORWARD_JUMP_MIN_MS + mono_ms // 1000:
-                    fwd_jumps += 1
+            if jump_ref_ms >= 0 and (
+                wall_lead_ms(jump_ref_ms, jump_ref_mono, t, mono) > FORWARD_JUMP_MIN_MS
+            ):
+                fwd_jumps += 1
             jump_ref_ms, jump_ref_mono = t, mono
             ms = t
             if catch_up:

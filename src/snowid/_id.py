@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Callable
 from typing import Final
 
-from snowid._clock import SYSTEM_CLOCK
+from snowid._clock import SYSTEM_CLOCK, Clock
 from snowid._layout import TWITTER, Parts
 from snowid._parse import to_int
 from snowid.errors import InvalidValueError
@@ -50,12 +51,11 @@ class SnowId:
         A blank timestamp (``None``, or a string of white space) means now, as in the
         seed's tool; a blank sequence means 0. The identity is always required.
         """
-        ts = SYSTEM_CLOCK.time_ms() if _blank(timestamp) else to_int("timestamp", timestamp)
         value = TWITTER.compose(
-            ts,
-            to_int("datacenter", datacenter),
-            to_int("machine", machine),
-            0 if _blank(sequence) else to_int("sequence", sequence),
+            field_value("timestamp", timestamp),
+            field_value("datacenter", datacenter),
+            field_value("machine", machine),
+            field_value("sequence", sequence),
         )
         return cls._trusted(value)
 
@@ -185,3 +185,26 @@ class SnowId:
 
 def _blank(value: object) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
+
+
+COMPOSE_FIELDS = ("timestamp", "datacenter", "machine", "sequence")
+_CHECKS: dict[str, Callable[[int], int]] = {
+    "timestamp": TWITTER.check_timestamp,
+    "datacenter": TWITTER.check_datacenter,
+    "machine": TWITTER.check_machine,
+    "sequence": TWITTER.check_sequence,
+}
+
+
+def field_value(name: str, value: object, clock: Clock = SYSTEM_CLOCK) -> int:
+    """One of the four compose fields from untrusted input, checked against its range.
+
+    The one place for the seed's defaults: a blank timestamp (``None`` or white space)
+    is now, a blank sequence is 0; datacenter and machine are required.
+    """
+    if _blank(value):
+        if name == "timestamp":
+            return clock.time_ms()
+        if name == "sequence":
+            return 0
+    return _CHECKS[name](to_int(name, value))

@@ -164,6 +164,16 @@ class Layout:
         """The Unix-ms timestamp of an id known valid (no checks; for hot paths)."""
         return (value >> self.timestamp_shift) + self.epoch_ms
 
+    def worker_of(self, value: int) -> int:
+        """The 10-bit worker (datacenter and machine) of an id known valid (no checks)."""
+        return (value >> self.machine_shift) & self.max_worker
+
+    def worker_ms(self, value: int) -> tuple[int, int]:
+        """(worker, Unix-ms timestamp) of an id known valid: what two writers must never share."""
+        return (value >> self.machine_shift) & self.max_worker, (
+            value >> self.timestamp_shift
+        ) + self.epoch_ms
+
     def segment_spans(self) -> tuple[tuple[str, int, int], ...]:
         """(name, high bit, low bit) of each block, most significant first, sign included."""
         top = self.total_bits - 1

@@ -93,9 +93,11 @@ def test_the_decoder(page: Any, base_url: str) -> None:
 
 
 def test_copy_button_copies_the_decimal_id(page: Any, base_url: str) -> None:
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
     page.goto(f"{base_url}/?lang=en")
     page.click("button.copy")
     page.wait_for_function("document.querySelector('.copied').textContent === 'Copied'")
+    assert page.evaluate("navigator.clipboard.readText()") == "4194439168"
 
 
 def test_keyboard_reaches_the_skip_link_and_the_fields(page: Any, base_url: str) -> None:

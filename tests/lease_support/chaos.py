@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from snowid._layout import TWITTER
+from tests.lease_support.holders import worker_ms
 from tests.lease_support.pg import sql
 from tests.lease_support.procs import read_ids, read_log, start_worker, wait_all
 from tests.lease_support.proxy import TcpProxy
@@ -216,8 +217,6 @@ class Chaos:
 
 # --- checks -----------------------------------------------------------------------
 
-SHIFT, MASK = TWITTER.machine_shift, TWITTER.max_worker
-WBITS = TWITTER.datacenter_bits + TWITTER.machine_bits
 ERROR_CLASSES = {
     "store_unreachable": "store_unreachable",
     "clock_moved_backwards": "clock",
@@ -238,7 +237,7 @@ def check_run(run: Run, bound_ms: int) -> dict[str, int]:
         for a, b in itertools.pairwise(ids):
             assert a < b, f"{writer.name}: {a} then {b}"
         # 2. each (worker, ms) from exactly one writer (which implies 1: every id unique)
-        keys = {v >> SHIFT for v in ids}
+        keys = worker_ms(ids)
         for key in keys:
             other = owner.setdefault(key, writer.name)
             assert other == writer.name, f"(worker, ms) {key} from {other} and {writer.name}"
@@ -246,8 +245,7 @@ def check_run(run: Run, bound_ms: int) -> dict[str, int]:
         intervals = _grants_and_counts(writer, stats)
         for worker, spans in intervals.items():
             grants.setdefault(worker, []).extend((lo, hi, writer.name) for lo, hi in spans)
-        for key in keys:
-            worker, ts = key & MASK, (key >> WBITS) + TWITTER.epoch_ms
+        for worker, ts in keys:
             assert any(lo <= ts <= hi for lo, hi in intervals.get(worker, [])), (
                 f"{writer.name}: worker {worker} ms {ts} outside its grants"
             )
@@ -291,7 +289,7 @@ def _check_recovery(run: Run, fault: Fault, bound_ms: int) -> None:
         done = [int(r["at"]) for r in read_log(writer.log) if r["kind"] == "done"]
         if done and done[0] < window_end:
             continue  # its run ended by design (an intruder's few seconds)
-        stamps = {(v >> TWITTER.timestamp_shift) + TWITTER.epoch_ms for v in read_ids(writer.ids)}
+        stamps = {TWITTER.timestamp_of(v) for v in read_ids(writer.ids)}
         # the writer's clock may be off by the -50 ms step: allow a second of slack
         assert any(fault.heal_ms - 1000 < s <= window_end for s in stamps), (
             f"{writer.name} did not issue within {bound_ms} ms after {fault.kind} healed"

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
-from snowid._clock import SYSTEM_CLOCK, Clock
+from snowid._clock import SYSTEM_CLOCK, Clock, wall_lead_ms
 from snowid._fence import Grant
 from snowid._layout import TWITTER
 from snowid.errors import LeaseLostError
@@ -113,12 +113,11 @@ class ForwardJumpGuard:
 
     def check(self, wall_ms: int, mono_ns: int) -> tuple[ForwardVerdict, int]:
         """The verdict on persisting a mark for wall time ``wall_ms``, and the jump in ms
-        (wall progress minus boot progress since the reference)."""
+        (wall progress minus boot progress since the reference, beyond slewing)."""
         if self.guard_ms <= 0 or self.ref_ms < 0:
             return "ok", 0
-        boot_ms = (mono_ns - self.ref_ns) // _NS_PER_MS
-        jump_ms = (wall_ms - self.ref_ms) - boot_ms
-        if jump_ms <= self.guard_ms + boot_ms // 1000:
+        jump_ms = wall_lead_ms(self.ref_ms, self.ref_ns, wall_ms, mono_ns)
+        if jump_ms <= self.guard_ms:
             verdict: ForwardVerdict = "clear" if self.paused else "ok"
             self.since_ns = -1
             return verdict, jump_ms

@@ -10,24 +10,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from snowid._clock import SYSTEM_CLOCK, Clock
-from snowid._id import SnowId
-from snowid._layout import TWITTER
+from snowid._id import COMPOSE_FIELDS, SnowId, field_value
 from snowid._parse import to_int
 from snowid.errors import EmptyValueError, InvalidValueError, SnowIdError
 
 __all__ = ["COMPOSE_FIELDS", "ComposeForm", "localized_message", "read_compose", "read_id"]
-
-COMPOSE_FIELDS = ("timestamp", "datacenter", "machine", "sequence")
-
-_CHECKS = {
-    "timestamp": TWITTER.check_timestamp,
-    "datacenter": TWITTER.check_datacenter,
-    "machine": TWITTER.check_machine,
-    "sequence": TWITTER.check_sequence,
-}
-
-# The CLI's defaults: a blank timestamp is now, a blank sequence 0; the identity is required.
-_DEFAULTS = {"sequence": "0"}
 
 
 @dataclass(slots=True)
@@ -49,18 +36,11 @@ class ComposeForm:
 
 def read_compose(query: Mapping[str, str], clock: Clock = SYSTEM_CLOCK) -> ComposeForm:
     values = {name: query.get(name, "") for name in COMPOSE_FIELDS}
-    form = ComposeForm(values=values)
+    form = ComposeForm(values=values, timestamp_was_blank=not values["timestamp"].strip())
     checked: dict[str, int] = {}
     for name in COMPOSE_FIELDS:
-        raw = values[name]
-        if not raw.strip():
-            if name == "timestamp":
-                form.timestamp_was_blank = True
-                raw = str(clock.time_ms())
-            elif name in _DEFAULTS:
-                raw = _DEFAULTS[name]
         try:
-            checked[name] = _CHECKS[name](to_int(name, raw))
+            checked[name] = field_value(name, values[name], clock)
         except InvalidValueError as error:
             form.errors[name] = error
     if not form.errors:

@@ -23,31 +23,34 @@ def render(snapshot: Snapshot) -> str:
         lines.extend(f"{name}{labels} {value}" for labels, value in samples)
 
     metric(
-        "snowid_ids_issued_total", "counter", "Ids issued by this process.", [("", snapshot.issued)]
+        "snowid_ids_issued_total",
+        "counter",
+        "Ids issued by this process.",
+        [("", snapshot.stats.issued)],
     )
     metric(
         "snowid_sequence_waits_total",
         "counter",
         "Waits for the next millisecond after 4096 ids in one millisecond.",
-        [("", snapshot.sequence_waits)],
+        [("", snapshot.stats.sequence_waits)],
     )
     metric(
         "snowid_clock_backward_events_total",
         "counter",
         "Times the wall clock was seen stepping back.",
-        [("", snapshot.clock_backward_events)],
+        [("", snapshot.stats.clock_backward_events)],
     )
     metric(
         "snowid_clock_forward_jumps_total",
         "counter",
         "Times the wall clock was seen jumping forward.",
-        [("", snapshot.forward_jumps)],
+        [("", snapshot.stats.forward_jumps)],
     )
     metric(
         "snowid_ceiling_waits_total",
         "counter",
         "Waits for the lease ceiling to rise.",
-        [("", snapshot.ceiling_waits)],
+        [("", snapshot.stats.ceiling_waits)],
     )
     metric(
         "snowid_ready",

@@ -16,29 +16,19 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from snowid._fence import Grant
+from snowid._generator import GeneratorStats
 from snowid.errors import GeneratorError, LeaseError, SnowIdError
 
-__all__ = ["IdService", "IdSource", "LeaseView", "Snapshot", "Stats"]
+__all__ = ["IdService", "IdSource", "LeaseView", "Snapshot"]
 
-
-class Stats(Protocol):
-    @property
-    def issued(self) -> int: ...
-    @property
-    def sequence_waits(self) -> int: ...
-    @property
-    def clock_backward_events(self) -> int: ...
-    @property
-    def forward_jumps(self) -> int: ...
-    @property
-    def ceiling_waits(self) -> int: ...
+_NO_STATS = GeneratorStats(0, 0, 0, 0, 0)
 
 
 class IdSource(Protocol):
     """What the service needs from snowid's Generator."""
 
     @property
-    def stats(self) -> Stats: ...
+    def stats(self) -> GeneratorStats: ...
 
     async def anext_ids(self, n: int) -> list[int]: ...
 
@@ -71,11 +61,7 @@ class Snapshot:
     ceiling_ms: int | None
     datacenter: int | None = None
     machine: int | None = None
-    issued: int = 0
-    sequence_waits: int = 0
-    clock_backward_events: int = 0
-    forward_jumps: int = 0
-    ceiling_waits: int = 0
+    stats: GeneratorStats = _NO_STATS
     last_error: str = ""
 
 
@@ -135,7 +121,6 @@ class IdService:
 
     def snapshot(self) -> Snapshot:
         source, lease = self._source, self._lease
-        stats = source.stats if source is not None else None
         if lease is None:
             ready = source is not None and self._last_error is None
             state = "static" if source is not None else "unclaimed"
@@ -160,11 +145,7 @@ class IdService:
             ceiling_ms=ceiling,
             datacenter=datacenter,
             machine=machine,
-            issued=stats.issued if stats else 0,
-            sequence_waits=stats.sequence_waits if stats else 0,
-            clock_backward_events=stats.clock_backward_events if stats else 0,
-            forward_jumps=stats.forward_jumps if stats else 0,
-            ceiling_waits=stats.ceiling_waits if stats else 0,
+            stats=source.stats if source is not None else _NO_STATS,
             last_error=error.code if error is not None else "",
         )
 
