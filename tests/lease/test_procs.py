@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from snowid._layout import TWITTER
-from snowid.web._testing import free_port
 from tests.lease_support.procs import (
     ROOT,
     read_ids,
@@ -27,6 +26,7 @@ from tests.lease_support.procs import (
     wait_all,
     wait_for_file,
 )
+from tests.support.web import free_port
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, settings
 from schemathesis import checks
 
 from snowid.web import Settings, create_app
-from snowid.web._testing import fixed_identity_service, serving
 from snowid.web.openapi import document
+from tests.support.web import fixed_identity_service, serving
 
 schema = schemathesis.openapi.from_dict(document(max_count=64))
 

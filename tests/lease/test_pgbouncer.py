@@ -28,8 +28,8 @@ from snowid._generator import Generator
 from snowid._layout import TWITTER
 from snowid.lease import init_lease, lease_status, open_lease
 from snowid.lease.postgres import PostgresLease
-from snowid.web._testing import free_port
 from tests.lease_support.pg import pg_available, sql
+from tests.support.web import free_port
 
 pytestmark = [pytest.mark.postgres, pytest.mark.timeout(60)]
 

@@ -14,7 +14,7 @@ import pytest
 from snowid.i18n import web_en, web_vi
 from snowid.web import Settings, create_app
 from snowid.web._lang import from_accept_language
-from snowid.web._testing import fixed_identity_service, serving
+from tests.support.web import fixed_identity_service, serving
 
 SEED_QUERY = "timestamp=1288834975657&datacenter=1&machine=1&sequence=0"
 
@@ -213,7 +213,7 @@ def test_web_catalogs_have_the_same_keys_and_placeholders() -> None:
 
 
 def test_every_page_text_key_used_in_the_templates_exists() -> None:
-    templates = Path(__file__).parents[1] / "src" / "snowid" / "web" / "templates"
+    templates = Path(__file__).parents[2] / "src" / "snowid" / "web" / "templates"
     used: set[str] = set()
     for path in templates.glob("*.html"):
         used |= set(re.findall(r"""t\(["'](web\.[a-z_.]+[a-z])["']""", path.read_text()))

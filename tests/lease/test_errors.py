@@ -41,7 +41,7 @@ from snowid.lease import FileLease, open_lease
 from snowid.lease._url import parse_lease_url, redact
 from snowid.web import Settings, create_app
 from snowid.web._service import IdService, IdSource, LeaseView
-from snowid.web._testing import serving
+from tests.support.web import serving
 
 # --- every lease error class has a code of its own and both catalogs ---------------
 

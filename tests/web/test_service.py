@@ -11,7 +11,7 @@ from snowid.testing import FakeClock
 from snowid.web import Settings, create_app
 from snowid.web._metrics import render
 from snowid.web._service import IdService, IdSource, LeaseView, Snapshot
-from snowid.web._testing import serving
+from tests.support.web import serving
 
 START_MS = 1_700_000_000_000
 

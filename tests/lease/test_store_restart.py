@@ -35,10 +35,10 @@ from snowid._generator import Generator
 from snowid._layout import TWITTER
 from snowid.errors import NoFreeIdentityError, StoreUnreachableError
 from snowid.lease import LeaseEvent, init_lease
-from snowid.web._testing import free_port
 from tests.lease_support.holders import Issuer, wait_until, worker_ms
 from tests.lease_support.pg import open_pg
 from tests.lease_support.proxy import TcpProxy
+from tests.support.web import free_port
 
 pytestmark = [pytest.mark.postgres, pytest.mark.timeout(60)]
 

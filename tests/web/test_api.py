@@ -13,7 +13,7 @@ from snowid._breakdown import to_json
 from snowid._id import SnowId
 from snowid._layout import TWITTER
 from snowid.web import Settings, create_app
-from snowid.web._testing import fixed_identity_service, serving
+from tests.support.web import fixed_identity_service, serving
 
 SEED = {"timestamp": "1288834975657", "datacenter": "1", "machine": "1", "sequence": "0"}
 SEED_ID = "4194439168"

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 from snowid.web import Settings, create_app
-from snowid.web._testing import fixed_identity_service, serving
+from tests.support.web import fixed_identity_service, serving
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",

@@ -21,7 +21,7 @@ import pytest
 from snowid._id import SnowId
 from snowid.cli import main
 from snowid.cli._serve import worker_environment
-from snowid.web._testing import free_port
+from tests.support.web import free_port
 
 STARTED = re.compile(r"process (\d+) on http://\S+ holds datacenter (\d+), machine (\d+)")
 
