@@ -65,8 +65,8 @@ def test_each_out_of_range_field_is_named_with_its_value_and_range(
     assert caught.value.field == field
     message = str(caught.value)
     assert field in message
-    assert str(caught.value.params["value"]) in message
-    assert f"{caught.value.params['min']}..{caught.value.params['max']}" in message
+    assert str(caught.value.value) in message
+    assert f"{caught.value.min}..{caught.value.max}" in message
 
 
 def test_machine_32_message_is_exact() -> None:

@@ -17,24 +17,11 @@ from snowid import errors
 from snowid._generator import Generator
 from snowid.cli import main
 from snowid.errors import (
-    DuplicateLeaseOptionError,
+    LEASE_URL_REASONS,
     InvalidLeaseUrlError,
-    LeaseBoolError,
     LeaseError,
-    LeaseFileHostError,
-    LeaseIdentifierError,
-    LeaseIntegerError,
     LeaseLostError,
-    LeasePortError,
-    LeaseRangeError,
-    LeaseSecondsError,
-    LeaseUrlSyntaxError,
-    LeaseWorkerRangeError,
-    SnowIdError,
     StateDirUnusableError,
-    StaticIdentityMissingError,
-    UnknownLeaseOptionError,
-    UnknownLeaseSchemeError,
 )
 from snowid.i18n import catalog
 from snowid.lease import FileLease, open_lease
@@ -43,104 +30,109 @@ from snowid.web import Settings, create_app
 from snowid.web._service import IdService, IdSource, LeaseView
 from tests.support.web import serving
 
-# --- every lease error class has a code of its own and both catalogs ---------------
-
-
-def _lease_error_classes() -> list[type[SnowIdError]]:
-    """Every error that names a lease URL as its field: the URL's and the state dir's."""
-    found = {
-        cls
-        for _, cls in inspect.getmembers(errors, inspect.isclass)
-        if issubclass(cls, InvalidLeaseUrlError | errors.StateDirUnusableError)
-        and cls is not InvalidLeaseUrlError
-    }
-    return sorted(found, key=lambda cls: cls.code)
+# --- every lease URL refusal has a reason with its message in both catalogs ---------
 
 
 def _placeholders(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
-LEASE_ERRORS = _lease_error_classes()
+def _lease_messages() -> list[str]:
+    """The catalog key of every error that names a lease URL: each reason's, the state dir's."""
+    return [f"invalid_lease_url.{reason}" for reason in LEASE_URL_REASONS] + [
+        StateDirUnusableError.code
+    ]
 
 
-def test_the_walk_finds_the_lease_error_classes() -> None:
-    assert UnknownLeaseSchemeError in LEASE_ERRORS
-    assert StateDirUnusableError in LEASE_ERRORS
-    assert len(LEASE_ERRORS) >= 14
+def test_the_reasons_cover_each_refusal_the_lease_package_raises() -> None:
+    assert "unknown_scheme" in LEASE_URL_REASONS
+    assert len(LEASE_URL_REASONS) >= 13
+    assert len(set(LEASE_URL_REASONS)) == len(LEASE_URL_REASONS)
 
 
-@pytest.mark.parametrize("cls", LEASE_ERRORS, ids=lambda cls: cls.__name__)
-def test_each_lease_error_has_its_own_code_in_both_catalogs(cls: type[SnowIdError]) -> None:
-    assert issubclass(cls, InvalidLeaseUrlError | LeaseError)
-    core = {c.code for _, c in inspect.getmembers(errors, inspect.isclass) if c is not cls}
-    others = {c.code for c in LEASE_ERRORS if c is not cls}
-    assert cls.code not in core | others, "codes must be unique"
+@pytest.mark.parametrize("key", _lease_messages())
+def test_each_lease_url_refusal_has_its_message_in_both_catalogs(key: str) -> None:
     en, vi = catalog("en"), catalog("vi")
-    assert cls.code in en
-    assert cls.code in vi
-    assert _placeholders(en[cls.code]) == _placeholders(vi[cls.code])
-    assert {"field", "value"} <= _placeholders(en[cls.code])
-    assert en[cls.code] != vi[cls.code]
+    assert key in en
+    assert key in vi
+    assert _placeholders(en[key]) == _placeholders(vi[key])
+    assert {"field", "value"} <= _placeholders(en[key])
+    assert en[key] != vi[key]
 
 
-# --- each bad URL: its class, the field, the redacted URL, both languages -----------
+def test_one_class_for_every_lease_url_refusal() -> None:
+    """The 13 near-identical classes are gone: one InvalidLeaseUrlError, told apart by reason."""
+    subclasses = [
+        cls
+        for _, cls in inspect.getmembers(errors, inspect.isclass)
+        if issubclass(cls, InvalidLeaseUrlError) and cls is not InvalidLeaseUrlError
+    ]
+    assert subclasses == []
 
-BAD_URLS: list[tuple[str, type[InvalidLeaseUrlError], str]] = [
-    ("postgresql://u:s3cret@[::1/db", LeaseUrlSyntaxError, "[brackets]"),
-    ("ftp://u:s3cret@x", UnknownLeaseSchemeError, "static:, file:, postgresql:"),
-    ("static://1/1?x=1", UnknownLeaseOptionError, "state_dir"),
-    ("file:///tmp/x?rnage=0-7", UnknownLeaseOptionError, "allow_volatile"),
-    ("file:///tmp/x?range=1-2&range=3-4", DuplicateLeaseOptionError, "range"),
-    ("postgresql://u:s3cret@h/db?ttl=1&ttl=2", DuplicateLeaseOptionError, "ttl"),
-    ("static:?worker=\u0661", LeaseIntegerError, "0..1023"),
-    ("static:?worker=1024", LeaseRangeError, "0..1023"),
-    ("static://\u0661/\u0662", LeaseIntegerError, "0..31"),
-    ("static://a/b", LeaseIntegerError, "0..31"),
-    ("static://32/0", LeaseRangeError, "0..31"),
-    ("static:?datacenter=1&machine=99", LeaseRangeError, "0..31"),
-    ("static:?worker=" + "9" * 5000, LeaseRangeError, "0..1023"),
-    ("file:///tmp/x?datacenter=\u0663", LeaseIntegerError, "0..31"),
-    ("file:///tmp/x?range=\u0661-\u0662", LeaseWorkerRangeError, "1023"),
-    ("file:///tmp/x?range=5-2", LeaseWorkerRangeError, "1023"),
-    ("file:///tmp/x?range=0-1024", LeaseWorkerRangeError, "1023"),
-    ("file:///tmp/x?range=-1-2", LeaseWorkerRangeError, "1023"),
-    ("file:///tmp/x?delta=abc", LeaseSecondsError, "0.001"),
-    ("file:///tmp/x?delta=\u0661", LeaseSecondsError, "0.001"),
-    ("file:///tmp/x?max_wait=nan", LeaseSecondsError, "0"),
-    ("postgresql://u:s3cret@h/db?ttl=-1", LeaseSecondsError, "0.05"),
-    ("postgresql://u:s3cret@h/db?ttl=inf", LeaseSecondsError, "0.05"),
-    ("file:///tmp/x?allow_volatile=maybe", LeaseBoolError, "yes"),
-    ("static:", StaticIdentityMissingError, "static:?worker="),
-    ("file://otherhost/tmp/x", LeaseFileHostError, "otherhost"),
-    ("file://u:s3cret@otherhost/tmp/x", LeaseFileHostError, "file:///path"),
-    ("postgresql://u:s3cret@127.0.0.1:abc/db", LeasePortError, "1..65535"),
-    ("postgresql://u:s3cret@127.0.0.1:99999/db", LeasePortError, "1..65535"),
-    ("postgresql://u:s3cret@127.0.0.1:0/db", LeasePortError, "1..65535"),
-    ("postgresql://u:s3cret@127.0.0.1:\u0665432/db", LeasePortError, "1..65535"),
-    ("postgresql://u:s3cret@h1:5432,h2:x/db", LeasePortError, "1..65535"),
-    ("postgresql://u:s3cret@[::1]:70000/db", LeasePortError, "1..65535"),
-    ("postgresql://u:s3cret@h/db?table=Robert';drop", LeaseIdentifierError, "lower-case"),
+
+# --- each bad URL: its reason, the field, the redacted URL, both languages ----------
+
+BAD_URLS: list[tuple[str, str, str]] = [
+    ("postgresql://u:s3cret@[::1/db", "syntax", "[brackets]"),
+    ("ftp://u:s3cret@x", "unknown_scheme", "static:, file:, postgresql:"),
+    ("static://1/1?x=1", "unknown_option", "state_dir"),
+    ("file:///tmp/x?rnage=0-7", "unknown_option", "allow_volatile"),
+    ("file:///tmp/x?range=1-2&range=3-4", "duplicate_option", "range"),
+    ("postgresql://u:s3cret@h/db?ttl=1&ttl=2", "duplicate_option", "ttl"),
+    ("static:?worker=\u0661", "integer", "0..1023"),
+    ("static:?worker=1024", "range", "0..1023"),
+    ("static://\u0661/\u0662", "integer", "0..31"),
+    ("static://a/b", "integer", "0..31"),
+    ("static://32/0", "range", "0..31"),
+    ("static:?datacenter=1&machine=99", "range", "0..31"),
+    ("static:?worker=" + "9" * 5000, "range", "0..1023"),
+    ("file:///tmp/x?datacenter=\u0663", "integer", "0..31"),
+    ("file:///tmp/x?range=\u0661-\u0662", "worker_range", "1023"),
+    ("file:///tmp/x?range=5-2", "worker_range", "1023"),
+    ("file:///tmp/x?range=0-1024", "worker_range", "1023"),
+    ("file:///tmp/x?range=-1-2", "worker_range", "1023"),
+    ("file:///tmp/x?delta=abc", "seconds", "0.001"),
+    ("file:///tmp/x?delta=\u0661", "seconds", "0.001"),
+    ("file:///tmp/x?max_wait=nan", "seconds", "0"),
+    ("postgresql://u:s3cret@h/db?ttl=-1", "seconds", "0.05"),
+    ("postgresql://u:s3cret@h/db?ttl=inf", "seconds", "0.05"),
+    ("file:///tmp/x?allow_volatile=maybe", "bool", "yes"),
+    ("static:", "static_identity_missing", "static:?worker="),
+    ("file://otherhost/tmp/x", "file_host", "otherhost"),
+    ("file://u:s3cret@otherhost/tmp/x", "file_host", "file:///path"),
+    ("postgresql://u:s3cret@127.0.0.1:abc/db", "port", "1..65535"),
+    ("postgresql://u:s3cret@127.0.0.1:99999/db", "port", "1..65535"),
+    ("postgresql://u:s3cret@127.0.0.1:0/db", "port", "1..65535"),
+    ("postgresql://u:s3cret@127.0.0.1:\u0665432/db", "port", "1..65535"),
+    ("postgresql://u:s3cret@h1:5432,h2:x/db", "port", "1..65535"),
+    ("postgresql://u:s3cret@[::1]:70000/db", "port", "1..65535"),
+    ("postgresql://u:s3cret@h/db?table=Robert';drop", "identifier", "lower-case"),
 ]
 
 
-@pytest.mark.parametrize(("url", "cls", "allowed"), BAD_URLS)
-def test_a_bad_url_is_its_own_error_in_english_and_vietnamese(
-    url: str, cls: type[InvalidLeaseUrlError], allowed: str
+def test_the_bad_urls_cover_every_reason_of_the_parser() -> None:
+    assert {reason for _, reason, _ in BAD_URLS} == set(LEASE_URL_REASONS) - {"static_workers"}
+
+
+@pytest.mark.parametrize(("url", "reason", "allowed"), BAD_URLS)
+def test_a_bad_url_says_its_reason_in_english_and_vietnamese(
+    url: str, reason: str, allowed: str
 ) -> None:
     with pytest.raises(InvalidLeaseUrlError) as caught:
         open_lease(url).close()
     error = caught.value
-    assert type(error) is cls
-    assert error.params["field"] == "lease"
-    assert error.params["value"] == redact(url.strip())
+    assert type(error) is InvalidLeaseUrlError
+    assert error.reason == reason
+    assert error.code == "invalid_lease_url"
+    assert error.field == "lease"
+    assert error.value == redact(url.strip())
     english, vietnamese = str(error), error.message("vi")
     assert english.startswith("lease URL ")
     assert vietnamese.startswith("không dùng được URL cấu hình thuê ")
     for text in (english, vietnamese):
         assert "s3cret" not in text
         assert "{" not in text  # every placeholder filled
-        assert str(error.params["value"])[:30] in text
+        assert str(error.value)[:30] in text
         assert len(text) < 600  # a huge value is shortened
     assert allowed in english
     assert english != vietnamese
@@ -156,8 +148,9 @@ def test_numbers_follow_the_core_rules(tmp_path: Path) -> None:
     lease = open_lease(f"file://{tmp_path}?range= 4 - 5 &delta=0.5&max_wait=.25")
     assert isinstance(lease, FileLease)
     assert (lease.first, lease.last, lease.delta_ms, lease.max_wait_ms) == (4, 5, 500, 250)
-    with pytest.raises(LeaseIntegerError):
+    with pytest.raises(InvalidLeaseUrlError) as caught:
         parse_lease_url("static:?worker=\u0661").get_int("worker", 0, 0, 1023)
+    assert caught.value.reason == "integer"
 
 
 @pytest.mark.parametrize(
@@ -236,7 +229,7 @@ def test_a_state_dir_that_cannot_be_a_directory_is_a_lease_error(
             lease.prepare()
     error = caught.value
     assert isinstance(error, LeaseError)
-    assert (error.params["field"], error.params["path"]) == ("lease", str(path))
+    assert (error.field, error.path) == ("lease", str(path))
     assert str(path) in str(error)
     assert str(path) in error.message("vi")
     assert "(E" in str(error)  # the OS reason, e.g. "File exists (EEXIST)"

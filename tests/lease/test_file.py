@@ -81,7 +81,7 @@ def test_range_exhausted_raises_no_free_identity(tmp_path: Path) -> None:
     extra = _lease(tmp_path, clock, "range=0-1")
     with pytest.raises(NoFreeIdentityError) as caught:
         extra.acquire(NOW)
-    assert caught.value.params == {"first": 0, "last": 1, "store": str(tmp_path)}
+    assert (caught.value.first, caught.value.last, caught.value.store) == (0, 1, str(tmp_path))
     leases[0].release()
     assert extra.acquire(NOW).machine in {0, 1}  # a released slot is free at once
     for lease in [*leases, extra]:
@@ -112,7 +112,7 @@ def test_restart_with_clock_back_1h_is_refused(tmp_path: Path) -> None:
     with _lease(tmp_path, clock, "range=0-3") as second:
         with pytest.raises(ClockSkewError) as caught:
             second.acquire(clock.time_ms())
-        assert caught.value.params["skew_ms"] >= 3_590_000  # type: ignore[operator]
+        assert caught.value.skew_ms >= 3_590_000
         assert second.state == "unclaimed"
 
 
@@ -185,7 +185,7 @@ def test_same_static_id_twice_with_shared_state_dir(tmp_path: Path) -> None:
     second = open_lease(f"static://1/2?state_dir={tmp_path}", clock=clock)
     with pytest.raises(NoFreeIdentityError) as caught:
         second.acquire(NOW)
-    assert caught.value.params["first"] == caught.value.params["last"] == 34
+    assert caught.value.first == caught.value.last == 34
     first.close()
     second.close()
 
@@ -213,7 +213,7 @@ def test_unsupported_file_system_is_refused(tmp_path: Path) -> None:
     lease = open_lease(f"file://{tmp_path}", mountinfo=mountinfo)
     with pytest.raises(UnsupportedFileSystemError) as caught:
         lease.acquire(NOW)
-    assert caught.value.params["fstype"] == "nfs4"
+    assert caught.value.fstype == "nfs4"
 
 
 def test_quarantined_slot_is_skipped_and_reported(tmp_path: Path) -> None:

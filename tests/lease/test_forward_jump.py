@@ -16,7 +16,7 @@ import pytest
 
 from snowid._generator import Generator
 from snowid._layout import TWITTER
-from snowid.errors import CeilingReachedError, LeaseSecondsError
+from snowid.errors import CeilingReachedError, InvalidLeaseUrlError
 from snowid.lease import FileLease, LeaseEvent, open_lease
 from snowid.lease._base import ForwardJumpGuard
 from snowid.lease._hwm import HwmFile
@@ -72,7 +72,7 @@ def test_a_2h_forward_jump_stops_at_the_ceiling_and_never_persists_it(
         for _ in range(3):
             with pytest.raises(CeilingReachedError) as caught:
                 generator.next_id()
-            assert caught.value.params["ceiling"] == ceiling
+            assert caught.value.ceiling == ceiling
     assert sum(clock.sleeps[slept:]) == pytest.approx(3 * WAIT_MS / 1000)  # bounded waits
     assert lease.ceiling_ms == ceiling
     assert _persisted_mark(tmp_path, 5) <= ceiling + DELTA_MS  # the slot is not poisoned
@@ -262,10 +262,10 @@ def test_options_parse_with_defaults(tmp_path: Path) -> None:
 @pytest.mark.parametrize("option", ["forward_guard", "forward_confirm"])
 @pytest.mark.parametrize("text", ["abc", "-1", "inf", "nan", "1e3", "", "5s"])
 def test_bad_option_values_give_the_catalog_error(tmp_path: Path, option: str, text: str) -> None:
-    with pytest.raises(LeaseSecondsError) as caught:
+    with pytest.raises(InvalidLeaseUrlError) as caught:
         open_lease(f"file://{tmp_path}?{option}={text}")
     error = caught.value
-    assert error.code == "lease_url_seconds"
-    assert error.params["option"] == option
+    assert (error.code, error.reason) == ("invalid_lease_url", "seconds")
+    assert error.option == option
     assert f"{option}={text}" in str(error)
     assert "không phải là số giây hợp lệ" in error.message("vi")

@@ -99,7 +99,7 @@ def test_network_file_systems_are_refused(path: str, fstype: str) -> None:
     assert fs_type(path, MOUNTINFO) == fstype
     with pytest.raises(UnsupportedFileSystemError) as caught:
         check_state_dir(path, mountinfo=MOUNTINFO)
-    assert caught.value.params == {"path": path, "fstype": fstype}
+    assert (caught.value.path, caught.value.fstype) == (path, fstype)
 
 
 def test_tmpfs_is_refused_unless_allowed() -> None:

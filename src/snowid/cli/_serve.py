@@ -17,7 +17,6 @@ from urllib.parse import urlsplit
 from snowid._parse import to_int
 from snowid.cli._common import add_lang_option
 from snowid.errors import AddressUnavailableError, InvalidLeaseUrlError, OutOfRangeError
-from snowid.i18n import translate
 
 __all__ = ["register"]
 
@@ -111,8 +110,7 @@ def _serve(args: argparse.Namespace, lang: str) -> int:
     if workers > 1 and urlsplit(lease).scheme == "static":
         from snowid.lease._url import redact
 
-        reason = translate("web.serve.static_workers", lang, workers=workers)
-        raise InvalidLeaseUrlError(field="lease", value=redact(lease), reason=reason)
+        raise InvalidLeaseUrlError(value=redact(lease), reason="static_workers", workers=workers)
     _check_lease(settings.lease_url)
     _check_address(settings.host, settings.port)
     os.environ.update(environment)

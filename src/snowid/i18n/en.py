@@ -28,7 +28,7 @@ MESSAGES: dict[str, str] = {
         "{field} {value} has the sign bit (bit {bit}) set; a Snowflake id is in range"
         " 0..9223372036854775807"
     ),
-    "invalid_lease_url": "lease URL {value} cannot be used: {reason}",
+    "invalid_lease_url": "{field} URL {value} cannot be used",
     # --- errors: the generator ------------------------------------------------
     "generator_error": "the generator cannot safely issue an id",
     "clock_moved_backwards": (
@@ -108,54 +108,58 @@ MESSAGES: dict[str, str] = {
         " such as a lease from snowid.lease.open_lease()"
     ),
     # --- leases ---
-    "lease_url_syntax": (
+    "invalid_lease_url.syntax": (
         "{field} URL {value} cannot be used: it is not a well-formed URL; put an IPv6 address"
         " in [brackets] and percent-encode @ : / ? # [ ] in the user name and password"
     ),
-    "lease_url_scheme": (
+    "invalid_lease_url.unknown_scheme": (
         "{field} URL {value} cannot be used: the scheme {scheme} is unknown; allowed: static:,"
         " file:, postgresql: (or postgres:)"
     ),
-    "lease_url_unknown_option": (
+    "invalid_lease_url.unknown_option": (
         "{field} URL {value} cannot be used: unknown option {options}; allowed: {allowed}"
     ),
-    "lease_url_duplicate_option": (
+    "invalid_lease_url.duplicate_option": (
         "{field} URL {value} cannot be used: option {option} is given {count} times; give it once"
     ),
-    "lease_url_integer": (
+    "invalid_lease_url.integer": (
         "{field} URL {value} cannot be used: {option}={text} is not a whole number; allowed:"
         " ASCII digits 0-9, in range {min}..{max}"
     ),
-    "lease_url_range": (
+    "invalid_lease_url.range": (
         "{field} URL {value} cannot be used: {option}={text} is out of range {min}..{max}"
     ),
-    "lease_url_seconds": (
+    "invalid_lease_url.seconds": (
         "{field} URL {value} cannot be used: {option}={text} is not a valid number of seconds;"
         " allowed: a decimal number (such as 2 or 0.5) of at least {min}"
     ),
-    "lease_url_bool": (
+    "invalid_lease_url.bool": (
         "{field} URL {value} cannot be used: {option}={text} is not a yes/no value; allowed:"
         " 1, true, yes, on or 0, false, no, off"
     ),
-    "lease_url_worker_range": (
+    "invalid_lease_url.worker_range": (
         "{field} URL {value} cannot be used: range={text} is not a valid worker range; allowed:"
         " A-B (or a single N) with whole numbers 0 <= A <= B <= {max}"
     ),
-    "lease_url_static_identity": (
+    "invalid_lease_url.static_identity_missing": (
         "{field} URL {value} cannot be used: a static: lease needs a worker identity; allowed:"
         " static://DATACENTER/MACHINE, static:?datacenter=D&machine=M or static:?worker=W"
     ),
-    "lease_url_file_host": (
+    "invalid_lease_url.file_host": (
         "{field} URL {value} cannot be used: file slots live on this host, so the host must be"
         " empty or localhost, not {host}; use file:///path"
     ),
-    "lease_url_port": (
+    "invalid_lease_url.port": (
         "{field} URL {value} cannot be used: port {port} is not a whole number in range 1..65535"
     ),
-    "lease_url_identifier": (
+    "invalid_lease_url.identifier": (
         "{field} URL {value} cannot be used: {option}={text} is not a plain SQL name; allowed:"
         " lower-case ASCII letters, digits and _, not starting with a digit, at most 51"
         " characters"
+    ),
+    "invalid_lease_url.static_workers": (
+        "{field} URL {value} cannot be used: a static identity cannot be shared by {workers}"
+        " worker processes; use file slots (the default) or PostgreSQL"
     ),
     "lease_state_dir": (
         "{field} URL {value} cannot be used: the state directory {path} cannot be created,"

@@ -28,7 +28,7 @@ MESSAGES: dict[str, str] = {
         "{field} {value} có bit dấu (bit {bit}) bằng 1; ID Snowflake nằm trong phạm vi"
         " 0..9223372036854775807"
     ),
-    "invalid_lease_url": "không dùng được URL thuê {value}: {reason}",
+    "invalid_lease_url": "không dùng được URL {field} {value}",
     # --- lỗi: bộ tạo ID -------------------------------------------------------
     "generator_error": "bộ tạo không thể cấp ID một cách an toàn",
     "clock_moved_backwards": (
@@ -111,60 +111,64 @@ MESSAGES: dict[str, str] = {
         " hoặc một đối tượng Fence, chẳng hạn quyền thuê lấy từ snowid.lease.open_lease()"
     ),
     # --- leases ---
-    "lease_url_syntax": (
+    "invalid_lease_url.syntax": (
         "không dùng được URL {field} {value}: đây không phải là một URL hợp lệ; hãy đặt địa chỉ"
         " IPv6 trong [ngoặc vuông] và mã hóa phần trăm các ký tự @ : / ? # [ ] trong tên người"
         " dùng và mật khẩu"
     ),
-    "lease_url_scheme": (
+    "invalid_lease_url.unknown_scheme": (
         "không dùng được URL {field} {value}: không hỗ trợ lược đồ {scheme}; chỉ chấp nhận"
         " static:, file:, postgresql: (hoặc postgres:)"
     ),
-    "lease_url_unknown_option": (
+    "invalid_lease_url.unknown_option": (
         "không dùng được URL {field} {value}: không có tùy chọn {options}; các tùy chọn hợp lệ:"
         " {allowed}"
     ),
-    "lease_url_duplicate_option": (
+    "invalid_lease_url.duplicate_option": (
         "không dùng được URL {field} {value}: tùy chọn {option} xuất hiện {count} lần; mỗi tùy"
         " chọn chỉ được ghi một lần"
     ),
-    "lease_url_integer": (
+    "invalid_lease_url.integer": (
         "không dùng được URL {field} {value}: {option}={text} không phải là số nguyên; chỉ chấp"
         " nhận chữ số ASCII 0-9, trong phạm vi {min}..{max}"
     ),
-    "lease_url_range": (
+    "invalid_lease_url.range": (
         "không dùng được URL {field} {value}: {option}={text} nằm ngoài phạm vi cho phép"
         " {min}..{max}"
     ),
-    "lease_url_seconds": (
+    "invalid_lease_url.seconds": (
         "không dùng được URL {field} {value}: {option}={text} không phải là số giây hợp lệ; cần"
         " một số thập phân (ví dụ 2 hoặc 0.5) không nhỏ hơn {min}"
     ),
-    "lease_url_bool": (
+    "invalid_lease_url.bool": (
         "không dùng được URL {field} {value}: {option}={text} không phải là giá trị có/không;"
         " chỉ chấp nhận 1, true, yes, on hoặc 0, false, no, off"
     ),
-    "lease_url_worker_range": (
+    "invalid_lease_url.worker_range": (
         "không dùng được URL {field} {value}: range={text} không phải là dải worker hợp lệ; cần"
         " dạng A-B (hoặc một số N) gồm các số nguyên thỏa 0 <= A <= B <= {max}"
     ),
-    "lease_url_static_identity": (
+    "invalid_lease_url.static_identity_missing": (
         "không dùng được URL {field} {value}: cơ chế thuê static: cần một danh tính worker; hãy"
         " dùng static://DATACENTER/MACHINE, static:?datacenter=D&machine=M hoặc"
         " static:?worker=W"
     ),
-    "lease_url_file_host": (
+    "invalid_lease_url.file_host": (
         "không dùng được URL {field} {value}: slot tệp chỉ nằm trên chính máy này nên phần máy"
         " chủ phải để trống hoặc là localhost, không được là {host}; hãy dùng file:///đường/dẫn"
     ),
-    "lease_url_port": (
+    "invalid_lease_url.port": (
         "không dùng được URL {field} {value}: cổng {port} không phải là số nguyên trong phạm vi"
         " 1..65535"
     ),
-    "lease_url_identifier": (
+    "invalid_lease_url.identifier": (
         "không dùng được URL {field} {value}: {option}={text} không phải là tên SQL đơn giản;"
         " chỉ chấp nhận chữ cái ASCII viết thường, chữ số và dấu _, không bắt đầu bằng chữ số,"
         " tối đa 51 ký tự"
+    ),
+    "invalid_lease_url.static_workers": (
+        "không dùng được URL {field} {value}: không thể dùng chung một danh tính tĩnh cho"
+        " {workers} tiến trình worker; hãy dùng slot tệp (mặc định) hoặc PostgreSQL"
     ),
     "lease_state_dir": (
         "không dùng được URL {field} {value}: không thể tạo, liệt kê hoặc ghi vào thư mục trạng"

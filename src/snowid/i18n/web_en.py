@@ -129,8 +129,4 @@ MESSAGES: dict[str, str] = {
         "snowid serve: process {pid} on http://{host}:{port} holds no identity yet (lease"
         " {lease}): {reason}"
     ),
-    "web.serve.static_workers": (
-        "a static identity cannot be shared by {workers} worker processes; use file slots"
-        " (the default) or PostgreSQL"
-    ),
 }

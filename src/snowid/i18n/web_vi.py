@@ -130,8 +130,4 @@ MESSAGES: dict[str, str] = {
         "snowid serve: tiến trình {pid} tại http://{host}:{port} chưa giữ danh tính nào (thuê"
         " qua {lease}): {reason}"
     ),
-    "web.serve.static_workers": (
-        "không thể dùng chung một danh tính tĩnh cho {workers} tiến trình worker; hãy dùng slot"
-        " tệp (mặc định) hoặc PostgreSQL"
-    ),
 }

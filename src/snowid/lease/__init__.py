@@ -39,7 +39,6 @@ from typing import Any
 
 from snowid._clock import Clock
 from snowid._layout import TWITTER
-from snowid.errors import LeaseFileHostError, StaticIdentityMissingError
 from snowid.lease._base import BaseLease, IdentityStatus, LeaseEvent
 from snowid.lease._protocol import Lease, LeaseState
 from snowid.lease._url import LeaseUrl, parse_lease_url, redact
@@ -106,7 +105,7 @@ def _open_static(parsed: LeaseUrl, clock: Clock | None, objects: dict[str, Any])
         datacenter = parsed.get_int("datacenter", 0, 0, TWITTER.max_datacenter)
         machine = parsed.get_int("machine", 0, 0, TWITTER.max_machine)
     else:
-        raise parsed.fail(StaticIdentityMissingError)
+        raise parsed.fail("static_identity_missing")
     state_dir = parsed.options.get("state_dir")
     if state_dir:
         worker = TWITTER.worker(datacenter, machine)
@@ -124,7 +123,7 @@ def _open_file(
     if parsed.backend == "file":
         parsed.check_known(_FILE_OPTIONS)
         if parsed.netloc not in ("", "localhost"):
-            raise parsed.fail(LeaseFileHostError, host=parsed.netloc.rpartition("@")[2])
+            raise parsed.fail("file_host", host=parsed.netloc.rpartition("@")[2])
     first, last = workers if workers is not None else (0, TWITTER.max_worker)
     before_sync: Callable[..., None] | None = objects.get("before_sync")
     return FileLease(

@@ -5,7 +5,7 @@ value is checked here, once, so the backends receive clean numbers. Unknown opti
 are an error: a typo such as ``rnage=0-7`` must not silently fall back to a default;
 so is an option given twice in the query (which one was meant?).
 
-Every refusal is an :class:`InvalidLeaseUrlError` subclass with its own ``code`` and
+Every refusal is an :class:`InvalidLeaseUrlError` whose ``reason`` picks its
 catalog message (en/vi), naming the field (``lease``), the URL without its password
 and what is allowed. Numbers follow the core's rules (``snowid._parse.to_int``):
 ASCII digits only.
@@ -18,26 +18,17 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from snowid._layout import TWITTER
 from snowid._parse import to_int
 from snowid.errors import (
-    DuplicateLeaseOptionError,
     InvalidLeaseUrlError,
     InvalidValueError,
-    LeaseBoolError,
-    LeaseIdentifierError,
-    LeaseIntegerError,
-    LeasePortError,
-    LeaseRangeError,
-    LeaseSecondsError,
-    LeaseUrlSyntaxError,
-    LeaseWorkerRangeError,
+    LeaseUrlReason,
     NumberTooLongError,
     OutOfRangeError,
-    UnknownLeaseOptionError,
-    UnknownLeaseSchemeError,
 )
 
 __all__ = [
@@ -68,15 +59,15 @@ class LeaseUrl:
     path: str
     options: dict[str, str] = field(default_factory=dict)
 
-    def fail(self, cls: type[InvalidLeaseUrlError], **params: object) -> InvalidLeaseUrlError:
-        return _error(cls, self.raw, **params)
+    def fail(self, reason: LeaseUrlReason, **data: Any) -> InvalidLeaseUrlError:
+        return _error(reason, self.raw, **data)
 
     def check_known(self, known: Iterable[str]) -> None:
         allowed = sorted(set(known))
         unknown = sorted(set(self.options) - set(allowed))
         if unknown:
             raise self.fail(
-                UnknownLeaseOptionError, options=", ".join(unknown), allowed=", ".join(allowed)
+                "unknown_option", options=", ".join(unknown), allowed=", ".join(allowed)
             )
 
     def get_int(self, name: str, default: int, minimum: int = 0, maximum: int | None = None) -> int:
@@ -91,15 +82,11 @@ class LeaseUrl:
         try:
             value = to_int(name, text)
         except (OutOfRangeError, NumberTooLongError):  # too many digits for any option
-            raise self.fail(
-                LeaseRangeError, option=name, text=text, min=minimum, max=upper
-            ) from None
+            raise self.fail("range", option=name, text=text, min=minimum, max=upper) from None
         except InvalidValueError:
-            raise self.fail(
-                LeaseIntegerError, option=name, text=text, min=minimum, max=upper
-            ) from None
+            raise self.fail("integer", option=name, text=text, min=minimum, max=upper) from None
         if value < minimum or (maximum is not None and value > maximum):
-            raise self.fail(LeaseRangeError, option=name, text=text, min=minimum, max=upper)
+            raise self.fail("range", option=name, text=text, min=minimum, max=upper)
         return value
 
     def get_seconds(self, name: str, default: float, minimum: float = 0.0) -> float:
@@ -108,7 +95,7 @@ class LeaseUrl:
             return default
         value = float(text) if _DECIMAL.match(text) else math.nan
         if not minimum <= value < math.inf:
-            raise self.fail(LeaseSecondsError, option=name, text=text, min=f"{minimum:g}")
+            raise self.fail("seconds", option=name, text=text, min=f"{minimum:g}")
         return value
 
     def get_bool(self, name: str, default: bool) -> bool:
@@ -120,12 +107,12 @@ class LeaseUrl:
             return True
         if lowered in _FALSE:
             return False
-        raise self.fail(LeaseBoolError, option=name, text=text)
+        raise self.fail("bool", option=name, text=text)
 
     def get_identifier(self, name: str, default: str) -> str:
         text = self.options.get(name, default)
         if not _IDENT.match(text):
-            raise self.fail(LeaseIdentifierError, option=name, text=text)
+            raise self.fail("identifier", option=name, text=text)
         return text
 
     def get_range(self) -> tuple[int, int] | None:
@@ -140,7 +127,7 @@ class LeaseUrl:
             except InvalidValueError:
                 first, last = -1, -1
             if not 0 <= first <= last <= TWITTER.max_worker:
-                raise self.fail(LeaseWorkerRangeError, text=text, max=TWITTER.max_worker)
+                raise self.fail("worker_range", text=text, max=TWITTER.max_worker)
             return first, last
         if "datacenter" in self.options:
             dc = self.get_int("datacenter", 0, 0, TWITTER.max_datacenter)
@@ -155,17 +142,15 @@ def parse_lease_url(url: str, options: Mapping[str, object] | None = None) -> Le
     try:
         parts = urlsplit(text)
     except ValueError:
-        raise _error(LeaseUrlSyntaxError, text) from None
+        raise _error("syntax", text) from None
     backend = _SCHEMES.get(parts.scheme.lower())
     if backend is None:
-        raise _error(
-            UnknownLeaseSchemeError, text, scheme=f"{parts.scheme}:" if parts.scheme else "-"
-        )
+        raise _error("unknown_scheme", text, scheme=f"{parts.scheme}:" if parts.scheme else "-")
     pairs = parse_qsl(parts.query, keep_blank_values=True)
     counts = Counter(key for key, _ in pairs)
     repeated = sorted(key for key, count in counts.items() if count > 1)
     if repeated:
-        raise _error(DuplicateLeaseOptionError, text, option=repeated[0], count=counts[repeated[0]])
+        raise _error("duplicate_option", text, option=repeated[0], count=counts[repeated[0]])
     merged = dict(pairs)
     for key, option in (options or {}).items():
         if option is not None:
@@ -188,31 +173,20 @@ def _check_ports(netloc: str, url: str) -> None:
         if host.startswith("["):
             port = host.partition("]")[2]
             if port and not port.startswith(":"):
-                raise _error(LeaseUrlSyntaxError, url)
+                raise _error("syntax", url)
             port = port[1:]
         else:
             port = host.rpartition(":")[2] if ":" in host else ""
         if not port:
             continue  # no port: libpq's default
         if not (port.isascii() and port.isdigit()) or not 1 <= int(port) <= _MAX_PORT:
-            raise _error(LeasePortError, url, port=port)
+            raise _error("port", url, port=port)
 
 
-def _error(cls: type[InvalidLeaseUrlError], url: str, **params: object) -> InvalidLeaseUrlError:
-    """``cls`` for ``url`` (shown without its password); text taken from the URL is shortened
-    and made visible (control characters), as the core does with ``value``."""
-    shown = {
-        key: _short(value) if isinstance(value, str) else value for key, value in params.items()
-    }
-    if "allowed" in params:
-        shown["allowed"] = params["allowed"]
-    return cls(field="lease", value=redact(url), **shown)
-
-
-def _short(text: str, limit: int = 40) -> str:
-    if not text.isprintable():
-        text = repr(text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _error(reason: LeaseUrlReason, url: str, **data: Any) -> InvalidLeaseUrlError:
+    """The refusal of ``url``, which it names without its password (the error's message
+    shortens the text taken from the URL and makes control characters visible)."""
+    return InvalidLeaseUrlError(value=redact(url), reason=reason, **data)
 
 
 def _option_text(value: object) -> str:
@@ -226,7 +200,7 @@ def _option_text(value: object) -> str:
 def check_identifier(name: str, value: str) -> str:
     """``value`` if it is a plain SQL name (``[a-z_][a-z0-9_]*``, at most 51 characters)."""
     if not _IDENT.match(value):
-        raise _error(LeaseIdentifierError, value, option=name, text=value)
+        raise _error("identifier", value, option=name, text=value)
     return value
 
 
