@@ -5,7 +5,7 @@ The public API; the logic lives in the private modules.
 
 from __future__ import annotations
 
-from snowid._breakdown import Breakdown, Segment, Step, breakdown, to_json
+from snowid._breakdown import Breakdown, Segment, Step, breakdown
 from snowid._clock import Clock, SystemClock
 from snowid._fence import Fence, Grant
 from snowid._generator import FixedCeiling, Generator, GeneratorStats
@@ -29,7 +29,6 @@ __all__ = [
     "Step",
     "SystemClock",
     "breakdown",
-    "to_json",
 ]
 
 __version__ = "0.1.0"

@@ -1,8 +1,9 @@
 """The breakdown of one id as data: its bit segments and the formula worked through.
 
-The CLI and the web page only render this; neither shifts bits itself. The steps
-follow the seed's worked example: the delta, each shift, then the OR (a sum, since
-no shifted field overlaps another), then the result.
+The CLI and the web page only render this; neither shifts bits itself (nor does this
+module: the shifts are ``Layout``'s). The steps follow the seed's worked example: the
+delta, each shift, then the OR (a sum, since no shifted field overlaps another), then
+the result. The id is decoded once, here; everything shown comes from that.
 """
 
 from __future__ import annotations
@@ -10,10 +11,10 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass
 
-from snowid._id import SnowId
-from snowid._layout import TWITTER
+from snowid._id import SnowId, utc_datetime
+from snowid._layout import TWITTER, Parts
 
-__all__ = ["Breakdown", "Segment", "Step", "breakdown", "iso_utc", "to_json"]
+__all__ = ["Breakdown", "Segment", "Step", "breakdown", "iso_utc"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,22 +40,56 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class Breakdown:
+    """One id taken apart: its fields, its 64 bits as segments and the formula, step by step."""
+
     id: SnowId
     segments: tuple[Segment, ...]
     steps: tuple[Step, ...]
+    parts: Parts
+    worker: int
+    datetime: _dt.datetime
+    """The timestamp as an aware UTC datetime."""
+
+    @property
+    def iso_utc(self) -> str:
+        """ISO 8601 in UTC with milliseconds and ``Z``: ``2010-11-04T01:42:55.657Z``."""
+        return iso_utc(self.datetime)
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON object the CLI's ``--json`` prints and the HTTP API returns (the id as a
+        decimal string: JSON readers lose precision above 2**53)."""
+        parts = self.parts
+        return {
+            "id": str(self.id),
+            "timestamp": parts.timestamp,
+            "datacenter": parts.datacenter,
+            "machine": parts.machine,
+            "sequence": parts.sequence,
+            "worker": self.worker,
+            "datetime": self.iso_utc,
+            "hex": self.id.hex,
+            "binary": self.id.binary,
+            "segments": [
+                {
+                    "name": s.name,
+                    "high_bit": s.high_bit,
+                    "low_bit": s.low_bit,
+                    "width": s.width,
+                    "value": s.value,
+                    "bits": s.bits,
+                }
+                for s in self.segments
+            ],
+            "steps": [
+                {"key": s.key, "expression": s.expression, "result": s.result} for s in self.steps
+            ],
+        }
 
 
-def segments(snow_id: SnowId) -> tuple[Segment, ...]:
+def _segments(snow_id: SnowId, parts: Parts) -> tuple[Segment, ...]:
     binary = snow_id.binary
     top = TWITTER.total_bits - 1
-    parts = snow_id.parts
-    values = {
-        "sign": 0,
-        "timestamp": parts.timestamp - TWITTER.epoch_ms,
-        "datacenter": parts.datacenter,
-        "machine": parts.machine,
-        "sequence": parts.sequence,
-    }
+    values = {**parts._asdict(), "sign": 0, "timestamp": parts.timestamp - TWITTER.epoch_ms}
     return tuple(
         Segment(
             name=name,
@@ -68,25 +103,12 @@ def segments(snow_id: SnowId) -> tuple[Segment, ...]:
     )
 
 
-def steps(snow_id: SnowId) -> tuple[Step, ...]:
-    parts = snow_id.parts
-    delta = parts.timestamp - TWITTER.epoch_ms
-    shifted = (
-        Step(
-            "timestamp", f"{delta} << {TWITTER.timestamp_shift}", delta << TWITTER.timestamp_shift
-        ),
-        Step(
-            "datacenter",
-            f"{parts.datacenter} << {TWITTER.datacenter_shift}",
-            parts.datacenter << TWITTER.datacenter_shift,
-        ),
-        Step(
-            "machine",
-            f"{parts.machine} << {TWITTER.machine_shift}",
-            parts.machine << TWITTER.machine_shift,
-        ),
-        Step("sequence", f"{parts.sequence}", parts.sequence),
+def _steps(snow_id: SnowId, parts: Parts) -> tuple[Step, ...]:
+    shifted = tuple(
+        Step(name, f"{value} << {shift}" if shift else f"{value}", result)
+        for name, value, shift, result in TWITTER.shifted_fields(parts)
     )
+    delta = parts.timestamp - TWITTER.epoch_ms
     return (
         Step("delta", f"{parts.timestamp} − {TWITTER.epoch_ms}", delta),
         *shifted,
@@ -95,39 +117,18 @@ def steps(snow_id: SnowId) -> tuple[Step, ...]:
 
 
 def breakdown(snow_id: SnowId) -> Breakdown:
-    return Breakdown(id=snow_id, segments=segments(snow_id), steps=steps(snow_id))
-
-
-def iso_utc(snow_id: SnowId) -> str:
-    """ISO 8601 in UTC with milliseconds and ``Z``: ``2010-11-04T01:42:55.657Z``."""
-    return snow_id.datetime.astimezone(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
-
-
-def to_json(snow_id: SnowId) -> dict[str, object]:
-    """The JSON object the CLI's ``--json`` prints and the HTTP API returns."""
+    """``snow_id`` taken apart, decoding it once."""
     parts = snow_id.parts
-    return {
-        "id": str(snow_id),
-        "timestamp": parts.timestamp,
-        "datacenter": parts.datacenter,
-        "machine": parts.machine,
-        "sequence": parts.sequence,
-        "worker": snow_id.worker,
-        "datetime": iso_utc(snow_id),
-        "hex": snow_id.hex,
-        "binary": snow_id.binary,
-        "segments": [
-            {
-                "name": s.name,
-                "high_bit": s.high_bit,
-                "low_bit": s.low_bit,
-                "width": s.width,
-                "value": s.value,
-                "bits": s.bits,
-            }
-            for s in segments(snow_id)
-        ],
-        "steps": [
-            {"key": s.key, "expression": s.expression, "result": s.result} for s in steps(snow_id)
-        ],
-    }
+    return Breakdown(
+        id=snow_id,
+        segments=_segments(snow_id, parts),
+        steps=_steps(snow_id, parts),
+        parts=parts,
+        worker=TWITTER.worker_of(int(snow_id)),
+        datetime=utc_datetime(parts.timestamp),
+    )
+
+
+def iso_utc(when: _dt.datetime) -> str:
+    """ISO 8601 in UTC with milliseconds and ``Z``: ``2010-11-04T01:42:55.657Z``."""
+    return when.astimezone(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"

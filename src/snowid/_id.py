@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Callable
 from typing import Final
 
-from snowid._clock import SYSTEM_CLOCK, Clock
+from snowid._clock import SYSTEM_CLOCK
 from snowid._layout import TWITTER, Parts
-from snowid._parse import to_int
-from snowid.errors import InvalidValueError
+from snowid._parse import digits_int, strict_int, to_int, wrong_type
 
-__all__ = ["SnowId"]
+__all__ = ["SnowId", "utc_datetime"]
 
 _UTC: Final = _dt.UTC
 
@@ -27,35 +25,39 @@ class SnowId:
     _value: int
 
     def __init__(self, value: int) -> None:
-        number = to_int("id", value)
+        """From an int (not a bool) and nothing else; ``SnowId.parse`` reads other forms."""
+        number = strict_int("id", value, "SnowId()")
         object.__setattr__(self, "_value", TWITTER.check_id(number))
 
     # --- constructors, one per input form --------------------------------
 
     @classmethod
     def from_str(cls, text: str) -> SnowId:
-        """From a decimal string such as ``"4194439168"``."""
-        return cls(to_int("id", text))
+        """From a string of decimal digits such as ``"4194439168"`` and nothing else."""
+        return cls(digits_int("id", text, "SnowId.from_str()"))
 
     @classmethod
     def from_parts(
         cls,
         *,
-        timestamp: object | None = None,
-        datacenter: object,
-        machine: object,
-        sequence: object = 0,
+        timestamp: int | None = None,
+        datacenter: int,
+        machine: int,
+        sequence: int = 0,
     ) -> SnowId:
-        """From the four fields; ``timestamp`` is Unix ms.
+        """From the four fields, ints each; ``timestamp`` is Unix ms, ``None`` meaning now.
 
-        A blank timestamp (``None``, or a string of white space) means now, as in the
-        seed's tool; a blank sequence means 0. The identity is always required.
+        Text typed by a person (blank fields, digits with spaces) is read by the page and
+        the CLI (``snowid._fields``), not here.
         """
+        function = "SnowId.from_parts()"
         value = TWITTER.compose(
-            field_value("timestamp", timestamp),
-            field_value("datacenter", datacenter),
-            field_value("machine", machine),
-            field_value("sequence", sequence),
+            SYSTEM_CLOCK.time_ms()
+            if timestamp is None
+            else strict_int("timestamp", timestamp, function),
+            strict_int("datacenter", datacenter, function),
+            strict_int("machine", machine, function),
+            strict_int("sequence", sequence, function),
         )
         return cls._trusted(value)
 
@@ -65,7 +67,7 @@ class SnowId:
     ) -> SnowId:
         """From an aware datetime (naive ones are taken as UTC), truncated to the millisecond."""
         if not isinstance(when, _dt.datetime):
-            raise InvalidValueError(field="datetime", value=repr(when))
+            raise wrong_type("datetime", when, "SnowId.from_datetime()", "datetime")
         if when.tzinfo is None:
             when = when.replace(tzinfo=_UTC)
         delta = when - _dt.datetime(1970, 1, 1, tzinfo=_UTC)
@@ -76,7 +78,8 @@ class SnowId:
 
     @classmethod
     def parse(cls, value: object) -> SnowId:
-        """Lenient, for untrusted input: a SnowId, an int or a decimal string (spaces allowed)."""
+        """The lenient entry, for untrusted input: a SnowId, an int or a decimal string
+        (surrounding spaces and ``_`` separators allowed; a whole float too)."""
         if isinstance(value, SnowId):
             return value
         return cls(to_int("id", value))
@@ -113,13 +116,12 @@ class SnowId:
     @property
     def worker(self) -> int:
         """datacenter << 5 | machine, 0..1023."""
-        parts = self.parts
-        return TWITTER.worker(parts.datacenter, parts.machine)
+        return TWITTER.worker_of(self._value)
 
     @property
     def datetime(self) -> _dt.datetime:
         """The timestamp as an aware UTC datetime."""
-        return _dt.datetime(1970, 1, 1, tzinfo=_UTC) + _dt.timedelta(milliseconds=self.timestamp)
+        return utc_datetime(TWITTER.timestamp_of(self._value))
 
     @property
     def hex(self) -> str:
@@ -134,9 +136,6 @@ class SnowId:
     # --- value-type protocol ------------------------------------------------
 
     def __int__(self) -> int:
-        return self._value
-
-    def __index__(self) -> int:
         return self._value
 
     def __str__(self) -> str:
@@ -183,28 +182,6 @@ class SnowId:
         return (SnowId, (self._value,))
 
 
-def _blank(value: object) -> bool:
-    return value is None or (isinstance(value, str) and not value.strip())
-
-
-COMPOSE_FIELDS = ("timestamp", "datacenter", "machine", "sequence")
-_CHECKS: dict[str, Callable[[int], int]] = {
-    "timestamp": TWITTER.check_timestamp,
-    "datacenter": TWITTER.check_datacenter,
-    "machine": TWITTER.check_machine,
-    "sequence": TWITTER.check_sequence,
-}
-
-
-def field_value(name: str, value: object, clock: Clock = SYSTEM_CLOCK) -> int:
-    """One of the four compose fields from untrusted input, checked against its range.
-
-    The one place for the seed's defaults: a blank timestamp (``None`` or white space)
-    is now, a blank sequence is 0; datacenter and machine are required.
-    """
-    if _blank(value):
-        if name == "timestamp":
-            return clock.time_ms()
-        if name == "sequence":
-            return 0
-    return _CHECKS[name](to_int(name, value))
+def utc_datetime(timestamp_ms: int) -> _dt.datetime:
+    """Unix milliseconds as an aware UTC datetime."""
+    return _dt.datetime(1970, 1, 1, tzinfo=_UTC) + _dt.timedelta(milliseconds=timestamp_ms)

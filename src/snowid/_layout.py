@@ -123,12 +123,21 @@ class Layout:
 
     def compose(self, timestamp: int, datacenter: int, machine: int, sequence: int) -> int:
         """Validate the four fields and pack them into one id."""
-        delta = self.check_timestamp(timestamp) - self.epoch_ms
+        return self.pack(
+            self.check_timestamp(timestamp),
+            self.check_datacenter(datacenter),
+            self.check_machine(machine),
+            self.check_sequence(sequence),
+        )
+
+    def pack(self, timestamp: int, datacenter: int, machine: int, sequence: int) -> int:
+        """Four fields already checked (each once, by a reader that reports them one by
+        one) packed into one id; no checks here."""
         return (
-            (delta << self.timestamp_shift)
-            | (self.check_datacenter(datacenter) << self.datacenter_shift)
-            | (self.check_machine(machine) << self.machine_shift)
-            | (self.check_sequence(sequence) << self.sequence_shift)
+            ((timestamp - self.epoch_ms) << self.timestamp_shift)
+            | (datacenter << self.datacenter_shift)
+            | (machine << self.machine_shift)
+            | (sequence << self.sequence_shift)
         )
 
     def decompose(self, value: int) -> Parts:
@@ -156,10 +165,6 @@ class Layout:
         """Datacenter and machine already shifted into place, for the generator's hot path."""
         return self.worker(datacenter, machine) << self.machine_shift
 
-    def id_at(self, timestamp: int, worker_bits: int, sequence: int) -> int:
-        """An id from a timestamp already known valid, pre-shifted worker bits and a sequence."""
-        return ((timestamp - self.epoch_ms) << self.timestamp_shift) | worker_bits | sequence
-
     def timestamp_of(self, value: int) -> int:
         """The Unix-ms timestamp of an id known valid (no checks; for hot paths)."""
         return (value >> self.timestamp_shift) + self.epoch_ms
@@ -173,6 +178,27 @@ class Layout:
         return (value >> self.machine_shift) & self.max_worker, (
             value >> self.timestamp_shift
         ) + self.epoch_ms
+
+    def shifted_fields(self, parts: Parts) -> tuple[tuple[str, int, int, int], ...]:
+        """(name, value, shift, value shifted into place) of each field, most significant
+        first; the timestamp's value is its delta from the epoch. Their sum is the id."""
+        delta = parts.timestamp - self.epoch_ms
+        return (
+            ("timestamp", delta, self.timestamp_shift, delta << self.timestamp_shift),
+            (
+                "datacenter",
+                parts.datacenter,
+                self.datacenter_shift,
+                parts.datacenter << self.datacenter_shift,
+            ),
+            ("machine", parts.machine, self.machine_shift, parts.machine << self.machine_shift),
+            (
+                "sequence",
+                parts.sequence,
+                self.sequence_shift,
+                parts.sequence << self.sequence_shift,
+            ),
+        )
 
     def segment_spans(self) -> tuple[tuple[str, int, int], ...]:
         """(name, high bit, low bit) of each block, most significant first, sign included."""

@@ -12,6 +12,7 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     SnowIdError
     ├── InvalidValueError (ValueError)         bad input, never an id
     │   ├── NotAnIntegerError (+ TypeError)    "12abc", 1.5, True, None
+    │   ├── WrongTypeError (+ TypeError)       SnowId("12"): a strict constructor, wrong type
     │   ├── EmptyValueError                    "" where a number is required
     │   ├── NumberTooLongError                 digits beyond any field's range
     │   ├── OutOfRangeError                    field outside its range
@@ -77,6 +78,7 @@ __all__ = [
     "TimestampAfterEndError",
     "TimestampBeforeEpochError",
     "UnsupportedFileSystemError",
+    "WrongTypeError",
 ]
 
 _E = TypeVar("_E", bound=type)
@@ -191,6 +193,17 @@ class NotAnIntegerError(InvalidValueError, TypeError):
     """A value that is not a whole number: a bool, a float with a fraction, "12abc"."""
 
     code = "not_an_integer"
+
+
+@_data
+class WrongTypeError(InvalidValueError, TypeError):
+    """A strict constructor got the wrong type: ``function`` takes ``expected`` ("int" or
+    "str") for ``field``, not a ``given_type``. ``SnowId.parse`` is the lenient entry."""
+
+    code = "wrong_type"
+    function: str
+    expected: str
+    given_type: str
 
 
 class EmptyValueError(InvalidValueError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from snowid import SnowId, breakdown, to_json
+from snowid import SnowId, breakdown
 
 
 def test_the_seed_worked_example_steps() -> None:
@@ -50,7 +50,7 @@ def test_the_combine_step_sums_to_the_id(value: int) -> None:
 
 
 def test_json_object_of_the_seed_example() -> None:
-    data = to_json(SnowId(4194439168))
+    data = breakdown(SnowId(4194439168)).as_dict()
     assert data["id"] == "4194439168"
     assert (data["timestamp"], data["datacenter"], data["machine"], data["sequence"]) == (
         1288834975657,
@@ -72,4 +72,31 @@ def test_json_object_of_the_seed_example() -> None:
 
 
 def test_json_datetime_of_the_last_millisecond() -> None:
-    assert to_json(SnowId(2**63 - 1))["datetime"] == "2080-07-10T17:30:30.208Z"
+    assert breakdown(SnowId(2**63 - 1)).as_dict()["datetime"] == "2080-07-10T17:30:30.208Z"
+
+
+def test_the_breakdown_holds_the_decoded_fields() -> None:
+    view = breakdown(SnowId(4194439168))
+    assert view.parts == (1288834975657, 1, 1, 0)
+    assert view.worker == 33
+    assert view.iso_utc == "2010-11-04T01:42:55.657Z"
+    assert view.datetime == SnowId(4194439168).datetime
+
+
+def test_to_json_is_gone_breakdown_as_dict_replaces_it() -> None:
+    import snowid
+
+    assert not hasattr(snowid, "to_json")
+    assert list(breakdown(SnowId(1)).as_dict()) == [
+        "id",
+        "timestamp",
+        "datacenter",
+        "machine",
+        "sequence",
+        "worker",
+        "datetime",
+        "hex",
+        "binary",
+        "segments",
+        "steps",
+    ]

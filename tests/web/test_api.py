@@ -9,9 +9,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from snowid._breakdown import to_json
-from snowid._id import SnowId
-from snowid._layout import TWITTER
+from snowid import TWITTER, SnowId, breakdown
 from snowid.web import Settings, create_app
 from tests.support.web import fixed_identity_service, serving
 
@@ -44,7 +42,7 @@ def test_compose_reproduces_the_seed_worked_example(client: httpx.Client) -> Non
     assert response.status_code == 200
     body = response.json()
     assert body["id"] == SEED_ID
-    assert body == to_json(SnowId(int(SEED_ID)))
+    assert body == breakdown(SnowId(int(SEED_ID))).as_dict()
     steps = {step["key"]: step["result"] for step in body["steps"]}
     assert steps == {
         "delta": 1000,
@@ -154,7 +152,7 @@ def test_decode_the_seed_id(client: httpx.Client) -> None:
     response = client.get(f"/api/decode/{SEED_ID}")
     assert response.status_code == 200
     body = response.json()
-    assert body == to_json(SnowId(int(SEED_ID)))
+    assert body == breakdown(SnowId(int(SEED_ID))).as_dict()
     assert (body["timestamp"], body["datacenter"], body["machine"], body["sequence"]) == (
         1288834975657,
         1,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from snowid._breakdown import breakdown, to_json
+from snowid._breakdown import breakdown
+from snowid._fields import COMPOSE_FIELDS, read_compose_fields, read_id
 from snowid._id import SnowId
 from snowid.cli._common import add_lang_option, print_json, use_colour
 from snowid.cli._render import render_blocks, render_parts, render_steps
@@ -43,24 +44,19 @@ def _add_output_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _compose(args: argparse.Namespace, lang: str) -> int:
-    snow_id = SnowId.from_parts(
-        timestamp=args.timestamp,
-        datacenter=args.datacenter,
-        machine=args.machine,
-        sequence=args.sequence,
-    )
-    return _show(snow_id, args, lang)
+    texts = {name: getattr(args, name) for name in COMPOSE_FIELDS}
+    return _show(read_compose_fields(texts).snow_id(), args, lang)
 
 
 def _decode(args: argparse.Namespace, lang: str) -> int:
-    return _show(SnowId.parse(args.id), args, lang)
+    return _show(read_id(args.id), args, lang)
 
 
 def _show(snow_id: SnowId, args: argparse.Namespace, lang: str) -> int:
-    if args.json:
-        print_json(to_json(snow_id))
-        return 0
     data = breakdown(snow_id)
+    if args.json:
+        print_json(data.as_dict())
+        return 0
     lines = [*render_parts(data, lang), "", *render_blocks(data, lang, colour=use_colour())]
     if args.steps:
         lines += ["", *render_steps(data, lang)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from snowid._breakdown import Breakdown, iso_utc
+from snowid._breakdown import Breakdown
 from snowid.i18n import translate
 
 # One ANSI colour per block, the same order as the web page's colours.
@@ -24,18 +24,18 @@ def _paint(text: str, name: str, colour: bool) -> str:
 
 def render_parts(data: Breakdown, lang: str) -> list[str]:
     snow_id = data.id
-    parts = snow_id.parts
-    local = snow_id.datetime.astimezone()
+    parts = data.parts
+    local = data.datetime.astimezone()
     rows = [
         ("cli.id", str(snow_id)),
         ("cli.hex", "0x" + snow_id.hex),
         ("cli.timestamp", str(parts.timestamp)),
-        ("cli.utc", iso_utc(snow_id)),
+        ("cli.utc", data.iso_utc),
         ("cli.local", _local_text(local)),
         ("cli.datacenter", str(parts.datacenter)),
         ("cli.machine", str(parts.machine)),
         ("cli.sequence", str(parts.sequence)),
-        ("cli.worker", str(snow_id.worker)),
+        ("cli.worker", str(data.worker)),
     ]
     labels = [translate(key, lang) for key, _ in rows]
     width = max(len(label) for label in labels)

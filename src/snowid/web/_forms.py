@@ -1,7 +1,7 @@
 """Reading the compose and decode inputs, with every invalid field reported on its own.
 
-Validation is the core's (``to_int``, ``TWITTER.check_*``, ``SnowId``); this module
-only runs it field by field, so one bad field never hides the others.
+The reading is the core's one reader (``snowid._fields``, shared with the CLI); this
+module keeps the raw inputs alongside, for refilling the form.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from snowid._clock import SYSTEM_CLOCK, Clock
-from snowid._id import COMPOSE_FIELDS, SnowId, field_value
-from snowid._parse import to_int
-from snowid.errors import EmptyValueError, InvalidValueError, SnowIdError
+from snowid._fields import COMPOSE_FIELDS, read_compose_fields, read_id
+from snowid._id import SnowId
+from snowid.errors import InvalidValueError, SnowIdError
 
 __all__ = ["COMPOSE_FIELDS", "ComposeForm", "localized_message", "read_compose", "read_id"]
 
@@ -36,23 +36,13 @@ class ComposeForm:
 
 def read_compose(query: Mapping[str, str], clock: Clock = SYSTEM_CLOCK) -> ComposeForm:
     values = {name: query.get(name, "") for name in COMPOSE_FIELDS}
-    form = ComposeForm(values=values, timestamp_was_blank=not values["timestamp"].strip())
-    checked: dict[str, int] = {}
-    for name in COMPOSE_FIELDS:
-        try:
-            checked[name] = field_value(name, values[name], clock)
-        except InvalidValueError as error:
-            form.errors[name] = error
-    if not form.errors:
-        form.snow_id = SnowId.from_parts(**checked)
-    return form
-
-
-def read_id(raw: str) -> SnowId:
-    """An id typed or pasted by a person: white space and ``_`` allowed, nothing else."""
-    if not raw.strip():
-        raise EmptyValueError(field="id", value=raw)
-    return SnowId.parse(to_int("id", raw))
+    read = read_compose_fields(values, clock)
+    return ComposeForm(
+        values=values,
+        errors=read.errors,
+        snow_id=None if read.errors else read.snow_id(),
+        timestamp_was_blank=not values["timestamp"].strip(),
+    )
 
 
 def localized_message(error: SnowIdError, lang: str) -> str:

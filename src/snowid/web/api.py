@@ -8,7 +8,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from snowid._breakdown import to_json
+from snowid._breakdown import breakdown
 from snowid._parse import to_int
 from snowid.errors import OutOfRangeError
 from snowid.web import _metrics
@@ -50,10 +50,10 @@ def routes(settings: Settings, service: IdService) -> list[BaseRoute]:
         if error is not None:
             raise error
         assert form.snow_id is not None
-        return _json(to_json(form.snow_id))
+        return _json(breakdown(form.snow_id).as_dict())
 
     async def decode(request: Request) -> Response:
-        return _json(to_json(read_id(request.path_params["id"])))
+        return _json(breakdown(read_id(request.path_params["id"])).as_dict())
 
     async def healthz(request: Request) -> Response:
         snapshot = service.snapshot()

@@ -18,7 +18,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 from starlette.templating import Jinja2Templates
 
-from snowid._breakdown import breakdown, iso_utc
+from snowid._breakdown import breakdown
 from snowid._clock import SYSTEM_CLOCK
 from snowid._id import SnowId
 from snowid.errors import InvalidValueError
@@ -80,8 +80,8 @@ def _result(snow_id: SnowId, lang: str) -> dict[str, Any]:
     """Everything the result block shows, as strings ready for the template."""
     t = _translator(lang)
     view = breakdown(snow_id)
-    parts = snow_id.parts
-    local = snow_id.datetime.astimezone()
+    parts = view.parts
+    local = view.datetime.astimezone()
     blocks = []
     for seg in view.segments:
         one = seg.width == 1
@@ -106,8 +106,8 @@ def _result(snow_id: SnowId, lang: str) -> dict[str, Any]:
     return {
         "decimal": str(snow_id),
         "hex": "0x" + snow_id.hex,
-        "iso": iso_utc(snow_id),
-        "utc": iso_utc(snow_id).replace("T", " ").replace("Z", " UTC"),
+        "iso": view.iso_utc,
+        "utc": view.iso_utc.replace("T", " ").replace("Z", " UTC"),
         "local": local.strftime("%Y-%m-%d %H:%M:%S.") + f"{local.microsecond // 1000:03d}",
         "local_zone": local.strftime("%Z") or local.strftime("%z"),
         "timestamp": parts.timestamp,
@@ -116,7 +116,7 @@ def _result(snow_id: SnowId, lang: str) -> dict[str, Any]:
             (t("web.label.datacenter"), parts.datacenter),
             (t("web.label.machine"), parts.machine),
             (t("web.label.sequence"), parts.sequence),
-            (t("web.result.worker"), snow_id.worker),
+            (t("web.result.worker"), view.worker),
         ],
         "blocks": blocks,
         "steps": [
