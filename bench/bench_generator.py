@@ -34,7 +34,7 @@ from itertools import repeat
 from time import perf_counter
 from typing import Any
 
-from snowid._generator import Generator
+from snowid import Generator
 
 EPOCH = 1288834974657
 LAYOUT_LIMIT = 4_096_000

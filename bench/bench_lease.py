@@ -22,7 +22,7 @@ import uuid
 from collections.abc import Callable
 from time import perf_counter
 
-from snowid._generator import Generator
+from snowid import Generator
 from snowid.lease import open_lease
 
 PG = "postgresql://postgres@127.0.0.1:5432/test"

@@ -14,12 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from snowid import FixedCeiling, Generator
-from snowid._fence import Grant
-from snowid._layout import TWITTER
+from snowid import TWITTER, Generator, Grant
 from snowid.errors import SnowIdError
 from snowid.lease import FileLease, open_lease
-from snowid.testing import FakeClock
+from snowid.testing import FakeClock, FixedCeiling
 from tests.lease_support.pg import PG, open_pg, sql
 
 NOW = 1_700_000_000_000

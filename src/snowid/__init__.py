@@ -8,7 +8,7 @@ from __future__ import annotations
 from snowid._breakdown import Breakdown, Segment, Step, breakdown
 from snowid._clock import Clock, SystemClock
 from snowid._fence import Fence, Grant
-from snowid._generator import FixedCeiling, Generator, GeneratorStats
+from snowid._generator import Generator, GeneratorStats
 from snowid._id import SnowId
 from snowid._layout import TWITTER, TWITTER_EPOCH_MS, Layout, Parts
 
@@ -18,7 +18,6 @@ __all__ = [
     "Breakdown",
     "Clock",
     "Fence",
-    "FixedCeiling",
     "Generator",
     "GeneratorStats",
     "Grant",
@@ -32,3 +31,22 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+"""The package version: written only here (pyproject.toml reads it, via hatch)."""
+
+# Reprs, docs and pickles name the public path (snowid.SnowId), not the private module.
+for _public in (
+    Breakdown,
+    Clock,
+    Fence,
+    Generator,
+    GeneratorStats,
+    Grant,
+    Layout,
+    Parts,
+    Segment,
+    SnowId,
+    Step,
+    SystemClock,
+):
+    _public.__module__ = __name__
+del _public

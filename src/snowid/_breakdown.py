@@ -47,8 +47,11 @@ class Breakdown:
     steps: tuple[Step, ...]
     parts: Parts
     worker: int
-    datetime: _dt.datetime
-    """The timestamp as an aware UTC datetime."""
+
+    @property
+    def datetime(self) -> _dt.datetime:
+        """The timestamp as an aware UTC datetime."""
+        return utc_datetime(self.parts.timestamp)
 
     @property
     def iso_utc(self) -> str:
@@ -125,7 +128,6 @@ def breakdown(snow_id: SnowId) -> Breakdown:
         steps=_steps(snow_id, parts),
         parts=parts,
         worker=TWITTER.worker_of(int(snow_id)),
-        datetime=utc_datetime(parts.timestamp),
     )
 
 

@@ -19,7 +19,14 @@ from snowid._layout import TWITTER
 from snowid._parse import to_int
 from snowid.errors import InvalidValueError
 
-__all__ = ["COMPOSE_FIELDS", "ComposeFields", "read_compose_fields", "read_field", "read_id"]
+__all__ = [
+    "COMPOSE_FIELDS",
+    "ComposeFields",
+    "first_error",
+    "read_compose_fields",
+    "read_field",
+    "read_id",
+]
 
 COMPOSE_FIELDS: Final = ("timestamp", "datacenter", "machine", "sequence")
 _CHECKS: Final[dict[str, Callable[[int], int]]] = {
@@ -51,8 +58,7 @@ class ComposeFields:
 
     @property
     def first_error(self) -> InvalidValueError | None:
-        """The first bad field's error, in the form's order."""
-        return next((self.errors[name] for name in COMPOSE_FIELDS if name in self.errors), None)
+        return first_error(self.errors)
 
     def snow_id(self) -> SnowId:
         """The id of four valid fields (packed without checking them again); else the
@@ -63,6 +69,11 @@ class ComposeFields:
         n = self.numbers
         packed = TWITTER.pack(n["timestamp"], n["datacenter"], n["machine"], n["sequence"])
         return SnowId._trusted(packed)
+
+
+def first_error(errors: Mapping[str, InvalidValueError]) -> InvalidValueError | None:
+    """The first bad field's error, in the form's order."""
+    return next((errors[name] for name in COMPOSE_FIELDS if name in errors), None)
 
 
 def read_compose_fields(

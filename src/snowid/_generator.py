@@ -2,7 +2,7 @@
 
 The state machine itself is in ``_gencore`` (closure cells, for speed); this module is
 the public face: validation, waiting (sleep, or ``await``), batches, iteration,
-statistics, the fork hook and ``FixedCeiling``.
+statistics and the fork hook.
 """
 
 from __future__ import annotations
@@ -16,14 +16,13 @@ from dataclasses import dataclass
 from snowid._clock import Clock, SystemClock
 from snowid._fence import Fence, Grant
 from snowid._gencore import NEED_GRANT, Core, build_core
-from snowid._layout import TWITTER, TWITTER_EPOCH_MS
+from snowid._layout import TWITTER
 from snowid._parse import to_int
 from snowid.errors import EmptyValueError, MissingIdentityError, OutOfRangeError
 
 __all__ = [
     "DEFAULT_MAX_BACKWARD_MS",
     "DEFAULT_MAX_WAIT_MS",
-    "FixedCeiling",
     "Generator",
     "GeneratorStats",
 ]
@@ -53,48 +52,6 @@ class GeneratorStats:
     """Times issuing stopped at the fence's ceiling and waited for it to rise."""
 
 
-class FixedCeiling:
-    """A Fence with a ceiling that never moves: ids get timestamps ``start_ms..ceiling_ms``.
-
-    Bounds a generator with a fixed identity (``Generator(1, 2, fence=FixedCeiling(t))``).
-    Used as a generator's only fence it also supplies the identity, ``datacenter`` and
-    ``machine`` (default 0 and 0).
-    """
-
-    __slots__ = ("_grant", "ceiling_ms")
-
-    def __init__(
-        self,
-        ceiling_ms: int,
-        *,
-        start_ms: int = TWITTER_EPOCH_MS,
-        datacenter: int = 0,
-        machine: int = 0,
-    ) -> None:
-        self.ceiling_ms: int = to_int("ceiling_ms", ceiling_ms)
-        self._grant = Grant(
-            datacenter=TWITTER.check_datacenter(to_int("datacenter", datacenter)),
-            machine=TWITTER.check_machine(to_int("machine", machine)),
-            start_ms=to_int("start_ms", start_ms),
-            ceiling_ms=self.ceiling_ms,
-        )
-
-    def acquire(self, needed_ms: int) -> Grant:
-        del needed_ms
-        return self._grant
-
-    async def aacquire(self, needed_ms: int) -> Grant:
-        del needed_ms
-        return self._grant
-
-    def __repr__(self) -> str:
-        g = self._grant
-        return (
-            f"FixedCeiling({self.ceiling_ms}, start_ms={g.start_ms},"
-            f" datacenter={g.datacenter}, machine={g.machine})"
-        )
-
-
 class Generator:
     """Issues Twitter-layout ids, each strictly greater than every one it issued before.
 
@@ -120,9 +77,6 @@ class Generator:
         "_max_wait_ms",
         "next_id",
     )
-
-    next_id: Callable[[], int]
-    """The next id (an int). Blocks while the sequence or the ceiling makes it wait."""
 
     def __init__(
         self,
@@ -161,7 +115,10 @@ class Generator:
             max_wait_ms=self._max_wait_ms,
             wait=_wait_system if system else _clock_wait(clock),
         )
-        self.next_id = self._core.next_id
+        # Declared here, not in the class body: a class annotation would be resolved in
+        # the public module named by __module__ ("snowid"), where Callable is not defined.
+        self.next_id: Callable[[], int] = self._core.next_id
+        """The next id (an int). Blocks while the sequence or the ceiling makes it wait."""
         _INSTANCES.add(self)
 
     # A copy would share the state but not the fork hook, and a pickled generator would

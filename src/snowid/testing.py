@@ -1,4 +1,5 @@
-"""Helpers for tests of code that uses snowid: a fake clock and known-answer vectors.
+"""Helpers for tests of code that uses snowid: a fake clock, a fixed ceiling and
+known-answer vectors.
 
 ``FakeClock`` implements the ``Clock`` protocol with time that moves only when told
 to: ``advance`` lets time pass (wall and monotonic clocks together), ``set`` and
@@ -22,8 +23,18 @@ import asyncio
 import threading
 
 from snowid._clock import SYSTEM_CLOCK
+from snowid._fence import Grant
+from snowid._layout import TWITTER, TWITTER_EPOCH_MS
+from snowid._parse import to_int
 
-__all__ = ["DEFAULT_START_MS", "KNOWN_ANSWERS", "FakeClock", "KnownAnswer", "OffsetClock"]
+__all__ = [
+    "DEFAULT_START_MS",
+    "KNOWN_ANSWERS",
+    "FakeClock",
+    "FixedCeiling",
+    "KnownAnswer",
+    "OffsetClock",
+]
 
 DEFAULT_START_MS = 1_700_000_000_000
 """2023-11-14T22:13:20Z: where a FakeClock starts unless told otherwise."""
@@ -149,3 +160,45 @@ KNOWN_ANSWERS: tuple[KnownAnswer, ...] = (
     (3487858230208, 31, 31, 4095, 9223372036854775807),
 )
 """Known-answer vectors, each checked by hand arithmetic in snowid's own tests."""
+
+
+class FixedCeiling:
+    """A Fence with a ceiling that never moves: ids get timestamps ``start_ms..ceiling_ms``.
+
+    Bounds a generator with a fixed identity (``Generator(1, 2, fence=FixedCeiling(t))``).
+    Used as a generator's only fence it also supplies the identity, ``datacenter`` and
+    ``machine`` (default 0 and 0).
+    """
+
+    __slots__ = ("_grant", "ceiling_ms")
+
+    def __init__(
+        self,
+        ceiling_ms: int,
+        *,
+        start_ms: int = TWITTER_EPOCH_MS,
+        datacenter: int = 0,
+        machine: int = 0,
+    ) -> None:
+        self.ceiling_ms: int = to_int("ceiling_ms", ceiling_ms)
+        self._grant = Grant(
+            datacenter=TWITTER.check_datacenter(to_int("datacenter", datacenter)),
+            machine=TWITTER.check_machine(to_int("machine", machine)),
+            start_ms=to_int("start_ms", start_ms),
+            ceiling_ms=self.ceiling_ms,
+        )
+
+    def acquire(self, needed_ms: int) -> Grant:
+        del needed_ms
+        return self._grant
+
+    async def aacquire(self, needed_ms: int) -> Grant:
+        del needed_ms
+        return self._grant
+
+    def __repr__(self) -> str:
+        g = self._grant
+        return (
+            f"FixedCeiling({self.ceiling_ms}, start_ms={g.start_ms},"
+            f" datacenter={g.datacenter}, machine={g.machine})"
+        )

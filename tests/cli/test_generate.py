@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from snowid._layout import TWITTER
+from snowid import TWITTER
 from snowid.cli import main
 
 

@@ -184,3 +184,18 @@ def test_colour_on_a_terminal_and_never_with_no_color() -> None:
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     assert "\033[" in on_tty(env)
     assert "\033[" not in on_tty({**env, "NO_COLOR": "1"})
+
+
+def test_version_prints_the_package_version_and_exits_0(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The one version: snowid.__version__, which the installed metadata also reads."""
+    import importlib.metadata
+
+    import snowid
+
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0
+    assert capsys.readouterr().out == f"snowid {snowid.__version__}\n"
+    assert importlib.metadata.version("snowid") == snowid.__version__

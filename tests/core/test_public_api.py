@@ -6,6 +6,7 @@ import pickle
 import subprocess
 import sys
 import textwrap
+import typing
 
 import snowid
 from snowid import errors
@@ -74,3 +75,56 @@ def test_errors_subclass_the_matching_builtins() -> None:
     assert issubclass(errors.NotAnIntegerError, TypeError)
     assert issubclass(errors.ClockMovedBackwards, RuntimeError)
     assert issubclass(errors.StoreUnreachableError, ConnectionError)
+
+
+PUBLIC_CLASSES = [
+    value for name in snowid.__all__ if isinstance(value := getattr(snowid, name), type)
+]
+
+
+def test_public_classes_name_the_public_path() -> None:
+    """Reprs, docs and pickles say snowid.SnowId, not snowid._id.SnowId."""
+    assert len(PUBLIC_CLASSES) >= 12
+    for cls in PUBLIC_CLASSES:
+        assert cls.__module__ == "snowid", cls
+        assert getattr(snowid, cls.__qualname__) is cls
+    assert repr(snowid.SnowId) == "<class 'snowid.SnowId'>"
+
+
+def test_public_classes_pickle_under_the_public_path() -> None:
+    values = [
+        snowid.SnowId(4194439168),
+        snowid.breakdown(snowid.SnowId(4194439168)),
+        snowid.TWITTER,
+        snowid.Parts(1288834975657, 1, 1, 0),
+        snowid.Grant(datacenter=1, machine=1, start_ms=0, ceiling_ms=5),
+        snowid.SystemClock(),
+    ]
+    for value in values:
+        data = pickle.dumps(value)
+        assert b"snowid._" not in data  # no private module named in the pickle
+        copy = pickle.loads(data)
+        assert type(copy) is type(value)
+        if not isinstance(value, snowid.SystemClock):
+            assert copy == value
+
+
+def test_type_hints_of_public_classes_resolve_in_the_public_module() -> None:
+    """With __module__ = "snowid", class annotations are looked up in snowid's namespace."""
+    for cls in PUBLIC_CLASSES:
+        typing.get_type_hints(cls)
+
+
+def test_fixed_ceiling_is_a_test_helper_not_public_api() -> None:
+    from snowid.testing import FixedCeiling
+
+    assert not hasattr(snowid, "FixedCeiling")
+    assert FixedCeiling.__module__ == "snowid.testing"
+
+
+def test_dead_members_are_gone() -> None:
+    from snowid.cli import _common
+
+    assert not hasattr(snowid.Layout, "id_at")
+    assert not hasattr(snowid.SnowId, "__index__")
+    assert not hasattr(_common, "SubParsers")

@@ -6,9 +6,7 @@ import asyncio
 
 import pytest
 
-from snowid._clock import Clock
-from snowid._id import SnowId
-from snowid._layout import TWITTER
+from snowid import TWITTER, Clock, SnowId
 from snowid.testing import DEFAULT_START_MS, KNOWN_ANSWERS, FakeClock
 
 # --- FakeClock -------------------------------------------------------------------------

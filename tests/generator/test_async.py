@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from snowid._fence import Grant
-from snowid._generator import Generator
-from snowid._layout import TWITTER
+from snowid import TWITTER, Generator, Grant
 from snowid.testing import FakeClock
 
 T = 1_700_000_000_000

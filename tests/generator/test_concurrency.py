@@ -12,9 +12,7 @@ import weakref
 
 import pytest
 
-from snowid._fence import Grant
-from snowid._generator import Generator
-from snowid._layout import TWITTER
+from snowid import TWITTER, Generator, Grant
 from snowid.errors import ForkedGeneratorError
 
 needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from snowid._fence import Fence, Grant
-from snowid._generator import FixedCeiling, Generator
-from snowid._layout import TWITTER
+from snowid import TWITTER, Fence, Generator, Grant
 from snowid.errors import CeilingReachedError, ClockMovedBackwards, ForkedGeneratorError
-from snowid.testing import FakeClock
+from snowid.testing import FakeClock, FixedCeiling
 
 T = 1_700_000_000_000
 

@@ -9,12 +9,8 @@ import itertools
 
 import pytest
 
-from snowid._generator import (
-    DEFAULT_MAX_BACKWARD_MS,
-    Generator,
-    GeneratorStats,
-)
-from snowid._layout import TWITTER
+from snowid import TWITTER, Generator, GeneratorStats
+from snowid._generator import DEFAULT_MAX_BACKWARD_MS
 from snowid.errors import (
     ClockMovedBackwards,
     EmptyValueError,

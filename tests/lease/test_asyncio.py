@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from snowid._generator import Generator
-from snowid._layout import TWITTER
+from snowid import TWITTER, Generator
 from snowid.lease import lease_status
 from snowid.lease.postgres import PostgresLease
 from tests.lease_support.pg import PG, open_pg, sql

@@ -13,8 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from snowid import errors
-from snowid._generator import Generator
+from snowid import Generator, errors
 from snowid.cli import main
 from snowid.errors import (
     LEASE_URL_REASONS,

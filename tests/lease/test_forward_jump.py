@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from snowid._generator import Generator
-from snowid._layout import TWITTER
+from snowid import TWITTER, Generator
 from snowid.errors import CeilingReachedError, InvalidLeaseUrlError
 from snowid.lease import FileLease, LeaseEvent, open_lease
 from snowid.lease._base import ForwardJumpGuard

@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from snowid._generator import Generator
-from snowid._layout import TWITTER
+from snowid import TWITTER, Generator
 from snowid.errors import ClockMovedBackwards
 from snowid.lease import FileLease, open_lease
 from snowid.lease._hwm import HwmFile

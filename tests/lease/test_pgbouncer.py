@@ -24,8 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from snowid._generator import Generator
-from snowid._layout import TWITTER
+from snowid import TWITTER, Generator
 from snowid.lease import init_lease, lease_status, open_lease
 from snowid.lease.postgres import PostgresLease
 from tests.lease_support.pg import pg_available, sql

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from snowid._generator import Generator
-from snowid._layout import TWITTER
+from snowid import TWITTER, Generator
 from snowid.errors import (
     ClockSkewError,
     NoFreeIdentityError,

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from snowid._layout import TWITTER
+from snowid import TWITTER
 from tests.lease_support.procs import (
     ROOT,
     read_ids,

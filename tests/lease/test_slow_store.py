@@ -18,8 +18,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from snowid._generator import Generator
-from snowid._layout import TWITTER
+from snowid import TWITTER, Generator
 from snowid.errors import NoFreeIdentityError
 from tests.lease_support.holders import Issuer, wait_until, worker_ms
 from tests.lease_support.pg import PG, open_pg, sql

@@ -31,8 +31,7 @@ from typing import Any
 
 import pytest
 
-from snowid._generator import Generator
-from snowid._layout import TWITTER
+from snowid import TWITTER, Generator
 from snowid.errors import NoFreeIdentityError, StoreUnreachableError
 from snowid.lease import LeaseEvent, init_lease
 from tests.lease_support.holders import Issuer, wait_until, worker_ms

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from snowid._layout import TWITTER
+from snowid import TWITTER
 from tests.lease_support.holders import worker_ms
 from tests.lease_support.pg import sql
 from tests.lease_support.procs import read_ids, read_log, start_worker, wait_all

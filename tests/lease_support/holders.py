@@ -8,8 +8,7 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
-from snowid._generator import Generator
-from snowid._layout import TWITTER
+from snowid import TWITTER, Generator
 from snowid.errors import SnowIdError
 from snowid.lease import LeaseEvent
 from snowid.lease.postgres import PostgresLease

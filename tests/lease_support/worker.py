@@ -21,7 +21,7 @@ import threading
 import time
 from pathlib import Path
 
-from snowid._generator import Generator
+from snowid import Generator
 from snowid.errors import SnowIdError
 from snowid.lease import LeaseEvent, open_lease
 from snowid.testing import OffsetClock

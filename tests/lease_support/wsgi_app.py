@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 
-from snowid._generator import Generator
+from snowid import Generator
 from snowid.lease import open_lease
 
 lease = open_lease(os.environ["SNOWID_TEST_LEASE"])

@@ -54,7 +54,7 @@ def serving(app: ASGIApp, host: str = "127.0.0.1", timeout_s: float = 10.0) -> I
 
 def fixed_identity_service(datacenter: int = 1, machine: int = 1) -> IdService:
     """An IdService on a Generator with a fixed identity (no lease): for tests and demos."""
-    from snowid._generator import Generator
+    from snowid import Generator
 
     def build() -> tuple[IdSource, LeaseView | None]:
         return Generator(datacenter, machine), None

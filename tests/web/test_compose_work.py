@@ -15,7 +15,7 @@ from types import CodeType, FrameType
 import httpx
 import pytest
 
-from snowid._layout import Layout
+from snowid import Layout
 from snowid._parse import to_int
 from snowid.web import Settings, create_app
 from tests.support.web import fixed_identity_service

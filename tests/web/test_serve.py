@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from snowid._id import SnowId
+from snowid import SnowId
 from snowid.cli import main
 from snowid.cli._serve import worker_environment
 from tests.support.web import free_port

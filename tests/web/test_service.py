@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import httpx
 
-from snowid._fence import Grant
-from snowid._generator import Generator
+from snowid import Generator, Grant
 from snowid.errors import LeaseLostError, NoFreeIdentityError
 from snowid.testing import FakeClock
 from snowid.web import Settings, create_app

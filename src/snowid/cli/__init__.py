@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from snowid import __version__
 from snowid.cli import _compose, _generate, _lease, _serve
 from snowid.cli._common import Handler
 from snowid.errors import SnowIdError
@@ -28,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--lang", choices=LANGS, default=None, help="language of messages (default: the locale)"
     )
+    parser.add_argument("--version", action="version", version=f"snowid {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in (_compose, _generate, _lease, _serve):
         module.register(sub)

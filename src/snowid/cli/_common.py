@@ -10,7 +10,6 @@ from collections.abc import Callable
 from typing import TextIO
 
 Handler = Callable[[argparse.Namespace, str], int]
-SubParsers = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def add_lang_option(parser: argparse.ArgumentParser) -> None:

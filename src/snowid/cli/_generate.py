@@ -8,7 +8,7 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from snowid._generator import Generator
+from snowid import Generator
 from snowid._parse import to_int
 from snowid.cli._common import add_lang_option
 from snowid.errors import EmptyValueError, OutOfRangeError

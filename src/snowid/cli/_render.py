@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from snowid._breakdown import Breakdown
+from snowid import Breakdown
 from snowid.i18n import translate
 
 # One ANSI colour per block, the same order as the web page's colours.

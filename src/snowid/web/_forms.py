@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from snowid._clock import SYSTEM_CLOCK, Clock
-from snowid._fields import COMPOSE_FIELDS, read_compose_fields, read_id
-from snowid._id import SnowId
+from snowid import Clock, SnowId
+from snowid._clock import SYSTEM_CLOCK
+from snowid._fields import COMPOSE_FIELDS, first_error, read_compose_fields, read_id
 from snowid.errors import InvalidValueError, SnowIdError
 
 __all__ = ["COMPOSE_FIELDS", "ComposeForm", "localized_message", "read_compose", "read_id"]
@@ -28,10 +28,7 @@ class ComposeForm:
 
     @property
     def first_error(self) -> InvalidValueError | None:
-        for name in COMPOSE_FIELDS:
-            if name in self.errors:
-                return self.errors[name]
-        return None
+        return first_error(self.errors)
 
 
 def read_compose(query: Mapping[str, str], clock: Clock = SYSTEM_CLOCK) -> ComposeForm:

@@ -8,7 +8,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from snowid._breakdown import breakdown
+from snowid import breakdown
 from snowid._parse import to_int
 from snowid.errors import OutOfRangeError
 from snowid.web import _metrics

@@ -18,9 +18,8 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 from starlette.templating import Jinja2Templates
 
-from snowid._breakdown import breakdown
+from snowid import SnowId, breakdown
 from snowid._clock import SYSTEM_CLOCK
-from snowid._id import SnowId
 from snowid.errors import InvalidValueError
 from snowid.i18n import LANGS, translate
 from snowid.web._forms import COMPOSE_FIELDS, localized_message, read_compose, read_id
