@@ -1,20 +1,20 @@
 """The ``snowid`` command: a thin adapter over the library.
 
 Each sub-command lives in its own module with ``register(subparsers)``; this module
-builds the parser, picks the language and turns snowid errors into exit code 1
-with ``Error: …`` on stderr (argparse's usage errors exit 2).
+builds the parser, picks the language and turns snowid errors and a failed write
+to stdout into exit code 1 with ``Error: …`` on stderr (argparse's usage errors exit 2).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
+import contextlib
 import sys
 from collections.abc import Sequence
 
 from snowid import __version__
 from snowid.cli import _compose, _generate, _lease, _serve
-from snowid.cli._common import Handler
+from snowid.cli._common import Handler, OutputError, discard_stdout, guarded_stdout
 from snowid.errors import SnowIdError
 from snowid.i18n import LANGS, detect_lang, translate
 
@@ -38,17 +38,29 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
-    lang: str = args.lang or detect_lang()
-    handler: Handler = args.func
+    lang = detect_lang()
     try:
-        return handler(args, lang)
-    except SnowIdError as error:
-        print(translate("cli.error", lang, message=error.message(lang)), file=sys.stderr)
+        with guarded_stdout(closed_is_error=False):  # --help; argparse falls back to stderr
+            args = parser.parse_args(argv)
+        lang = args.lang or lang
+        handler: Handler = args.func
+        if args.command == "serve":  # writes no output of its own: logs go to stderr
+            return handler(args, lang)
+        with guarded_stdout():
+            return handler(args, lang)
+    except (SnowIdError, OutputError) as error:
+        if isinstance(error, OutputError):
+            discard_stdout()
+        _report(translate("cli.error", lang, message=error.message(lang)))
         return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # `snowid generate … | head`: the reader left, nothing to report
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())  # so the exit-time flush cannot fail again
+        discard_stdout()  # so the exit-time flush cannot fail again
         return 0
+
+
+def _report(line: str) -> None:
+    """One line on stderr; a stderr that cannot be written either leaves only the exit code."""
+    with contextlib.suppress(OSError):
+        print(line, file=sys.stderr, flush=True)

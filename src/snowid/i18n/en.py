@@ -81,6 +81,10 @@ MESSAGES: dict[str, str] = {
     "field.lease": "lease",
     # --- CLI ------------------------------------------------------------------
     "cli.error": "Error: {message}",
+    "cli.output_failed": "cannot write the output: {reason}",
+    "cli.output.no_space": "the disk is full ({errno})",
+    "cli.output.closed": "standard output is closed ({errno})",
+    "cli.output.other": "{text} ({errno})",
     "cli.id": "id",
     "cli.hex": "hex",
     "cli.timestamp": "timestamp",

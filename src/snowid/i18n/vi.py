@@ -84,6 +84,10 @@ MESSAGES: dict[str, str] = {
     "field.lease": "cấu hình thuê",
     # --- dòng lệnh ------------------------------------------------------------
     "cli.error": "Lỗi: {message}",
+    "cli.output_failed": "không ghi được kết quả ra: {reason}",
+    "cli.output.no_space": "ổ đĩa đã hết chỗ trống ({errno})",
+    "cli.output.closed": "đầu ra chuẩn (stdout) đã bị đóng ({errno})",
+    "cli.output.other": "hệ điều hành báo lỗi {errno} ({text})",
     "cli.id": "ID",
     "cli.hex": "hệ 16",
     "cli.timestamp": "dấu thời gian",
