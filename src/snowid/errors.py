@@ -34,6 +34,7 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
         ├── LeaseLostError
         ├── StoreUnreachableError (+ ConnectionError)
         ├── ClockSkewError
+        ├── CeilingAheadError
         ├── UnsupportedFileSystemError
         ├── SlotQuarantinedError
         ├── StateDirUnusableError
@@ -49,6 +50,7 @@ from typing import Any, ClassVar, Literal, TypeVar, dataclass_transform, get_arg
 __all__ = [
     "LEASE_URL_REASONS",
     "AddressUnavailableError",
+    "CeilingAheadError",
     "CeilingReachedError",
     "ClockMovedBackwards",
     "ClockSkewError",
@@ -418,6 +420,23 @@ class ClockSkewError(LeaseError):
     code = "clock_skew"
     skew_ms: int
     max_skew_ms: int
+
+
+@_data
+class CeilingAheadError(LeaseError):
+    """A previous holder's ``ceiling`` (worker ``worker``) is ``ahead_ms`` ahead of this
+    host's clock, more than ``max_ms``, the most a claim may wait or tolerate.
+
+    Not a skew between two clocks: either this host's clock is behind, or the stored
+    ceiling is wrong (a store written by a host whose clock was far ahead, a tampered
+    slot file).
+    """
+
+    code = "ceiling_ahead"
+    worker: int
+    ceiling: int
+    ahead_ms: int
+    max_ms: int
 
 
 @_data

@@ -90,3 +90,33 @@ def test_postgres_init_on_a_new_table_quarantines_unless_first_deployment(
         assert result["created"] is True
         assert result["quarantined"] is False
         assert sql(f"SELECT max(ceiling_ms) FROM {table}")[0][0] == 0
+
+
+def test_status_all_shows_a_ceiling_beyond_any_date_as_the_raw_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 8 item 6: a stored ceiling past year 9999 used to crash `lease status --all`."""
+    from tests.lease.test_ceiling_ahead import FAR, write_mark
+
+    write_mark(tmp_path, 0, FAR)
+    write_mark(tmp_path, 1, 253402300799999)  # the last millisecond a date can show
+    assert main(["--lang", "en", "lease", "status", f"file://{tmp_path}", "--all"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    rows = [line.split() for line in out.splitlines()[1:]]
+    assert rows[0][-1] == str(FAR)
+    assert rows[1][-2:] == ["253402300799999", "(9999-12-31T23:59:59.999Z)"]
+
+
+@pytest.mark.postgres
+def test_status_all_shows_a_far_ahead_postgres_ceiling(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with fresh_table() as table:
+        sql(
+            f"UPDATE {table} SET ceiling_ms = %s, epoch = 1, claimed_at = now() WHERE worker = 2",
+            (8999998203945426302,),
+        )
+        assert main(["lease", "status", f"{PG}?table={table}", "--all"]) == 0
+        out = capsys.readouterr().out
+        assert "8999998203945426302" in out

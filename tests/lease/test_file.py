@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from snowid.errors import (
-    ClockSkewError,
+    CeilingAheadError,
     ForkedGeneratorError,
     LeaseLostError,
     NoFreeIdentityError,
@@ -110,9 +110,9 @@ def test_restart_with_clock_back_1h_is_refused(tmp_path: Path) -> None:
     first.close()
     clock.set(NOW - 3_600_000)
     with _lease(tmp_path, clock, "range=0-3") as second:
-        with pytest.raises(ClockSkewError) as caught:
+        with pytest.raises(CeilingAheadError) as caught:
             second.acquire(clock.time_ms())
-        assert caught.value.skew_ms >= 3_590_000
+        assert caught.value.ahead_ms >= 3_590_000
         assert second.state == "unclaimed"
 
 
@@ -124,7 +124,7 @@ def test_clock_behind_mark_beyond_max_wait_is_refused(tmp_path: Path) -> None:
     clock.set(ceiling - 5000)  # within the regression tolerance, beyond max_wait
     with _lease(tmp_path, clock, "range=0-0&max_wait=1") as second:
         clock.auto_advance_ms = 0
-        with pytest.raises(ClockSkewError):
+        with pytest.raises(CeilingAheadError):
             # the fake clock's sleep moves both clocks: time passes, but 1 s is not enough
             second.acquire(clock.time_ms())
 

@@ -221,6 +221,7 @@ ERROR_CLASSES = {
     "store_unreachable": "store_unreachable",
     "clock_moved_backwards": "clock",
     "clock_skew": "clock",
+    "ceiling_ahead": "clock",
     "ceiling_reached": "ceiling",
 }
 

@@ -94,7 +94,7 @@ def _status(args: argparse.Namespace, lang: str) -> int:
                 row.holder,
                 str(row.epoch),
                 _when(row.since_ms),
-                f"{row.ceiling_ms} ({_when(row.ceiling_ms)})",
+                _ceiling(row.ceiling_ms),
             ]
         )
     widths = [max(len(line[i]) for line in table) for i in range(len(keys))]
@@ -117,8 +117,20 @@ def _row_json(row: IdentityStatus) -> dict[str, object]:
     }
 
 
+_UNIX_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+
+
 def _when(ms: int | None) -> str:
+    """A stored time in UTC; the raw number when no date can show it (a bad or tampered store)."""
     if ms is None or ms <= 0:
         return "-"
-    moment = dt.datetime.fromtimestamp(ms / 1000, tz=dt.UTC)
+    try:
+        moment = _UNIX_EPOCH + dt.timedelta(milliseconds=ms)  # exact, unlike ms / 1000
+    except OverflowError:
+        return str(ms)
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _ceiling(ms: int) -> str:
+    when = _when(ms)
+    return str(ms) if when == str(ms) else f"{ms} ({when})"

@@ -59,6 +59,11 @@ MESSAGES: dict[str, str] = {
         "this host's clock is {skew_ms} ms from the lease store's, more than the allowed"
         " {max_skew_ms} ms"
     ),
+    "ceiling_ahead": (
+        "the previous ceiling {ceiling} of worker {worker} is {ahead_ms} ms ahead of this"
+        " host's clock, more than the allowed {max_ms} ms: this host's clock is behind, or the"
+        " stored ceiling is wrong (snowid lease status --all lists the ceilings)"
+    ),
     "unsupported_filesystem": (
         "the state directory {path} is on a {fstype} file system; slot locks and high-water"
         " marks need a local file system"

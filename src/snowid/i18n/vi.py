@@ -62,6 +62,11 @@ MESSAGES: dict[str, str] = {
         "đồng hồ của máy này lệch {skew_ms} ms so với kho lưu quyền thuê, vượt mức cho phép"
         " {max_skew_ms} ms"
     ),
+    "ceiling_ahead": (
+        "mức trần trước đó {ceiling} của worker {worker} đi trước đồng hồ của máy này"
+        " {ahead_ms} ms, vượt mức cho phép {max_ms} ms: hoặc đồng hồ của máy này đang chậm,"
+        " hoặc mức trần đã lưu bị sai (lệnh snowid lease status --all liệt kê các mức trần)"
+    ),
     "unsupported_filesystem": (
         "thư mục trạng thái {path} nằm trên hệ thống tệp {fstype}; khóa slot và mốc ghi cao"
         " nhất cần một hệ thống tệp cục bộ"

@@ -35,7 +35,7 @@ from snowid._clock import Clock
 from snowid._fence import Grant
 from snowid._layout import TWITTER
 from snowid.errors import (
-    ClockSkewError,
+    CeilingAheadError,
     LeaseLostError,
     NoFreeIdentityError,
     SlotQuarantinedError,
@@ -196,7 +196,7 @@ class FileLease(BaseLease):
                 os.close(fd)
                 return None
             start = max(record.hwm_ms, self._issued.get(worker, 0)) + 1
-            now = self._wait_until(start)
+            now = self._wait_until(start, worker)
             ceiling = max(now, needed_ms, start) + self.delta_ms
             record = hwm.write(ceiling, record.epoch + 1)
             hwm.write_info(_holder_info(self._clock.time_ms()))
@@ -209,7 +209,7 @@ class FileLease(BaseLease):
         datacenter, machine = TWITTER.split_worker(worker)
         return self._set_held(Grant(datacenter, machine, start, ceiling, record.epoch))
 
-    def _wait_until(self, start_ms: int) -> int:
+    def _wait_until(self, start_ms: int, worker: int) -> int:
         """Wait (bounded) until the clock reaches ``start_ms``; the clock reading."""
         clock = self._clock
         deadline = clock.monotonic_ns() + self.max_wait_ms * 1_000_000
@@ -217,7 +217,12 @@ class FileLease(BaseLease):
         while now < start_ms:
             left_ns = deadline - clock.monotonic_ns()
             if left_ns <= 0:
-                raise ClockSkewError(skew_ms=start_ms - now, max_skew_ms=self.max_wait_ms)
+                raise CeilingAheadError(
+                    worker=worker,
+                    ceiling=start_ms - 1,
+                    ahead_ms=start_ms - now,
+                    max_ms=self.max_wait_ms,
+                )
             clock.sleep(min((start_ms - now) / 1000, left_ns / 1e9))
             now = clock.time_ms()
         return now
@@ -234,9 +239,12 @@ class FileLease(BaseLease):
                 record = _peek(entry.path)
                 if record is not None:
                     marks[int(digits)] = record.hwm_ms
-        behind = max(marks.values(), default=0) - self.delta_ms - self._clock.time_ms()
-        if behind > self.max_regression_ms:
-            raise ClockSkewError(skew_ms=behind, max_skew_ms=self.max_regression_ms)
+        worker = max(marks, key=lambda w: marks[w], default=0)
+        ahead = marks.get(worker, 0) - self._clock.time_ms()
+        if ahead - self.delta_ms > self.max_regression_ms:
+            raise CeilingAheadError(
+                worker=worker, ceiling=marks[worker], ahead_ms=ahead, max_ms=self.max_regression_ms
+            )
         return marks
 
     # --- extend / release ------------------------------------------------------

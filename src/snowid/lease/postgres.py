@@ -25,6 +25,7 @@ from snowid._clock import Clock
 from snowid._fence import Grant
 from snowid._layout import TWITTER
 from snowid.errors import (
+    CeilingAheadError,
     ClockSkewError,
     LeaseError,
     LeaseLostError,
@@ -257,8 +258,15 @@ class PostgresLease(BaseLease):
         clock = self._clock
         give_up = clock.monotonic_ns() + self.claim_wait_ms * 1_000_000
         while (now := clock.time_ms()) < grant.start_ms:
-            if clock.monotonic_ns() >= give_up:
-                raise ClockSkewError(skew_ms=grant.start_ms - now, max_skew_ms=self.claim_wait_ms)
+            # Further ahead than the whole wait: refused at once, not after waiting in vain.
+            ahead = grant.start_ms - now
+            if ahead > self.claim_wait_ms or clock.monotonic_ns() >= give_up:
+                raise CeilingAheadError(
+                    worker=TWITTER.worker(grant.datacenter, grant.machine),
+                    ceiling=grant.start_ms - 1,
+                    ahead_ms=ahead,
+                    max_ms=self.claim_wait_ms,
+                )
             clock.sleep(min((grant.start_ms - now) / 1000, self.renew_ms / 1000))
             if clock.monotonic_ns() >= self._next_renew_ns:
                 self._renew_now(publish=False)
