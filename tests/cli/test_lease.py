@@ -9,7 +9,10 @@ import pytest
 
 from snowid.cli import main
 from snowid.lease import open_lease
+from tests.lease_support.marks import write_mark
 from tests.lease_support.pg import PG, fresh_table, sql
+
+FAR = 8999998203945426302  # a stored ceiling far past year 9999
 
 
 def test_file_init_then_status_lists_the_holder(
@@ -96,8 +99,6 @@ def test_status_all_shows_a_ceiling_beyond_any_date_as_the_raw_number(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Issue 8 item 6: a stored ceiling past year 9999 used to crash `lease status --all`."""
-    from tests.lease.test_ceiling_ahead import FAR, write_mark
-
     write_mark(tmp_path, 0, FAR)
     write_mark(tmp_path, 1, 253402300799999)  # the last millisecond a date can show
     assert main(["--lang", "en", "lease", "status", f"file://{tmp_path}", "--all"]) == 0
@@ -115,8 +116,8 @@ def test_status_all_shows_a_far_ahead_postgres_ceiling(
     with fresh_table() as table:
         sql(
             f"UPDATE {table} SET ceiling_ms = %s, epoch = 1, claimed_at = now() WHERE worker = 2",
-            (8999998203945426302,),
+            (FAR,),
         )
         assert main(["lease", "status", f"{PG}?table={table}", "--all"]) == 0
         out = capsys.readouterr().out
-        assert "8999998203945426302" in out
+        assert str(FAR) in out

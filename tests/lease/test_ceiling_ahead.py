@@ -8,7 +8,6 @@ whole claim wait, and releases what it took.
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
@@ -16,23 +15,10 @@ import pytest
 
 from snowid.errors import CeilingAheadError, ClockSkewError
 from snowid.lease import lease_status, open_lease
-from snowid.lease._hwm import HwmFile
-from snowid.lease.file import slot_path
+from tests.lease_support.marks import write_mark
 from tests.lease_support.pg import PG, open_pg, sql
 
 FAR = 8_999_998_203_945_426_302
-
-
-def write_mark(state_dir: Path, worker: int, mark_ms: int) -> None:
-    """A slot file whose high-water mark is ``mark_ms`` (as a bad clock or a tamperer leaves)."""
-    state_dir.mkdir(exist_ok=True)
-    fd = os.open(slot_path(state_dir, worker), os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        hwm = HwmFile(fd, str(slot_path(state_dir, worker)))
-        hwm.load()
-        hwm.write(mark_ms, 1)
-    finally:
-        os.close(fd)
 
 
 def test_file_slot_with_a_far_ahead_mark_is_refused_as_ceiling_ahead(tmp_path: Path) -> None:

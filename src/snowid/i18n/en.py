@@ -195,6 +195,12 @@ MESSAGES: dict[str, str] = {
         "the wall clock came back ({jump_ms} ms from the boot clock); worker {worker} extends"
         " its ceiling again"
     ),
+    "lease.static_unguarded": (
+        "static identity datacenter {datacenter}, machine {machine} has no state_dir: nothing"
+        " on this host stops another process from using it too, and two processes on one"
+        " identity issue duplicate ids without any error; keeping it unique across processes"
+        " and hosts is your promise (add ?state_dir=DIR to lock it on this host)"
+    ),
     "lease.status.none": "no identity in {url} is held",
     "lease.col.worker": "worker",
     "lease.col.datacenter": "datacenter",

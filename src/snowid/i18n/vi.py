@@ -206,6 +206,13 @@ MESSAGES: dict[str, str] = {
         "đồng hồ thực đã trở lại đúng giờ (lệch {jump_ms} ms so với đồng hồ tính từ lúc khởi"
         " động máy); worker {worker} tiếp tục nâng mức trần"
     ),
+    "lease.static_unguarded": (
+        "danh tính cố định (trung tâm dữ liệu {datacenter}, máy {machine}) không có state_dir:"
+        " trên máy này không có gì ngăn một tiến trình khác dùng cùng danh tính, và hai tiến"
+        " trình chung một danh tính sẽ cấp ra ID trùng nhau mà không báo lỗi gì; bạn phải tự"
+        " bảo đảm danh tính này là duy nhất giữa các tiến trình và các máy (thêm"
+        " ?state_dir=THƯ_MỤC để khóa nó trên máy này)"
+    ),
     "lease.status.none": "không có danh tính nào trong {url} đang được giữ",
     "lease.col.worker": "worker",
     "lease.col.datacenter": "trung tâm dữ liệu",

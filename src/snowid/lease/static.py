@@ -3,12 +3,16 @@
 Uniqueness across hosts is the operator's promise. In a forked child the identity is
 refused (ForkedGeneratorError): parent and child would otherwise share it. Add
 ``state_dir=`` to the URL to also lock the identity's slot file on this host and keep
-its high-water mark (then open_lease returns a one-slot FileLease instead).
+its high-water mark (then open_lease returns a one-slot FileLease instead); without it
+the first claim in a process logs a warning that uniqueness across processes is the
+operator's promise too.
 """
 
 from __future__ import annotations
 
+import logging
 import os
+import threading
 
 from snowid._clock import Clock
 from snowid._fence import Grant
@@ -17,6 +21,13 @@ from snowid.errors import ForkedGeneratorError
 from snowid.lease._base import BaseLease
 
 __all__ = ["StaticLease"]
+
+log = logging.getLogger("snowid.lease")
+
+# The process that already warned about an unguarded static identity (once per process;
+# a pid, so that a forked child warns on its own).
+_warned_pid: int | None = None
+_warned_lock = threading.Lock()
 
 
 class StaticLease(BaseLease):
@@ -39,6 +50,7 @@ class StaticLease(BaseLease):
         if os.getpid() != self._origin_pid:
             raise ForkedGeneratorError(datacenter=self.datacenter, machine=self.machine)
         grant = Grant(self.datacenter, self.machine, TWITTER.epoch_ms, TWITTER.max_timestamp, 0)
+        _warn_unguarded(self.datacenter, self.machine)
         return self._set_held(grant)
 
     def _extend(self, grant: Grant, needed_ms: int) -> Grant:
@@ -48,3 +60,23 @@ class StaticLease(BaseLease):
 
     def _release(self, grant: Grant) -> None:
         del grant
+
+
+def _warn_unguarded(datacenter: int, machine: int) -> None:
+    """Say once per process that nothing keeps a second process off this identity.
+
+    A log record, not ``warnings.warn``: it reaches the service's log, and stderr through
+    logging's last-resort handler when nothing is configured (the CLI). Two processes on
+    one static identity without ``state_dir`` issue duplicates without any error.
+    """
+    global _warned_pid
+    with _warned_lock:
+        if _warned_pid == os.getpid():
+            return
+        _warned_pid = os.getpid()
+    from snowid.i18n import detect_lang, translate  # only on this once-per-process path
+
+    text = translate(
+        "lease.static_unguarded", detect_lang(), datacenter=datacenter, machine=machine
+    )
+    log.warning("snowid: %s", text)
