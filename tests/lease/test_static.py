@@ -33,7 +33,7 @@ def _warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
 def test_the_first_static_claim_warns_once_per_process(
     caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(static, "_warned_pid", None)
+    monkeypatch.setattr(static, "_warned", set())
     monkeypatch.setenv("SNOWID_LANG", "en")
     caplog.set_level(logging.WARNING, "snowid.lease")
     for machine in (2, 3):
@@ -48,7 +48,7 @@ def test_the_first_static_claim_warns_once_per_process(
 def test_the_warning_is_vietnamese_under_snowid_lang_vi(
     caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(static, "_warned_pid", None)
+    monkeypatch.setattr(static, "_warned", set())
     monkeypatch.setenv("SNOWID_LANG", "vi")
     caplog.set_level(logging.WARNING, "snowid.lease")
     with open_lease("static:?worker=33") as lease:
@@ -60,7 +60,7 @@ def test_the_warning_is_vietnamese_under_snowid_lang_vi(
 def test_a_static_identity_with_state_dir_does_not_warn(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(static, "_warned_pid", None)
+    monkeypatch.setattr(static, "_warned", set())
     caplog.set_level(logging.WARNING, "snowid.lease")
     with open_lease(f"static://1/2?state_dir={tmp_path}") as lease:
         lease.acquire(0)

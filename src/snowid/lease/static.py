@@ -24,9 +24,9 @@ __all__ = ["StaticLease"]
 
 log = logging.getLogger("snowid.lease")
 
-# The process that already warned about an unguarded static identity (once per process;
-# a pid, so that a forked child warns on its own).
-_warned_pid: int | None = None
+# The processes that already warned about an unguarded static identity (once per process;
+# by pid, so that a forked child warns on its own).
+_warned: set[int] = set()
 _warned_lock = threading.Lock()
 
 
@@ -69,11 +69,10 @@ def _warn_unguarded(datacenter: int, machine: int) -> None:
     logging's last-resort handler when nothing is configured (the CLI). Two processes on
     one static identity without ``state_dir`` issue duplicates without any error.
     """
-    global _warned_pid
     with _warned_lock:
-        if _warned_pid == os.getpid():
+        if os.getpid() in _warned:
             return
-        _warned_pid = os.getpid()
+        _warned.add(os.getpid())
     from snowid.i18n import detect_lang, translate  # only on this once-per-process path
 
     text = translate(
