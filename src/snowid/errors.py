@@ -22,6 +22,7 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     │   │   ├── NegativeIdError
     │   │   ├── IdTooLargeError                64 bits or more
     │   │   └── SignBitSetError                bit 63 set
+    │   ├── DuplicateParameterError            an HTTP query parameter given twice
     │   ├── InvalidLeaseUrlError               a lease URL snowid cannot use (``reason`` says why)
     │   └── MissingIdentityError               a Generator with no identity and no lease
     ├── GeneratorError (RuntimeError)          the generator cannot safely issue
@@ -54,6 +55,7 @@ __all__ = [
     "CeilingReachedError",
     "ClockMovedBackwards",
     "ClockSkewError",
+    "DuplicateParameterError",
     "EmptyValueError",
     "EndOfTimeError",
     "ForkedGeneratorError",
@@ -270,6 +272,19 @@ class SignBitSetError(InvalidIdError):
 
     code = "id_sign_bit_set"
     bit: int
+
+
+@_data
+class DuplicateParameterError(InvalidValueError):
+    """A query parameter of the HTTP API given ``count`` times (``?machine=1&machine=2``):
+    which value counts would be a guess. ``parameter`` is its name as sent (also ``field``),
+    ``value`` the values given.
+    """
+
+    code = "duplicate_parameter"
+    _shown = frozenset({"value", "parameter"})  # the client's text, shortened and made visible
+    parameter: str
+    count: int
 
 
 LeaseUrlReason = Literal[

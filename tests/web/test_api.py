@@ -306,3 +306,52 @@ def test_openapi_document_is_3_1_and_lists_every_endpoint(client: httpx.Client) 
         "/metrics",
     }
     assert "4096" in json.dumps(doc["paths"]["/api/ids"])
+
+
+# --- repeated query parameters (issue 8, item 13) -------------------------------
+
+
+@pytest.mark.parametrize(
+    ("method", "url", "name", "count"),
+    [
+        ("GET", "/api/compose?datacenter=1&machine=1&machine=2", "machine", 2),
+        ("GET", "/api/compose?timestamp=&timestamp=&datacenter=1&machine=1", "timestamp", 2),
+        ("GET", "/api/compose?datacenter=1&machine=1&lang=en&lang=en", "lang", 2),
+        ("POST", "/api/ids?count=1&count=2", "count", 2),
+        ("POST", "/api/ids?count=1&count=1&count=1", "count", 3),
+        ("GET", f"/api/decode/{SEED_ID}?lang=vi&lang=en", "lang", 2),
+    ],
+)
+def test_a_repeated_query_parameter_is_a_specific_400(
+    client: httpx.Client, method: str, url: str, name: str, count: int
+) -> None:
+    """Before: the last value silently won (`machine=1&machine=2` composed machine 2)."""
+    response = client.request(method, url, headers={"Accept-Language": "en"})
+    assert response.status_code == 400
+    error = error_of(response)
+    assert error["code"] == "duplicate_parameter"
+    assert error["message"].startswith(f"Query parameter {name} is given {count} times")
+
+
+def test_the_repeated_parameter_error_is_localized(client: httpx.Client) -> None:
+    response = client.get(
+        "/api/compose?datacenter=1&machine=1&machine=2", headers={"Accept-Language": "vi"}
+    )
+    assert response.status_code == 400
+    message = error_of(response)["message"]
+    assert (
+        message
+        == "Tham số truy vấn machine xuất hiện 2 lần (1, 2); mỗi tham số chỉ được ghi một lần"
+    )
+
+
+def test_the_openapi_document_lists_the_repeated_parameter_code(client: httpx.Client) -> None:
+    doc = client.get("/openapi.json").json()
+    for path, method in (
+        ("/api/compose", "get"),
+        ("/api/ids", "post"),
+        ("/api/decode/{id}", "get"),
+    ):
+        assert (
+            "duplicate_parameter" in doc["paths"][path][method]["responses"]["400"]["description"]
+        )

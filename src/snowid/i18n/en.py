@@ -29,6 +29,9 @@ MESSAGES: dict[str, str] = {
         "{field} {value} has the sign bit (bit {bit}) set; a Snowflake id is in range"
         " 0..9223372036854775807"
     ),
+    "duplicate_parameter": (
+        "query parameter {parameter} is given {count} times ({value}); give it once"
+    ),
     "invalid_lease_url": "{field} URL {value} cannot be used",
     # --- errors: the generator ------------------------------------------------
     "generator_error": "the generator cannot safely issue an id",

@@ -29,6 +29,10 @@ MESSAGES: dict[str, str] = {
         "{field} {value} có bit dấu (bit {bit}) bằng 1; ID Snowflake nằm trong phạm vi"
         " 0..9223372036854775807"
     ),
+    "duplicate_parameter": (
+        "tham số truy vấn {parameter} xuất hiện {count} lần ({value}); mỗi tham số chỉ được"
+        " ghi một lần"
+    ),
     "invalid_lease_url": "không dùng được URL {field} {value}",
     # --- lỗi: bộ tạo ID -------------------------------------------------------
     "generator_error": "bộ tạo không thể cấp ID một cách an toàn",

@@ -2,7 +2,8 @@
 
 Status scheme (documented in /openapi.json):
 
-- 400: the input is not a number at all (``not_an_integer``, ``empty_value``);
+- 400: the input is not a number at all (``not_an_integer``, ``empty_value``), or a
+  query parameter is given more than once (``duplicate_parameter``);
 - 422: a well-formed number outside its range, or not a Twitter-layout id
   (``out_of_range`` and its timestamp variants, ``id_negative``, ``id_too_large``,
   ``id_sign_bit_set``);

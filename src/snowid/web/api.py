@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
@@ -10,7 +11,7 @@ from starlette.routing import BaseRoute, Route
 
 from snowid import breakdown
 from snowid._parse import to_int
-from snowid.errors import OutOfRangeError
+from snowid.errors import DuplicateParameterError, OutOfRangeError
 from snowid.web import _metrics
 from snowid.web._forms import read_compose, read_id
 from snowid.web._service import IdService
@@ -26,6 +27,15 @@ def _json(value: object, status: int = 200) -> Response:
     return Response(json.dumps(value, ensure_ascii=False), status, media_type=_JSON)
 
 
+def _check_single_values(request: Request) -> None:
+    """Refuse a query parameter given twice: which of its values counts would be a guess."""
+    counts = Counter(key for key, _ in request.query_params.multi_items())
+    for name, count in counts.items():
+        if count > 1:
+            values = ", ".join(request.query_params.getlist(name))
+            raise DuplicateParameterError(field=name, parameter=name, value=values, count=count)
+
+
 def routes(settings: Settings, service: IdService) -> list[BaseRoute]:
     max_count = settings.max_count
     openapi_body = json.dumps(document(max_count), ensure_ascii=False, indent=1)
@@ -35,6 +45,7 @@ def routes(settings: Settings, service: IdService) -> list[BaseRoute]:
         if query[:6] == b"count=" and query[6:].isdigit() and len(query) < 16:
             count = int(query[6:])  # the usual request, without parsing the whole query
         else:
+            _check_single_values(request)
             raw = request.query_params.get("count")
             count = 1 if raw is None else to_int("count", raw)
         if not 1 <= count <= max_count:
@@ -45,6 +56,7 @@ def routes(settings: Settings, service: IdService) -> list[BaseRoute]:
         return Response(body, media_type=_JSON)
 
     async def compose(request: Request) -> Response:
+        _check_single_values(request)
         form = read_compose(request.query_params)
         error = form.first_error
         if error is not None:
@@ -53,6 +65,7 @@ def routes(settings: Settings, service: IdService) -> list[BaseRoute]:
         return _json(breakdown(form.snow_id).as_dict())
 
     async def decode(request: Request) -> Response:
+        _check_single_values(request)
         return _json(breakdown(read_id(request.path_params["id"])).as_dict())
 
     async def healthz(request: Request) -> Response:

@@ -51,7 +51,8 @@ def _int_param(
 def document(max_count: int = 4096) -> dict[str, Any]:
     errors = {
         "400": _error_response(
-            "The input is not a whole number (code not_an_integer) or is empty (empty_value)."
+            "The input is not a whole number (code not_an_integer) or is empty (empty_value),"
+            " or a query parameter is given more than once (duplicate_parameter)."
         ),
         "422": _error_response(
             "A whole number outside its range (out_of_range, timestamp_before_epoch,"
@@ -79,7 +80,8 @@ def document(max_count: int = 4096) -> dict[str, Any]:
             "summary": "Twitter Snowflake ids: compose, decode and issue.",
             "description": (
                 'Ids are decimal strings. Errors are {"error": {"code", "message"}}:'
-                " 400 when an input is not a number, 422 when it is a number out of range or"
+                " 400 when an input is not a number or a query parameter is given more than"
+                " once, 422 when it is a number out of range or"
                 " not a Twitter-layout id, 404 for an unknown route, 405 for a wrong method,"
                 " 503 when the generator cannot safely issue (no lease held, lease lost, clock"
                 " behind). A client's input never causes a 500."
