@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import socket
 from collections.abc import Iterator
 
 import httpx
@@ -355,3 +356,40 @@ def test_the_openapi_document_lists_the_repeated_parameter_code(client: httpx.Cl
         assert (
             "duplicate_parameter" in doc["paths"][path][method]["responses"]["400"]["description"]
         )
+
+
+# --- malformed HTTP (issue 8, item 14) -------------------------------------------
+
+
+def _raw_exchange(base_url: str, request: bytes) -> bytes:
+    """Send ``request`` on a fresh connection; everything the server sends until it closes."""
+    host, port = base_url.removeprefix("http://").rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(request)
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+@pytest.mark.parametrize(
+    "request_line",
+    [
+        b"BREW /api/decode/1 HTTP/1.1",  # a method token the parser does not know
+        b"GET /api/decode/1\x00 HTTP/1.1",  # NUL in the target
+        b"GET /api/decode/" + b"1" * 70_000 + b" HTTP/1.1",  # a request line over 64 KB
+    ],
+    ids=["unknown-method", "nul-in-target", "request-line-70kb"],
+)
+def test_malformed_http_gets_the_servers_plain_400_and_the_server_keeps_serving(
+    client: httpx.Client, request_line: bytes
+) -> None:
+    """Documented in the README: the parser refuses these before the app runs, so the answer
+    is uvicorn's plain text, not the JSON error shape; other clients are not affected."""
+    answer = _raw_exchange(str(client.base_url), request_line + b"\r\nHost: x\r\n\r\n")
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 ")
+    assert b"content-type: text/plain" in head.lower()
+    assert body == b"Invalid HTTP request received."
+    assert client.get("/healthz").status_code == 200
+    assert client.get(f"/api/decode/{SEED_ID}").json()["id"] == SEED_ID
