@@ -167,7 +167,7 @@ _TOKENS = st.one_of(
         [
             "compose", "decode", "explain", "generate", "lease", "init", "status", "--json",
             "--steps", "--all", "--lang", "--count", "--datacenter", "--machine", "--sequence",
-            "--timestamp", "--lease", "--help", "-h", "--first-deployment", "--", "-",
+            "--timestamp", "--lease", "--help", "-h", "--version", "--first-deployment", "--", "-",
         ]
     ),
     VALUES,
