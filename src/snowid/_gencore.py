@@ -46,11 +46,9 @@ FORWARD_JUMP_MIN_MS = 5
 NEED_GRANT = -1
 """``grab`` returns ``(needed_ms, NEED_GRANT)`` when it must ask the fence and may not."""
 
-_EPOCH = TWITTER.epoch_ms
 _MAX_TS = TWITTER.max_timestamp
-_SHIFT = TWITTER.timestamp_shift
-_MAX_SEQ = TWITTER.max_sequence
-_PER_MS = _MAX_SEQ + 1
+_PER_MS = TWITTER.max_sequence + 1
+_MS_IDS = TWITTER.millisecond_ids  # the bit maths is _layout's; bound once, used once per ms
 
 Counters = tuple[int, int, int, int, int]
 """issued, sequence_waits, clock_backward_events, forward_jumps, ceiling_waits."""
@@ -218,10 +216,9 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
                 # than a ridden-out backward step may leave an id.
                 ms = max(last + 1, t - max_backward_ms)
             done += nxt - base
-            base = ((ms - _EPOCH) << _SHIFT) | wbits
+            base, lim = _MS_IDS(ms, wbits)
             count = k if k < _PER_MS else _PER_MS
             nxt = base + count
-            lim = base | _MAX_SEQ
             last = ms
             lo = ms * NS_PER_MS
             hi = lo + NS_PER_MS

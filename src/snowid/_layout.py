@@ -165,6 +165,14 @@ class Layout:
         """Datacenter and machine already shifted into place, for the generator's hot path."""
         return self.worker(datacenter, machine) << self.machine_shift
 
+    def millisecond_ids(self, timestamp: int, worker_bits: int) -> tuple[int, int]:
+        """(first, last) id of one worker's millisecond: sequence 0 and the last sequence.
+
+        No checks (the generator's per-millisecond step; its hot path only counts up).
+        """
+        first = ((timestamp - self.epoch_ms) << self.timestamp_shift) | worker_bits
+        return first, first | self.max_sequence
+
     def timestamp_of(self, value: int) -> int:
         """The Unix-ms timestamp of an id known valid (no checks; for hot paths)."""
         return (value >> self.timestamp_shift) + self.epoch_ms

@@ -133,3 +133,34 @@ def test_worker_of_and_worker_ms_read_the_fields_back(
     value = TWITTER.compose(timestamp, datacenter, machine, sequence)
     assert TWITTER.worker_of(value) == datacenter * 32 + machine
     assert TWITTER.worker_ms(value) == (datacenter * 32 + machine, timestamp)
+
+
+# Left to the lease work (issue 9 item 7 names it too); remove once it calls Layout.
+_SHIFTS_NOT_YET_MOVED = {"lease/_url.py"}
+
+
+def test_only_the_layout_module_shifts_bits() -> None:
+    """_layout.py says it is the only module that shifts id bits: no << or >> elsewhere."""
+    import io
+    import tokenize
+    from pathlib import Path
+
+    import snowid
+
+    root = Path(snowid.__file__).parent
+    shifting = set()
+    for path in root.rglob("*.py"):
+        name = path.relative_to(root).as_posix()
+        if name == "_layout.py" or name in _SHIFTS_NOT_YET_MOVED:
+            continue
+        tokens = tokenize.generate_tokens(io.StringIO(path.read_text()).readline)
+        if any(tok.type == tokenize.OP and tok.string in ("<<", ">>") for tok in tokens):
+            shifting.add(name)
+    assert shifting == set()
+
+
+def test_millisecond_ids_span_one_workers_sequence() -> None:
+    first, last = TWITTER.millisecond_ids(1288834975657, TWITTER.worker_bits(1, 1))
+    assert first == 4194439168
+    assert last - first == TWITTER.max_sequence
+    assert TWITTER.decompose(last) == (1288834975657, 1, 1, 4095)
