@@ -93,7 +93,7 @@ BAD_COMPOSE = [
     ({"machine": "0x1f"}, 400, "not_an_integer"),
     ({"sequence": "1e3"}, 400, "not_an_integer"),
     ({"timestamp": "9" * 500}, 422, "timestamp_after_end"),
-    ({"timestamp": "9" * 5000}, 400, "number_too_long"),
+    ({"timestamp": "9" * 5000}, 422, "number_too_long"),
     ({"datacenter": "١"}, 400, "not_an_integer"),  # an Arabic-Indic digit
     ({"datacenter": ""}, 400, "empty_value"),
     ({"machine": "   "}, 400, "empty_value"),
@@ -180,7 +180,7 @@ BAD_IDS = [
     ("12abc", 400, "not_an_integer"),
     ("4194439168.0", 400, "not_an_integer"),
     ("9" * 100, 422, "id_too_large"),
-    ("9" * 5000, 400, "number_too_long"),
+    ("9" * 5000, 422, "number_too_long"),
     ("%20", 400, "empty_value"),
 ]
 
@@ -192,6 +192,30 @@ def test_decode_rejects_what_is_not_a_twitter_layout_id(
     response = client.get(f"/api/decode/{value}")
     assert response.status_code == status
     assert error_of(response)["code"] == code
+
+
+@pytest.mark.parametrize("digits", [4000, 4001])
+@pytest.mark.parametrize("sign", ["", "-"])
+def test_a_4001_digit_number_gets_the_same_422_as_a_4000_digit_one(
+    client: httpx.Client, digits: int, sign: str
+) -> None:
+    """Past 4,000 digits a number is refused without converting it, but it is still a
+    number out of range (422), not "not a number" (400). Issue 8 item 13."""
+    number = sign + "9" * digits
+    for response in (
+        client.get(f"/api/decode/{number}"),
+        client.get("/api/compose", params={**SEED, "timestamp": number}),
+        client.get("/api/compose", params={**SEED, "machine": number}),
+    ):
+        assert response.status_code == 422, response.text
+        assert error_of(response)["code"] in (
+            "number_too_long",
+            "id_too_large",
+            "id_negative",
+            "timestamp_after_end",
+            "timestamp_before_epoch",
+            "out_of_range",
+        )
 
 
 def test_decode_sign_bit_message_is_clear(client: httpx.Client) -> None:

@@ -6,7 +6,8 @@ Status scheme (documented in /openapi.json):
   query parameter is given more than once (``duplicate_parameter``);
 - 422: a well-formed number outside its range, or not a Twitter-layout id
   (``out_of_range`` and its timestamp variants, ``id_negative``, ``id_too_large``,
-  ``id_sign_bit_set``);
+  ``id_sign_bit_set``), however many digits it has (``number_too_long``: past 4,000
+  digits it is refused unconverted, but it is out of range all the same);
 - 404 / 405: no such route / method;
 - 503: the generator cannot safely issue (lease not held or lost, clock behind);
 - 500 never for anything a client sends.
@@ -22,6 +23,7 @@ from snowid.errors import (
     GeneratorError,
     InvalidIdError,
     LeaseError,
+    NumberTooLongError,
     OutOfRangeError,
     SnowIdError,
 )
@@ -33,7 +35,7 @@ __all__ = ["error_response", "snowid_error_response", "status_for"]
 def status_for(error: SnowIdError) -> int:
     if isinstance(error, GeneratorError | LeaseError):
         return 503
-    if isinstance(error, OutOfRangeError | InvalidIdError):
+    if isinstance(error, OutOfRangeError | InvalidIdError | NumberTooLongError):
         return 422
     return 400
 

@@ -56,8 +56,8 @@ def document(max_count: int = 4096) -> dict[str, Any]:
         ),
         "422": _error_response(
             "A whole number outside its range (out_of_range, timestamp_before_epoch,"
-            " timestamp_after_end) or not a Twitter-layout id (id_negative, id_too_large,"
-            " id_sign_bit_set)."
+            " timestamp_after_end, number_too_long for thousands of digits) or not a"
+            " Twitter-layout id (id_negative, id_too_large, id_sign_bit_set)."
         ),
     }
     breakdown_ok = {
