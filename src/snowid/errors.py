@@ -117,12 +117,17 @@ class SnowIdError(Exception):
             name: _display(value) if name in self._shown else value
             for name, value in self._fields().items()
         }
+        params.update(self._derived())
         if isinstance(params.get("field"), str):
             params["field"] = translate_field(str(params["field"]), lang)
         return translate(self._catalog_key(), lang, **params)
 
     def _catalog_key(self) -> str:
         return self.code
+
+    def _derived(self) -> dict[str, object]:
+        """Placeholders computed from the data (not attributes: pickling rebuilds from those)."""
+        return {}
 
     def _fields(self) -> dict[str, Any]:
         if not dataclasses.is_dataclass(self):
@@ -237,9 +242,30 @@ class OutOfRangeError(InvalidValueError):
 
 
 class TimestampBeforeEpochError(OutOfRangeError):
-    """A timestamp earlier than the Twitter epoch 1288834974657."""
+    """A timestamp earlier than the Twitter epoch 1288834974657.
+
+    A value that looks like Unix seconds (10 digits, or valid once multiplied by 1000)
+    is the commonest slip; its message adds the same instant in milliseconds
+    (``as_milliseconds``), from the catalog entry ``timestamp_before_epoch.seconds``.
+    """
 
     code = "timestamp_before_epoch"
+
+    @property
+    def as_milliseconds(self) -> int | None:
+        """``value`` × 1000 when ``value`` looks like Unix seconds; else None."""
+        value = self.value
+        if type(value) is not int or value <= 0:
+            return None
+        in_range = isinstance(self.max, int) and self.min <= value * 1000 <= self.max
+        return value * 1000 if in_range or 10**9 <= value < 10**10 else None
+
+    def _catalog_key(self) -> str:
+        return f"{self.code}.seconds" if self.as_milliseconds is not None else self.code
+
+    def _derived(self) -> dict[str, object]:
+        milliseconds = self.as_milliseconds
+        return {} if milliseconds is None else {"milliseconds": milliseconds}
 
 
 class TimestampAfterEndError(OutOfRangeError):

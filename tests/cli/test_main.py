@@ -114,6 +114,33 @@ def test_invalid_values_exit_1_with_a_specific_error(
     assert "Traceback" not in err
 
 
+@pytest.mark.parametrize(
+    ("lang", "hint"),
+    [
+        ("en", "this looks like seconds; in milliseconds it is 1288834975000"),
+        ("vi", "giá trị này có vẻ tính bằng giây; đổi ra mili giây là 1288834975000"),
+    ],
+)
+def test_a_timestamp_in_seconds_gets_the_milliseconds_hint(
+    capsys: pytest.CaptureFixture[str], lang: str, hint: str
+) -> None:
+    """Issue 10 item 3: 1288834975 (seconds) is refused with the value × 1000 suggested."""
+    code, out, err = run(
+        capsys,
+        "compose",
+        "--timestamp",
+        "1288834975",
+        "--datacenter",
+        "1",
+        "--machine",
+        "1",
+        "--lang",
+        lang,
+    )
+    assert (code, out) == (1, "")
+    assert err.strip().endswith(hint)
+
+
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as caught:
         main(["compose", "--datacenter", "1"])

@@ -113,3 +113,37 @@ def test_a_lease_url_refusal_is_one_class_told_apart_by_reason() -> None:
     assert isinstance(error, ValueError)
     assert "the scheme ftp: is unknown" in str(error)
     assert all(reason.isidentifier() for reason in errors.LEASE_URL_REASONS)
+
+
+@pytest.mark.parametrize(
+    ("value", "milliseconds"),
+    [
+        (1288834975, 1288834975000),  # the seed's example, typed in seconds
+        (1700000000, 1700000000000),
+        (3487858230, 3487858230000),  # the last second that fits
+        (1000000000, 1000000000000),  # 10 digits: looks like seconds though before the epoch
+    ],
+)
+def test_a_timestamp_that_looks_like_seconds_gets_the_milliseconds_in_its_message(
+    value: int, milliseconds: int
+) -> None:
+    """Issue 10 item 3: the hint is part of the error's message, in both languages."""
+    with pytest.raises(errors.TimestampBeforeEpochError) as caught:
+        SnowId.from_parts(timestamp=value, datacenter=1, machine=1)
+    error = caught.value
+    assert error.code == "timestamp_before_epoch"  # the API's code does not change
+    assert error.as_milliseconds == milliseconds
+    assert str(error).endswith(f"this looks like seconds; in milliseconds it is {milliseconds}")
+    assert error.message("vi").endswith(
+        f"giá trị này có vẻ tính bằng giây; đổi ra mili giây là {milliseconds}"
+    )
+    assert pickle.loads(pickle.dumps(error)).message("en") == str(error)
+
+
+@pytest.mark.parametrize("value", [0, 5, 999999999, 12888349746, 1288834974656])
+def test_a_timestamp_that_cannot_be_seconds_gets_no_seconds_hint(value: int) -> None:
+    with pytest.raises(errors.TimestampBeforeEpochError) as caught:
+        SnowId.from_parts(timestamp=value, datacenter=1, machine=1)
+    assert caught.value.as_milliseconds is None
+    assert "seconds" not in str(caught.value)
+    assert "giây" not in caught.value.message("vi")

@@ -124,6 +124,24 @@ def test_compose_error_message_names_field_value_and_range(client: httpx.Client)
     assert error["message"] == "Machine 32 is out of range 0..31"
 
 
+@pytest.mark.parametrize(
+    ("lang", "hint"),
+    [
+        ("en", "this looks like seconds; in milliseconds it is 1288834975000"),
+        ("vi", "giá trị này có vẻ tính bằng giây; đổi ra mili giây là 1288834975000"),
+    ],
+)
+def test_a_timestamp_in_seconds_gets_the_milliseconds_hint(
+    client: httpx.Client, lang: str, hint: str
+) -> None:
+    """Issue 10 item 3: the API's message carries the hint; the code stays the same."""
+    response = client.get("/api/compose", params={**SEED, "timestamp": "1288834975", "lang": lang})
+    assert response.status_code == 422
+    error = error_of(response)
+    assert error["code"] == "timestamp_before_epoch"
+    assert error["message"].endswith(hint)
+
+
 def test_error_messages_follow_lang_then_accept_language(client: httpx.Client) -> None:
     bad = {**SEED, "machine": "32"}
     by_query = error_of(httpx.get(f"{client.base_url}/api/compose", params={**bad, "lang": "vi"}))

@@ -15,6 +15,11 @@ MESSAGES: dict[str, str] = {
         "timestamp {value} is before the Twitter epoch; the allowed range is {min}..{max}"
         " (2010-11-04T01:42:54.657Z .. 2080-07-10T17:30:30.208Z)"
     ),
+    "timestamp_before_epoch.seconds": (
+        "timestamp {value} is before the Twitter epoch; the allowed range is {min}..{max}"
+        " (2010-11-04T01:42:54.657Z .. 2080-07-10T17:30:30.208Z); this looks like seconds;"
+        " in milliseconds it is {milliseconds}"
+    ),
     "timestamp_after_end": (
         "timestamp {value} is past 2080-07-10T17:30:30.208Z, the last millisecond 41 bits hold;"
         " the allowed range is {min}..{max}"

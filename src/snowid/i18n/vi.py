@@ -15,6 +15,11 @@ MESSAGES: dict[str, str] = {
         "dấu thời gian {value} sớm hơn epoch Twitter; phạm vi cho phép là {min}..{max}"
         " (2010-11-04T01:42:54.657Z .. 2080-07-10T17:30:30.208Z)"
     ),
+    "timestamp_before_epoch.seconds": (
+        "dấu thời gian {value} sớm hơn epoch Twitter; phạm vi cho phép là {min}..{max}"
+        " (2010-11-04T01:42:54.657Z .. 2080-07-10T17:30:30.208Z); giá trị này có vẻ tính bằng"
+        " giây; đổi ra mili giây là {milliseconds}"
+    ),
     "timestamp_after_end": (
         "dấu thời gian {value} vượt quá 2080-07-10T17:30:30.208Z, mili giây cuối cùng mà 41 bit"
         " chứa được; phạm vi cho phép là {min}..{max}"
