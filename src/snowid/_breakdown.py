@@ -59,8 +59,11 @@ class Breakdown:
         return iso_utc(self.datetime)
 
     def as_dict(self) -> dict[str, object]:
-        """The JSON object the CLI's ``--json`` prints and the HTTP API returns (the id as a
-        decimal string: JSON readers lose precision above 2**53)."""
+        """The JSON object the CLI's ``--json`` prints and the HTTP API returns.
+
+        Every value that can pass 2**53 (the id, each step's result) is a decimal string:
+        JavaScript's ``JSON.parse`` rounds larger numbers. The fields stay numbers (the
+        41-bit delta and the Unix milliseconds are far below 2**53)."""
         parts = self.parts
         return {
             "id": str(self.id),
@@ -84,7 +87,8 @@ class Breakdown:
                 for s in self.segments
             ],
             "steps": [
-                {"key": s.key, "expression": s.expression, "result": s.result} for s in self.steps
+                {"key": s.key, "expression": s.expression, "result": str(s.result)}
+                for s in self.steps
             ],
         }
 

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from snowid import SnowId, breakdown
 from snowid.cli import main
 
 SEED_ARGS = ["--timestamp", "1288834975657", "--datacenter", "1", "--machine", "1"]
@@ -48,6 +49,21 @@ def test_decode_json_gives_the_parts_back(capsys: pytest.CaptureFixture[str]) ->
         0,
     )
     assert data["datetime"] == "2010-11-04T01:42:55.657Z"
+
+
+def test_json_output_is_the_apis_object_with_64_bit_values_as_strings(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 10 item 5: --json prints Breakdown.as_dict(), the API's object; step results
+    (up to 2^63) are decimal strings, as JavaScript needs."""
+    args = ["--timestamp", "3487858230208", "--datacenter", "31", "--machine", "31"]
+    code, out, _ = run(capsys, "compose", *args, "--sequence", "4095", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data == breakdown(SnowId((1 << 63) - 1)).as_dict()
+    assert data["id"] == "9223372036854775807"
+    assert [step["result"] for step in data["steps"]][-1] == "9223372036854775807"
+    assert all(isinstance(step["result"], str) for step in data["steps"])
 
 
 def test_compose_text_shows_blocks_and_steps(capsys: pytest.CaptureFixture[str]) -> None:

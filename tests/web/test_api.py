@@ -46,12 +46,12 @@ def test_compose_reproduces_the_seed_worked_example(client: httpx.Client) -> Non
     assert body == breakdown(SnowId(int(SEED_ID))).as_dict()
     steps = {step["key"]: step["result"] for step in body["steps"]}
     assert steps == {
-        "delta": 1000,
-        "timestamp": 4194304000,
-        "datacenter": 131072,
-        "machine": 4096,
-        "sequence": 0,
-        "combine": 4194439168,
+        "delta": "1000",
+        "timestamp": "4194304000",
+        "datacenter": "131072",
+        "machine": "4096",
+        "sequence": "0",
+        "combine": "4194439168",
     }
 
 
@@ -65,6 +65,40 @@ def test_compose_id_is_a_decimal_string_even_above_2_to_the_53(client: httpx.Cli
     body = client.get("/api/compose", params=params).json()
     assert body["id"] == str(MAX_ID)
     assert '"id": "9223372036854775807"' in json.dumps(body)
+
+
+def unsafe_numbers(value: object, path: str = "$") -> list[str]:
+    """Where a JSON value holds a number JavaScript's JSON.parse would round (past 2^53)."""
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in unsafe_numbers(v, f"{path}.{k}")]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in unsafe_numbers(v, f"{path}[{i}]")]
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
+        return [path]
+    return []
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/compose?timestamp=3487858230208&datacenter=31&machine=31&sequence=4095",
+        f"/api/decode/{MAX_ID}",
+        "/api/decode/4194439168",
+        "/readyz",
+        "/healthz",
+    ],
+)
+def test_no_json_answer_holds_a_number_javascript_would_round(
+    client: httpx.Client, path: str
+) -> None:
+    """Issue 10 item 5: every 64-bit value (the id, every step's result) is a decimal string."""
+    response = client.get(path)
+    assert response.status_code == 200
+    assert unsafe_numbers(response.json()) == []
+    if path.startswith("/api/"):
+        steps = response.json()["steps"]
+        assert all(isinstance(step["result"], str) for step in steps)
+        assert int(steps[-1]["result"]) == int(response.json()["id"])
 
 
 def test_compose_blank_timestamp_means_now_and_sequence_defaults_to_zero(

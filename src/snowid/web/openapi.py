@@ -9,9 +9,9 @@ from snowid._layout import TWITTER
 
 __all__ = ["document"]
 
+_DECIMAL_STRING = {"type": "string", "pattern": "^[0-9]{1,19}$"}
 _ID_STRING = {
-    "type": "string",
-    "pattern": "^[0-9]{1,19}$",
+    **_DECIMAL_STRING,
     "description": "A Snowflake id in decimal, as a string (JavaScript numbers lose precision).",
     "examples": ["4194439168"],
 }
@@ -79,7 +79,10 @@ def document(max_count: int = 4096) -> dict[str, Any]:
             "version": __version__,
             "summary": "Twitter Snowflake ids: compose, decode and issue.",
             "description": (
-                'Ids are decimal strings. Errors are {"error": {"code", "message"}}:'
+                "Every 64-bit value (an id, a step's result) is a decimal string, since"
+                " JavaScript numbers lose precision past 2^53; small fields (timestamp in ms,"
+                " datacenter, machine, sequence) are numbers."
+                ' Errors are {"error": {"code", "message"}}:'
                 " 400 when an input is not a number or a query parameter is given more than"
                 " once, 422 when it is a number out of range or"
                 " not a Twitter-layout id, 404 for an unknown route, 405 for a wrong method,"
@@ -318,7 +321,13 @@ def _schemas() -> dict[str, Any]:
                                 ]
                             },
                             "expression": {"type": "string"},
-                            "result": {"type": "integer", "minimum": 0},
+                            "result": {
+                                **_DECIMAL_STRING,
+                                "description": (
+                                    "The step's value in decimal, as a string: it can pass"
+                                    " 2^53, where JavaScript numbers lose precision."
+                                ),
+                            },
                         },
                     },
                 },
