@@ -39,7 +39,11 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
         ├── UnsupportedFileSystemError
         ├── SlotQuarantinedError
         ├── StateDirUnusableError
-        └── StoreRegressedError
+        ├── StoreRegressedError
+        ├── StoreNotDurableError             strict mode: the store can lose writes
+        ├── StoreConfigHiddenError           strict mode: its settings cannot be read
+        ├── StoreReplicationError            a replica did not confirm a write in time
+        └── StoreRefusedError                the store refused a command
     AddressUnavailableError (OSError)          snowid serve cannot listen there
 """
 
@@ -77,7 +81,11 @@ __all__ = [
     "SlotQuarantinedError",
     "SnowIdError",
     "StateDirUnusableError",
+    "StoreConfigHiddenError",
+    "StoreNotDurableError",
+    "StoreRefusedError",
     "StoreRegressedError",
+    "StoreReplicationError",
     "StoreUnreachableError",
     "TimestampAfterEndError",
     "TimestampBeforeEpochError",
@@ -328,6 +336,7 @@ LeaseUrlReason = Literal[
     "port",  # a ``port`` that is not a whole number in 1..65535
     "identifier",  # ``option``=``text`` is not a plain SQL name
     "static_workers",  # a static identity given to ``workers`` server processes
+    "choice",  # ``option``=``text`` is not one of ``allowed``
 ]
 LEASE_URL_REASONS: tuple[str, ...] = get_args(LeaseUrlReason)
 """Every ``InvalidLeaseUrlError.reason``; each has its message ``invalid_lease_url.<reason>``."""
@@ -519,6 +528,52 @@ class StoreRegressedError(LeaseError):
 
     code = "store_regressed"
     worker: int | str
+    reason: str
+
+
+@_data
+class StoreNotDurableError(LeaseError):
+    """Strict mode: ``store`` is set up so that it can lose acknowledged writes (a Redis
+    without an append-only file, with an evicting memory policy, ...): its ``setting`` is
+    ``found`` where ``required`` is needed. A lost ceiling could let two processes issue
+    the same id, so this is checked before anything is written."""
+
+    code = "store_not_durable"
+    store: str
+    setting: str
+    found: str
+    required: str
+
+
+@_data
+class StoreConfigHiddenError(LeaseError):
+    """Strict mode: ``store`` refused to show its persistence settings (``reason``; managed
+    Redis often blocks CONFIG GET), so it cannot be vouched for."""
+
+    code = "store_config_hidden"
+    store: str
+    reason: str
+
+
+@_data
+class StoreReplicationError(LeaseError):
+    """A write to ``store`` was confirmed by ``acked`` of its ``replicas`` replicas within
+    ``timeout_ms`` (Redis WAIT); its ceiling is not used."""
+
+    code = "store_replication_unconfirmed"
+    store: str
+    acked: int
+    replicas: int
+    timeout_ms: int
+
+
+@_data
+class StoreRefusedError(LeaseError):
+    """``store`` answered but refused a command (``reason``: out of memory, a read-only
+    replica, a missing permission, a server too old)."""
+
+    code = "store_refused"
+    store: str
     reason: str
 
 

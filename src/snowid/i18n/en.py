@@ -81,6 +81,20 @@ MESSAGES: dict[str, str] = {
         " reused silently"
     ),
     "store_regressed": "the lease store went back in time for worker {worker}: {reason}",
+    "store_not_durable": (
+        "the lease store {store} can lose acknowledged writes: {setting} is {found}, strict mode"
+        " needs {required}; fix the server, or add durability=best_effort to the URL to accept"
+        " that a lost ceiling can duplicate ids"
+    ),
+    "store_config_hidden": (
+        "the lease store {store} does not show its persistence settings ({reason}), so strict"
+        " mode cannot vouch for it; add durability=best_effort to the URL to accept the risk"
+    ),
+    "store_replication_unconfirmed": (
+        "the lease store {store} confirmed a write on {acked} of its {replicas} replicas within"
+        " {timeout_ms} ms; the new ceiling is not used"
+    ),
+    "store_refused": "the lease store {store} refused the command: {reason}",
     "address_unavailable": "cannot listen on {host} port {port}: {reason}",
     # --- field labels (used inside messages) ---------------------------------
     "field.timestamp": "timestamp",
@@ -178,6 +192,9 @@ MESSAGES: dict[str, str] = {
     "invalid_lease_url.static_workers": (
         "{field} URL {value} cannot be used: a static identity cannot be shared by {workers}"
         " worker processes; use file slots (the default) or PostgreSQL"
+    ),
+    "invalid_lease_url.choice": (
+        "{field} URL {value} cannot be used: {option}={text} is not allowed; allowed: {allowed}"
     ),
     "lease_state_dir": (
         "{field} URL {value} cannot be used: the state directory {path} cannot be created,"

@@ -85,6 +85,21 @@ MESSAGES: dict[str, str] = {
         " được dùng lại một cách âm thầm"
     ),
     "store_regressed": "kho lưu quyền thuê đã quay ngược thời gian với worker {worker}: {reason}",
+    "store_not_durable": (
+        "kho lưu quyền thuê {store} có thể làm mất dữ liệu đã xác nhận ghi: {setting} đang là"
+        " {found}, chế độ nghiêm ngặt đòi hỏi {required}; hãy sửa cấu hình máy chủ, hoặc thêm"
+        " durability=best_effort vào URL nếu chấp nhận rằng mất mức trần có thể sinh ID trùng"
+    ),
+    "store_config_hidden": (
+        "kho lưu quyền thuê {store} không cho xem cấu hình lưu trữ bền vững ({reason}), nên chế"
+        " độ nghiêm ngặt không thể bảo đảm cho nó; thêm durability=best_effort vào URL nếu chấp"
+        " nhận rủi ro"
+    ),
+    "store_replication_unconfirmed": (
+        "kho lưu quyền thuê {store} chỉ được {acked} trên {replicas} bản sao xác nhận lần ghi"
+        " trong vòng {timeout_ms} ms; mức trần mới không được dùng"
+    ),
+    "store_refused": "kho lưu quyền thuê {store} từ chối lệnh: {reason}",
     "address_unavailable": "không thể lắng nghe trên {host} cổng {port}: {reason}",
     # --- field labels (used inside messages) ---------------------------------
     "field.timestamp": "dấu thời gian",
@@ -188,6 +203,10 @@ MESSAGES: dict[str, str] = {
     "invalid_lease_url.static_workers": (
         "không dùng được URL {field} {value}: không thể dùng chung một danh tính tĩnh cho"
         " {workers} tiến trình worker; hãy dùng slot tệp (mặc định) hoặc PostgreSQL"
+    ),
+    "invalid_lease_url.choice": (
+        "không dùng được URL {field} {value}: không chấp nhận {option}={text}; chỉ chấp nhận"
+        " {allowed}"
     ),
     "lease_state_dir": (
         "không dùng được URL {field} {value}: không thể tạo, liệt kê hoặc ghi vào thư mục trạng"

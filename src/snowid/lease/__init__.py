@@ -25,6 +25,11 @@ URL forms (query options may also be passed as keyword arguments, which win)::
         options: range / datacenter, schema (public), table (snowid_leases), ttl (s, 10),
         renew (s, ttl/3), span (s, ttl), max_skew (s, 2), timeout (s per statement,
         renew), claim_wait (s, ttl+span+max_skew+1); other query parameters go to libpq.
+    redis://:password@host:6379/0?range=0-1023&ttl=10     (rediss:// for TLS)
+        options: range / datacenter, key (snowid: keys {snowid}:meta, ...), ttl, renew,
+        span, max_skew, timeout, claim_wait as for PostgreSQL, connect_timeout (s, 2),
+        durability (strict, or best_effort to accept a server that can lose writes);
+        with rediss: ssl_cert_reqs, ssl_ca_certs, ssl_certfile, ssl_keyfile.
 
 Without a URL: the ``SNOWID_LEASE`` environment variable, else ``file:`` (host slots over
 the whole 0..1023 range). File slots coordinate the processes of ONE host: across
@@ -89,6 +94,10 @@ def open_lease(url: str | None = None, *, clock: Clock | None = None, **options:
         return _open_static(parsed, clock, objects)
     if parsed.backend == "file":
         return _open_file(parsed, clock, objects, parsed.path, parsed.get_range())
+    if parsed.backend == "redis":
+        from snowid.lease.redis import RedisLease
+
+        return RedisLease.from_url(parsed, clock)
     return _open_postgres(parsed, clock)
 
 
@@ -209,6 +218,18 @@ def init_lease(url: str | None = None, *, first_deployment: bool = False) -> dic
             return {"url": lease.url, "state_dir": str(lease.state_dir), "fstype": fstype}
         if isinstance(lease, StaticLease):
             return {"url": lease.url}
+        if lease.kind == "redis":
+            from snowid.lease.redis import RedisLease
+
+            assert isinstance(lease, RedisLease)
+            incarnation, created = lease.init_store(first_deployment=first_deployment)
+            return {
+                "url": lease.url,
+                "keys": lease.keys.all,
+                "incarnation": incarnation,
+                "created": created,
+                "quarantined": created and not first_deployment,
+            }
         from snowid.lease.postgres import PostgresLease
 
         assert isinstance(lease, PostgresLease)
@@ -235,6 +256,11 @@ def lease_status(url: str | None = None) -> list[IdentityStatus]:
             ]
         if isinstance(lease, StaticLease):
             return []
+        if lease.kind == "redis":
+            from snowid.lease.redis import RedisLease
+
+            assert isinstance(lease, RedisLease)
+            return lease.status()
         from snowid.lease.postgres import PostgresLease
 
         assert isinstance(lease, PostgresLease)

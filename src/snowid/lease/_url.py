@@ -39,6 +39,7 @@ __all__ = [
 ]
 
 _SCHEMES = {"static": "static", "file": "file", "postgresql": "postgres", "postgres": "postgres"}
+_SCHEMES.update(redis="redis", rediss="redis")
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 _IDENT = re.compile(r"^[a-z_][a-z0-9_]{0,50}$")
@@ -155,7 +156,7 @@ def parse_lease_url(url: str, options: Mapping[str, object] | None = None) -> Le
     for key, option in (options or {}).items():
         if option is not None:
             merged[key] = _option_text(option)
-    if backend == "postgres":
+    if backend in ("postgres", "redis"):
         _check_ports(parts.netloc, text)
     return LeaseUrl(
         raw=text,

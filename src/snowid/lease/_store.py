@@ -1,0 +1,365 @@
+"""The protocol of a networked lease store (LEASES.md section 3), whatever the store.
+
+A backend supplies five store operations (``_store_now_ms``, ``_store_claim``,
+``_store_renew``, ``_store_release``, ``_store_incarnation``) and how to drop its
+connection; this class turns them into the lease: each claim of worker ``w`` gets a
+new owner token and ``epoch + 1`` and starts above the highest ceiling ever granted
+for ``w``; the ceiling rises only through an acknowledged compare-and-set on (worker,
+owner, epoch); a daemon thread renews every ``renew`` seconds. The hot-path bound
+``ceiling_ms`` is the last acknowledged ceiling, and drops to -1 when the lease is lost
+or when the local deadline (boot clock before the last good renewal + TTL*0.89) passes
+unrenewed. A store operation that does not answer within ``timeout`` raises
+StoreUnreachableError: the lease never waits on a stalled store.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import socket
+import threading
+import uuid
+from dataclasses import dataclass
+from typing import Literal, NoReturn
+
+from snowid._clock import Clock
+from snowid._fence import Grant
+from snowid._layout import TWITTER
+from snowid.errors import (
+    ClockSkewError,
+    LeaseError,
+    LeaseLostError,
+    NoFreeIdentityError,
+    StoreRegressedError,
+    StoreUnreachableError,
+)
+from snowid.lease._base import BaseLease
+
+__all__ = ["Claimed", "Renewed", "StoreLease", "StoreMissing"]
+
+log = logging.getLogger("snowid.lease")
+
+_NS_PER_MS = 1_000_000
+
+
+class StoreMissing(Exception):  # noqa: N818 - a signal between this module and backends
+    """Raised by a store operation when the store holds no lease records (never set up,
+    or wiped): the first claim of a process sets it up; a holder fails closed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Claimed:
+    """What a successful claim statement or script returns."""
+
+    worker: int
+    old_ceiling: int
+    ceiling: int
+    epoch: int
+    incarnation: str
+
+
+@dataclass(frozen=True, slots=True)
+class Renewed:
+    """The answer to a renewal: ``ok`` with the ceiling before and after; ``lost`` when
+    the compare-and-set failed (owner, epoch or incarnation); ``restarted`` when the
+    backend saw the store restart and already dropped the lease (``reason`` says why)."""
+
+    status: Literal["ok", "lost", "restarted"]
+    old_ceiling: int = 0
+    ceiling: int = 0
+    reason: str = ""
+
+
+class StoreLease(BaseLease):
+    """A worker identity in ``[first, last]`` leased from a networked store."""
+
+    kind = "store"
+
+    def __init__(
+        self,
+        *,
+        first: int,
+        last: int,
+        ttl: float,
+        renew: float | None,
+        span: float | None,
+        max_skew: float,
+        timeout: float | None,
+        claim_wait: float | None,
+        url: str,
+        clock: Clock | None,
+    ) -> None:
+        super().__init__(url, clock)
+        self.first, self.last = TWITTER.check_worker(first), TWITTER.check_worker(last)
+        self.ttl_ms = round(ttl * 1000)
+        self.renew_ms = round((renew if renew is not None else ttl / 3) * 1000)
+        self.span_ms = round((span if span is not None else ttl) * 1000)
+        self.max_skew_ms = round(max_skew * 1000)
+        self.timeout_s = timeout if timeout is not None else self.renew_ms / 1000
+        self.claim_wait_ms = round(
+            claim_wait * 1000
+            if claim_wait is not None
+            else self.ttl_ms + self.span_ms + self.max_skew_ms + 1000
+        )
+        self.incarnation: str | None = None
+        self.owner: str | None = None
+        self.renewals = 0
+        self.renew_failures = 0
+        self._fatal: LeaseError | None = None
+        self._deadline_ns = 0
+        self._next_renew_ns = 0
+        self._store_down_until_ns = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # --- for backends -----------------------------------------------------------------
+
+    @property
+    def quarantine_ms(self) -> int:
+        """How far above now a fresh store raises every ceiling (LEASES.md section 3)."""
+        return self.ttl_ms + self.span_ms + self.max_skew_ms
+
+    def _store_now_ms(self) -> int:
+        raise NotImplementedError
+
+    def _store_claim(self, owner: str, caller_ms: int, holder: str) -> Claimed | None:
+        """Claim an expired worker in range (lowest ceiling first); None if all are held."""
+        raise NotImplementedError
+
+    def _store_renew(
+        self, worker: int, owner: str, epoch: int, caller_ms: int, acked_ms: int
+    ) -> Renewed:
+        """CAS on (worker, owner, epoch); ``acked_ms`` is the ceiling acknowledged so far."""
+        raise NotImplementedError
+
+    def _store_release(self, worker: int, owner: str, epoch: int) -> None:
+        raise NotImplementedError
+
+    def _store_incarnation(self) -> str | None:
+        raise NotImplementedError
+
+    def _store_setup(self) -> None:
+        """Set up a store found empty at the first claim (with the quarantine)."""
+        raise NotImplementedError
+
+    def _drop_connection(self) -> None:
+        """Close the connection (the next operation opens a new one)."""
+
+    def _abandon_connection(self) -> None:
+        """In a forked child: forget the parent's connection without using it."""
+
+    # --- claim --------------------------------------------------------------------------
+
+    def _claim(self, needed_ms: int) -> Grant:
+        if self._fatal is not None:
+            raise self._fatal
+        try:
+            return self._claim_once(needed_ms)
+        except StoreMissing:
+            if self.incarnation is not None:
+                self._fail(
+                    StoreRegressedError(worker="*", reason="the store's meta record is gone")
+                )
+            self._store_setup()
+            return self._claim_once(needed_ms)
+
+    def _check_skew(self) -> None:
+        clock = self._clock
+        before = clock.time_ms()
+        store_ms = self._store_now_ms()
+        after = clock.time_ms()
+        skew = (before + after) // 2 - store_ms
+        if abs(skew) > self.max_skew_ms + (after - before) // 2:
+            raise ClockSkewError(skew_ms=skew, max_skew_ms=self.max_skew_ms)
+
+    def _claim_once(self, needed_ms: int) -> Grant:
+        del needed_ms
+        self._check_skew()
+        clock = self._clock
+        owner = str(uuid.uuid4())
+        sent_ns = clock.monotonic_ns()
+        holder = f"{socket.gethostname()} pid {os.getpid()}"
+        claimed = self._store_claim(owner, clock.time_ms(), holder)
+        if claimed is None:
+            raise NoFreeIdentityError(first=self.first, last=self.last, store=self.url)
+        worker, epoch = claimed.worker, claimed.epoch
+        datacenter, machine = TWITTER.split_worker(worker)
+        grant = Grant(datacenter, machine, claimed.old_ceiling + 1, claimed.ceiling, epoch)
+        if self.incarnation is not None and claimed.incarnation != self.incarnation:
+            self._release_quietly(worker, owner, epoch)
+            self._fail(StoreRegressedError(worker=worker, reason="the store's incarnation changed"))
+        self.incarnation, self.owner = claimed.incarnation, owner
+        self._grant, self._state = grant, "held"  # held, but not published until the clock is in
+        self._renewed(sent_ns)
+        try:
+            self._wait_for_start(grant)
+        except BaseException:
+            self._release_quietly(worker, owner, epoch)
+            self._set_unheld("unclaimed", "release", "claim abandoned")
+            raise
+        self._start_thread()
+        grant = self._grant
+        assert grant is not None
+        return self._set_held(grant)
+
+    def _wait_for_start(self, grant: Grant) -> None:
+        """The claim starts above the old ceiling: wait (renewing) until the clock is there."""
+        clock = self._clock
+        give_up = clock.monotonic_ns() + self.claim_wait_ms * _NS_PER_MS
+        while (now := clock.time_ms()) < grant.start_ms:
+            if clock.monotonic_ns() >= give_up:
+                raise ClockSkewError(skew_ms=grant.start_ms - now, max_skew_ms=self.claim_wait_ms)
+            clock.sleep(min((grant.start_ms - now) / 1000, self.renew_ms / 1000))
+            if clock.monotonic_ns() >= self._next_renew_ns:
+                self._renew_now(publish=False)
+
+    def _release_quietly(self, worker: int, owner: str, epoch: int) -> None:
+        with contextlib.suppress(LeaseError):
+            self._store_release(worker, owner, epoch)
+
+    # --- renew --------------------------------------------------------------------------
+
+    def _renewed(self, sent_ns: int) -> None:
+        # Deadline from the boot clock read BEFORE sending: TTL*(1 - 1% drift) - 10% margin.
+        self._deadline_ns = sent_ns + round(self.ttl_ms * 0.89) * _NS_PER_MS
+        self._next_renew_ns = sent_ns + self.renew_ms * _NS_PER_MS
+        self.renewals += 1
+
+    def _renew_now(self, *, publish: bool = True) -> Grant:
+        """One CAS renewal (caller holds the lock). Raises LeaseLost/StoreRegressed/Unreachable."""
+        grant, owner = self._grant, self.owner
+        assert grant is not None
+        assert owner is not None
+        worker = TWITTER.worker(grant.datacenter, grant.machine)
+        clock = self._clock
+        sent_ns = clock.monotonic_ns()
+        try:
+            answer = self._store_renew(
+                worker, owner, grant.epoch, clock.time_ms(), grant.ceiling_ms
+            )
+        except StoreUnreachableError:
+            self.renew_failures += 1
+            self._store_down_until_ns = clock.monotonic_ns() + self.renew_ms * _NS_PER_MS
+            raise
+        except StoreMissing:
+            self._fail(StoreRegressedError(worker=worker, reason="the store's meta record is gone"))
+        if answer.status == "lost":
+            self._diagnose_lost(worker)
+        if answer.old_ceiling < grant.ceiling_ms:
+            self._fail(
+                StoreRegressedError(
+                    worker=worker,
+                    reason=f"ceiling {answer.old_ceiling} is below the acknowledged"
+                    f" {grant.ceiling_ms}",
+                )
+            )
+        if answer.status == "restarted":
+            self._lose(worker, answer.reason)
+        self._renewed(sent_ns)
+        self._store_down_until_ns = 0
+        if not publish:
+            self._grant = Grant(
+                grant.datacenter, grant.machine, grant.start_ms, answer.ceiling, grant.epoch
+            )
+            return self._grant
+        return self._raise_ceiling(answer.ceiling)
+
+    def _diagnose_lost(self, worker: int) -> NoReturn:
+        try:
+            incarnation = self._store_incarnation()
+        except StoreMissing:
+            incarnation = None
+        if incarnation != self.incarnation:
+            self._fail(StoreRegressedError(worker=worker, reason="the store's incarnation changed"))
+        self._lose(worker, "another process claimed it (owner/epoch mismatch)")
+
+    def _lose(self, worker: int, reason: str) -> NoReturn:
+        """Drop the identity (the next acquire claims a new one)."""
+        self._set_unheld("lost", "lost", reason)
+        log.warning("snowid lease on worker %s lost: %s", worker, reason)
+        raise LeaseLostError(worker=worker, reason=reason)
+
+    def _fail(self, error: LeaseError) -> NoReturn:
+        """Fail closed for good: the store broke its promises (wiped, rolled back)."""
+        self._fatal = error
+        self._set_unheld("lost", "lost", str(error))
+        log.error("snowid lease failed closed: %s", error)
+        raise error
+
+    def _extend(self, grant: Grant, needed_ms: int) -> Grant:
+        del needed_ms
+        if self._fatal is not None:
+            raise self._fatal
+        if self._clock.monotonic_ns() < self._store_down_until_ns:
+            self.ceiling_ms = -1 if self._past_deadline() else self.ceiling_ms
+            raise StoreUnreachableError(store=self.url, reason="the last renewal failed")
+        try:
+            return self._renew_now()
+        except LeaseLostError:
+            return self._claim(self._clock.time_ms())  # a new identity, starting afresh
+        except StoreUnreachableError:
+            if self._past_deadline():
+                self.ceiling_ms = -1
+            raise
+
+    def _past_deadline(self) -> bool:
+        return self._clock.monotonic_ns() >= self._deadline_ns
+
+    # --- background renewal -------------------------------------------------------------
+
+    def _start_thread(self) -> None:
+        if self._thread is not None and self._thread.is_alive():
+            return
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._renew_loop, name="snowid-lease", daemon=True)
+        self._thread.start()
+
+    def _renew_loop(self) -> None:
+        stop, clock = self._stop, self._clock
+        while not stop.is_set():
+            with self._lock:
+                if self._state == "held" and not stop.is_set():
+                    self._tick()
+                wake = min(self._next_renew_ns, self._deadline_ns)
+                if self._state != "held":
+                    wake = clock.monotonic_ns() + self.renew_ms * _NS_PER_MS
+            stop.wait(max(0.001, min((wake - clock.monotonic_ns()) / 1e9, self.renew_ms / 1000)))
+
+    def _tick(self) -> None:
+        if self._clock.monotonic_ns() >= self._next_renew_ns:
+            try:
+                self._renew_now()
+            except StoreUnreachableError as error:
+                log.warning("snowid lease renewal failed: %s", error)
+                self._next_renew_ns = self._clock.monotonic_ns() + self.renew_ms * _NS_PER_MS // 3
+            except LeaseError:
+                return
+        if self._past_deadline() and self.ceiling_ms != -1:
+            self.ceiling_ms = -1
+            grant = self._grant
+            if grant is not None:
+                self._event("expired", grant, "local deadline passed without renewal")
+
+    # --- release / close / fork ---------------------------------------------------------
+
+    def _release(self, grant: Grant) -> None:
+        worker = TWITTER.worker(grant.datacenter, grant.machine)
+        if self.owner is not None:
+            self._release_quietly(worker, self.owner, grant.epoch)
+
+    def _close_resources(self) -> None:
+        self._stop.set()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            self._lock.release()  # let a renewal in progress finish
+            try:
+                thread.join(timeout=self.timeout_s + 1)
+            finally:
+                self._lock.acquire()
+        self._drop_connection()
+
+    def _drop_inherited(self) -> None:
+        self._thread, self._stop = None, threading.Event()
+        self.owner = None
+        self._abandon_connection()

@@ -1,0 +1,427 @@
+"""Redis leases for fleets (``redis://``, ``rediss://`` for TLS), through redis-py (lazily).
+
+The protocol is the PostgreSQL backend's (see ``_store.StoreLease``), each operation one
+Lua script (``_redis_lua``), the store's ``TIME`` the clock. What Redis adds:
+
+- **Strict mode** (the default): every new connection first checks that the server keeps
+  acknowledged writes - ``appendonly yes``, ``appendfsync`` ``always`` or ``everysec``,
+  no ``allkeys-*`` eviction, not a read-only replica - before any script runs, so a
+  misconfigured server is refused before it is set up or quarantined. With replicas,
+  every write is confirmed by ``WAIT`` on all of them. A server that hides its settings
+  (``CONFIG GET`` refused) is refused too. ``durability=best_effort`` skips all this,
+  with one loud warning per process and store.
+- **Restarts**: each connection records the server's ``run_id``. When a reconnect finds
+  another one, the server restarted: the holder stops issuing, puts back the ceiling it
+  had acknowledged (a restart may have lost the last writes), gives the lease up, and
+  the next id claims anew. A restarted-empty or wiped store has no incarnation: holders
+  fail closed for good and the first new claim sets the store up with every ceiling
+  quarantined.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import uuid
+from typing import Any
+
+from snowid._clock import Clock
+from snowid._layout import TWITTER
+from snowid.errors import (
+    StoreConfigHiddenError,
+    StoreNotDurableError,
+    StoreRefusedError,
+    StoreReplicationError,
+    StoreUnreachableError,
+)
+from snowid.lease._base import IdentityStatus
+from snowid.lease._redis_lua import CLAIM, INIT, RELEASE, RENEW, REPAIR, Keys
+from snowid.lease._store import Claimed, Renewed, StoreLease, StoreMissing
+from snowid.lease._url import LeaseUrl, redact
+
+__all__ = ["DURABILITY", "OPTIONS", "RedisLease"]
+
+log = logging.getLogger("snowid.lease")
+
+DURABILITY = ("strict", "best_effort")
+_FSYNC_OK = ("always", "everysec")
+_MIN_VERSION = (5, 0)  # scripts that read TIME and then write (effects replication)
+_ABANDONED: list[object] = []  # clients inherited over fork: never closed by the child
+_WARNED: set[str] = set()
+_WARNED_LOCK = threading.Lock()
+OPTIONS = (
+    "range", "datacenter", "key", "ttl", "renew", "span", "max_skew", "timeout", "claim_wait",
+    "connect_timeout", "durability",
+)  # fmt: skip
+_TLS_OPTIONS = ("ssl_cert_reqs", "ssl_ca_certs", "ssl_certfile", "ssl_keyfile")
+_MAX_DB = 65535
+
+
+class RedisLease(StoreLease):
+    """A worker identity in ``[first, last]`` leased from Redis keys under ``{prefix}``."""
+
+    kind = "redis"
+
+    def __init__(
+        self,
+        connection: dict[str, Any],
+        *,
+        first: int = 0,
+        last: int = TWITTER.max_worker,
+        prefix: str = "snowid",
+        ttl: float = 10.0,
+        renew: float | None = None,
+        span: float | None = None,
+        max_skew: float = 2.0,
+        timeout: float | None = None,
+        claim_wait: float | None = None,
+        connect_timeout: float = 2.0,
+        durability: str = "strict",
+        url: str = "redis://",
+        clock: Clock | None = None,
+    ) -> None:
+        super().__init__(
+            first=first, last=last, ttl=ttl, renew=renew, span=span, max_skew=max_skew,
+            timeout=timeout, claim_wait=claim_wait, url=url, clock=clock,
+        )  # fmt: skip
+        self.connection = dict(connection)  # host, port, db, username, password, ssl, ssl_*
+        self.keys = Keys(prefix)
+        self.connect_timeout = connect_timeout
+        self.strict = durability == "strict"
+        self.run_id: str | None = None
+        self.replicas = 0
+        self._redis: Any = None
+        self._restarted = False
+        self._scripts: dict[str, Any] = {}
+
+    @classmethod
+    def from_url(cls, parsed: LeaseUrl, clock: Clock | None = None) -> RedisLease:
+        """``redis://[[user]:password@]host[:port][/db]?range=…&ttl=…`` (``rediss://``: TLS)."""
+        from urllib.parse import unquote, urlsplit
+
+        parsed.check_known((*OPTIONS, *_TLS_OPTIONS))
+        split = urlsplit(parsed.raw)
+        try:
+            host, port = split.hostname, split.port
+        except ValueError:
+            raise parsed.fail("syntax") from None
+        connection: dict[str, Any] = {"host": host or "127.0.0.1", "port": port or 6379}
+        db_text = parsed.path.strip("/")
+        connection["db"] = parsed.to_int("db", db_text, 0, _MAX_DB) if db_text else 0
+        if split.username:
+            connection["username"] = unquote(split.username)
+        if split.password is not None:
+            connection["password"] = unquote(split.password)
+        if split.scheme.lower() == "rediss":
+            connection["ssl"] = True
+            for name in _TLS_OPTIONS:
+                if name in parsed.options:
+                    connection[name] = parsed.options[name]
+        durability = parsed.options.get("durability", "strict")
+        if durability not in DURABILITY:
+            raise parsed.fail(
+                LeaseChoiceError,
+                option="durability",
+                text=durability,
+                allowed=", ".join(DURABILITY),
+            )
+        first, last = parsed.get_range() or (0, TWITTER.max_worker)
+
+        def seconds(name: str) -> float | None:
+            return None if name not in parsed.options else parsed.get_seconds(name, 0, 0.01)
+
+        return cls(
+            connection,
+            first=first,
+            last=last,
+            prefix=parsed.get_identifier("key", "snowid"),
+            ttl=parsed.get_seconds("ttl", 10.0, 0.05),
+            renew=seconds("renew"),
+            span=seconds("span"),
+            max_skew=parsed.get_seconds("max_skew", 2.0),
+            timeout=seconds("timeout"),
+            claim_wait=None
+            if "claim_wait" not in parsed.options
+            else parsed.get_seconds("claim_wait", 0),
+            connect_timeout=parsed.get_seconds("connect_timeout", 2.0, 0.01),
+            durability=durability,
+            url=redact(parsed.raw),
+            clock=clock,
+        )
+
+    # --- connection ---------------------------------------------------------------------
+
+    def _new_client(self) -> Any:
+        import redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
+        return redis.Redis(
+            **self.connection,
+            socket_timeout=self.timeout_s,
+            socket_connect_timeout=self.connect_timeout,
+            retry=Retry(NoBackoff(), 0),  # we retry (or fail closed) ourselves
+            single_connection_client=True,
+            health_check_interval=0,
+            client_name="snowid-lease",
+        )
+
+    def _client(self) -> Any:
+        """The connection, opened and checked (strict mode) on first use after a drop."""
+        if self._redis is not None:
+            return self._redis
+        client = self._call(self._new_client)  # connects at once (single connection)
+        try:
+            self._handshake(client)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                client.close()
+            raise
+        self._redis = client
+        self._scripts = {
+            name: client.register_script(text)
+            for name, text in (
+                ("init", INIT), ("claim", CLAIM), ("renew", RENEW), ("release", RELEASE),
+                ("repair", REPAIR),
+            )
+        }  # fmt: skip
+        return client
+
+    def _handshake(self, client: Any) -> None:
+        """Before anything else on a new connection: version, role, durability, run_id."""
+        info = self._call(client.info)
+        version = tuple(int(p) for p in str(info.get("redis_version", "0")).split(".")[:2])
+        if version < _MIN_VERSION:
+            raise StoreRefusedError(
+                store=self.url,
+                reason=f"Redis {info.get('redis_version')} is too old (5.0 or later)",
+            )
+        if info.get("role") != "master":
+            raise StoreRefusedError(store=self.url, reason="the server is a read-only replica")
+        self.replicas = int(info.get("connected_slaves", 0))
+        weak = self._check_durability(client) if self.strict else self._weak_settings(client)
+        if not self.strict:
+            self._warn_best_effort(weak)
+        run_id = str(info.get("run_id", ""))
+        if self.run_id is not None and run_id != self.run_id:
+            self._restarted = True
+        self.run_id = run_id
+
+    def _settings(self, client: Any) -> dict[str, str]:
+        import redis
+
+        pipe = client.pipeline(transaction=False)
+        for name in ("appendonly", "appendfsync", "maxmemory-policy"):
+            pipe.config_get(name)
+        try:
+            replies = self._call(pipe.execute)
+        except StoreRefusedError as error:
+            raise StoreConfigHiddenError(store=self.url, reason=error.reason) from None
+        except redis.RedisError as error:  # pragma: no cover - mapped by _call
+            raise StoreConfigHiddenError(store=self.url, reason=str(error)) from None
+        found: dict[str, str] = {}
+        for reply in replies:
+            found.update({_text(k): _text(v) for k, v in reply.items()})
+        return found
+
+    def _weak_settings(self, client: Any) -> list[tuple[str, str, str]]:
+        """(setting, found, required) for each setting that can lose acknowledged writes."""
+        found = self._settings(client)
+        weak = []
+        if found.get("appendonly") != "yes":
+            weak.append(("appendonly", found.get("appendonly", "?"), "yes"))
+        elif found.get("appendfsync") not in _FSYNC_OK:
+            weak.append(("appendfsync", found.get("appendfsync", "?"), "always or everysec"))
+        policy = found.get("maxmemory-policy", "?")
+        if policy.startswith("allkeys-"):
+            weak.append(("maxmemory-policy", policy, "noeviction or volatile-*"))
+        return weak
+
+    def _check_durability(self, client: Any) -> list[tuple[str, str, str]]:
+        weak = self._weak_settings(client)
+        if weak:
+            setting, found, required = weak[0]
+            raise StoreNotDurableError(
+                store=self.url, setting=setting, found=found, required=required
+            )
+        return weak
+
+    def _warn_best_effort(self, weak: list[tuple[str, str, str]]) -> None:
+        with _WARNED_LOCK:
+            if self.url in _WARNED:
+                return
+            _WARNED.add(self.url)
+        settings = ", ".join(f"{name} {found}" for name, found, _ in weak) or "none seen"
+        log.warning(
+            "snowid: the Redis lease store %s runs with durability=best_effort (weak settings:"
+            " %s): a restart, failover or eviction that loses acknowledged writes can let two"
+            " processes issue the same ids",
+            self.url,
+            settings,
+        )
+
+    def _call(self, func: Any, *args: Any, **kwargs: Any) -> Any:
+        """One round trip; redis-py's errors become snowid's (the connection is dropped)."""
+        import redis
+
+        try:
+            return func(*args, **kwargs)
+        except redis.TimeoutError:
+            self._drop_connection()
+            raise StoreUnreachableError(
+                store=self.url, reason=f"no answer within {self.timeout_s:g} s"
+            ) from None
+        except redis.ConnectionError as error:
+            self._drop_connection()
+            raise StoreUnreachableError(store=self.url, reason=_first_line(error)) from None
+        except redis.ResponseError as error:
+            self._drop_connection()
+            raise StoreRefusedError(store=self.url, reason=_first_line(error)) from None
+        except redis.RedisError as error:
+            self._drop_connection()
+            raise StoreUnreachableError(store=self.url, reason=_first_line(error)) from None
+
+    def _script(self, name: str, *args: object) -> Any:
+        client = self._client()
+        reply = self._call(self._scripts[name], keys=self.keys.all, args=list(args))
+        if self.replicas:
+            acked = int(self._call(client.execute_command, "WAIT", self.replicas, self._wait_ms))
+            if acked < self.replicas:
+                raise StoreReplicationError(
+                    store=self.url, acked=acked, replicas=self.replicas, timeout_ms=self._wait_ms
+                )
+        return reply
+
+    @property
+    def _wait_ms(self) -> int:
+        return max(1, round(self.timeout_s * 1000))
+
+    def _drop_connection(self) -> None:
+        client, self._redis = self._redis, None
+        if client is not None:
+            with contextlib.suppress(Exception):  # already broken
+                client.close()
+
+    def _abandon_connection(self) -> None:
+        # The parent's socket stays the parent's: the child keeps the object (so nothing
+        # closes or shuts it down from here) and opens its own connection when needed.
+        if self._redis is not None:
+            _ABANDONED.append(self._redis)
+        self._redis = None
+        self._restarted = False
+
+    # --- the store operations -----------------------------------------------------------
+
+    def _store_now_ms(self) -> int:
+        seconds, micros = self._call(self._client().time)
+        return int(seconds) * 1000 + int(micros) // 1000
+
+    def _store_setup(self) -> None:
+        self.init_store()
+
+    def _store_claim(self, owner: str, caller_ms: int, holder: str) -> Claimed | None:
+        self._restarted = False  # nothing held: a restart seen now needs no repair
+        reply = self._script(
+            "claim", self.first, self.last, owner, self.ttl_ms, caller_ms, self.max_skew_ms,
+            self.span_ms, holder,
+        )  # fmt: skip
+        status = _text(reply[0])
+        if status == "missing":
+            raise StoreMissing
+        if status == "full":
+            return None
+        _, worker, old, ceiling, epoch, incarnation = reply
+        return Claimed(int(worker), int(old), int(ceiling), int(epoch), _text(incarnation))
+
+    def _store_renew(
+        self, worker: int, owner: str, epoch: int, caller_ms: int, acked_ms: int
+    ) -> Renewed:
+        self._client()  # a reconnect checks the run_id first
+        if self._restarted:
+            return self._repair(worker, owner, epoch, acked_ms)
+        reply = self._script(
+            "renew", worker, owner, epoch, self.ttl_ms, caller_ms, self.span_ms,
+            self.max_skew_ms, self.incarnation or "",
+        )  # fmt: skip
+        status = _text(reply[0])
+        if status == "missing":
+            raise StoreMissing
+        if status == "lost":
+            return Renewed("lost")
+        return Renewed("ok", int(reply[1]), int(reply[2]))
+
+    def _repair(self, worker: int, owner: str, epoch: int, acked_ms: int) -> Renewed:
+        reply = self._script("repair", worker, owner, epoch, acked_ms, self.incarnation or "")
+        self._restarted = False
+        if _text(reply[0]) == "lost":
+            return Renewed("lost")
+        return Renewed(
+            "restarted",
+            int(reply[1]),
+            acked_ms,
+            reason="the store restarted (its run_id changed): claiming anew",
+        )
+
+    def _store_release(self, worker: int, owner: str, epoch: int) -> None:
+        self._script("release", worker, owner, epoch)
+
+    def _store_incarnation(self) -> str | None:
+        value = self._call(self._client().hget, self.keys.all[0], "incarnation")
+        return None if value is None else _text(value)
+
+    # --- set-up and status --------------------------------------------------------------
+
+    def init_store(self, *, first_deployment: bool = False) -> tuple[str, bool]:
+        """Set the store up if it has no incarnation (idempotent); (incarnation, created)."""
+        quarantine = -1 if first_deployment else self.quarantine_ms
+        with self._lock:
+            reply = self._script("init", quarantine, str(uuid.uuid4()), "twitter")
+        incarnation, created = _text(reply[0]), bool(int(reply[1]))
+        if created and quarantine >= 0:
+            log.warning(
+                "snowid set up the Redis lease keys {%s}: every ceiling is quarantined for %d ms,"
+                " first claims wait that long (snowid lease init --first-deployment avoids it)",
+                self.keys.prefix,
+                quarantine,
+            )
+        return incarnation, created
+
+    def status(self) -> list[IdentityStatus]:
+        """Every identity ever claimed: holder, epoch, ceiling (read only, no strict check)."""
+        meta, lease, ceiling, epoch, info = self.keys.all
+        client = self._call(self._new_client)
+        try:
+            pipe = client.pipeline(transaction=True)
+            pipe.time()
+            for key in (lease, ceiling, epoch, info):
+                pipe.hgetall(key)
+            (seconds, micros), leases, ceilings, epochs, infos = self._call(pipe.execute)
+        finally:
+            with contextlib.suppress(Exception):
+                client.close()
+        del meta
+        now = int(seconds) * 1000 + int(micros) // 1000
+        rows = []
+        for field, count in sorted(epochs.items(), key=lambda kv: int(kv[0])):
+            worker = int(field)
+            if not self.first <= worker <= self.last or int(count) <= 0:
+                continue
+            expires = int(_text(leases.get(field, b"0:0")).rpartition(":")[2] or 0)
+            since_text, _, holder = _text(infos.get(field, b"")).partition(" ")
+            datacenter, machine = TWITTER.split_worker(worker)
+            rows.append(
+                IdentityStatus(
+                    worker, datacenter, machine, expires >= now, holder, int(count),
+                    int(ceilings.get(field, 0)), int(since_text) if since_text else None, expires,
+                )
+            )  # fmt: skip
+        return rows
+
+
+def _text(value: object) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _first_line(error: BaseException) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
