@@ -74,6 +74,7 @@ def test_one_class_for_every_lease_url_refusal() -> None:
 BAD_URLS: list[tuple[str, str, str]] = [
     ("postgresql://u:s3cret@[::1/db", "syntax", "[brackets]"),
     ("ftp://u:s3cret@x", "unknown_scheme", "static:, file:, postgresql:"),
+    ("redis://:s3cret@h/0?durability=maybe", "choice", "strict, best_effort"),
     ("static://1/1?x=1", "unknown_option", "state_dir"),
     ("file:///tmp/x?rnage=0-7", "unknown_option", "allow_volatile"),
     ("file:///tmp/x?range=1-2&range=3-4", "duplicate_option", "range"),

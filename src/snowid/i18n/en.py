@@ -146,7 +146,7 @@ MESSAGES: dict[str, str] = {
     ),
     "invalid_lease_url.unknown_scheme": (
         "{field} URL {value} cannot be used: the scheme {scheme} is unknown; allowed: static:,"
-        " file:, postgresql: (or postgres:)"
+        " file:, postgresql: (or postgres:), redis: (rediss: with TLS)"
     ),
     "invalid_lease_url.unknown_option": (
         "{field} URL {value} cannot be used: unknown option {options}; allowed: {allowed}"

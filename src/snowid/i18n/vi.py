@@ -152,7 +152,7 @@ MESSAGES: dict[str, str] = {
     ),
     "invalid_lease_url.unknown_scheme": (
         "không dùng được URL {field} {value}: không hỗ trợ lược đồ {scheme}; chỉ chấp nhận"
-        " static:, file:, postgresql: (hoặc postgres:)"
+        " static:, file:, postgresql: (hoặc postgres:), redis: (rediss: khi dùng TLS)"
     ),
     "invalid_lease_url.unknown_option": (
         "không dùng được URL {field} {value}: không có tùy chọn {options}; các tùy chọn hợp lệ:"

@@ -121,7 +121,7 @@ class RedisLease(StoreLease):
         durability = parsed.options.get("durability", "strict")
         if durability not in DURABILITY:
             raise parsed.fail(
-                LeaseChoiceError,
+                "choice",
                 option="durability",
                 text=durability,
                 allowed=", ".join(DURABILITY),
