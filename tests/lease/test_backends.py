@@ -1,0 +1,274 @@
+"""The fault cases every networked lease store must pass, on each backend (LEASES.md
+cases 14-17, 19, 20 and 26): PostgreSQL (the local server, a fresh table) and Redis (a
+durable redis-server of the test's own, a fresh key prefix).
+
+Timings are scaled down (TTL about a second); every process and loop is bounded.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from snowid._generator import Generator
+from snowid._layout import TWITTER
+from snowid.errors import ClockSkewError, NoFreeIdentityError, StoreUnreachableError
+from snowid.lease import lease_status
+from snowid.testing import OffsetClock
+from tests.lease_support.holders import wait_until, worker_ms
+from tests.lease_support.procs import read_ids, read_log, start_worker, wait_all, wait_for_file
+from tests.lease_support.proxy import TcpProxy
+from tests.lease_support.stores import Store, store, wait_for_claim
+
+__all__ = ["store"]  # the fixture, imported for pytest
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def test_claim_renew_release_and_generator(store: Store) -> None:
+    url = store.url("range=0-3&ttl=1&renew=0.2")
+    with store.open("range=0-3&ttl=1&renew=0.2") as lease:
+        generator = Generator(fence=lease)
+        ids = generator.next_ids(50_000)
+        first_ceiling = lease.ceiling_ms
+        time.sleep(0.7)
+        ids += [generator.next_id() for _ in range(50_000)]
+        assert lease.renewals >= 3
+        assert lease.ceiling_ms > first_ceiling
+        assert len(set(ids)) == 100_000
+        assert max(TWITTER.timestamp_of(v) for v in ids) <= lease.ceiling_ms
+        rows = lease_status(url)
+        assert [(r.worker, r.held) for r in rows] == [(lease.worker, True)]
+    assert [r.held for r in lease_status(url)] == [False]
+
+
+def test_n_claimants_exhaustion_and_sigterm_release(store: Store, tmp_path: Path) -> None:
+    """Case 14: distinct workers; the 4th gets NoFreeIdentity; SIGTERM frees a worker at once."""
+    url = store.url("range=0-2&ttl=30&renew=0.2&span=1")
+    procs = []
+    for i in range(3):
+        procs.append(
+            start_worker(
+                url,
+                tmp_path / f"ids{i}",
+                "--count",
+                "2000",
+                "--hold",
+                str(tmp_path / "hold"),
+                "--seconds",
+                "60",
+                "--ready",
+                str(tmp_path / f"ready{i}"),
+            )
+        )
+    for i in range(3):
+        wait_for_file(tmp_path / f"ready{i}")
+    with (
+        store.open("range=0-2&ttl=30&renew=0.2&span=1") as extra,
+        pytest.raises(NoFreeIdentityError),
+    ):
+        extra.acquire(0)
+    procs[0].send_signal(signal.SIGTERM)
+    assert wait_all([procs[0]], 20) == [0]
+    started = time.monotonic()
+    with store.open("range=0-2&ttl=30&renew=0.2&span=1") as late:
+        grant = late.acquire(0)  # TTL is 30 s: only the release can have freed it
+        assert time.monotonic() - started < 5
+        freed = TWITTER.worker(grant.datacenter, grant.machine)
+    (tmp_path / "hold").touch()
+    assert wait_all(procs[1:]) == [0, 0]
+    ids = [read_ids(tmp_path / f"ids{i}") for i in range(3)]
+    workers = [{w for w, _ in worker_ms(x)} for x in ids]
+    assert sorted(min(w) for w in workers) == [0, 1, 2]
+    assert workers[0] == {freed}
+    assert len({v for x in ids for v in x}) == 6000
+
+
+def test_sigkilled_holder_is_reclaimable_only_after_ttl(store: Store, tmp_path: Path) -> None:
+    """Case 15: after SIGKILL the worker stays held until its TTL; the successor starts above."""
+    url = store.url("range=0-0&ttl=1.5&renew=0.3")
+    victim = start_worker(url, tmp_path / "victim", "--ready", str(tmp_path / "ready"))
+    wait_for_file(tmp_path / "ready")
+    time.sleep(0.3)
+    victim.kill()
+    victim.wait()
+    killed_at = time.monotonic()
+    with store.open("range=0-0&ttl=1.5&renew=0.3", claim_wait=5) as successor:
+        with pytest.raises(NoFreeIdentityError):
+            successor.acquire(0)
+        grant = wait_for_claim(successor, 10)
+        assert time.monotonic() - killed_at > 1.0  # not before the TTL ran out
+        ids = Generator(fence=successor).next_ids(1000)
+    before = read_ids(tmp_path / "victim")
+    assert before
+    assert grant.start_ms > max(TWITTER.timestamp_of(v) for v in before)
+    assert min(ids) > max(before)
+
+
+def test_sigstopped_holder_past_its_ttl_never_overlaps(store: Store, tmp_path: Path) -> None:
+    """Case 16: SIGSTOP past TTL, another claims, SIGCONT: only <= old ceiling, then re-claim."""
+    holder = start_worker(
+        store.url("range=0-1&ttl=1&renew=0.25"),
+        tmp_path / "holder",
+        "--seconds",
+        "6",
+        "--idle",
+        "0.0001",
+        "--ready",
+        str(tmp_path / "ready"),
+        log=tmp_path / "holder.log",
+    )
+    wait_for_file(tmp_path / "ready")
+    time.sleep(0.3)
+    holder.send_signal(signal.SIGSTOP)
+    try:
+        time.sleep(1.3)
+        successor = start_worker(
+            store.url("range=0-0&ttl=1&renew=0.25"),
+            tmp_path / "successor",
+            "--seconds",
+            "3",
+            "--ready",
+            str(tmp_path / "ready2"),
+        )
+        wait_for_file(tmp_path / "ready2")
+    finally:
+        holder.send_signal(signal.SIGCONT)
+    assert wait_all([holder, successor]) == [0, 0]
+    held, took = read_ids(tmp_path / "holder"), read_ids(tmp_path / "successor")
+    assert not (worker_ms(held) & worker_ms(took))
+    assert len(set(held) | set(took)) == len(held) + len(took)
+    log = read_log(tmp_path / "holder.log")
+    kinds = [(r["kind"], r.get("worker")) for r in log]
+    assert ("lost", 0) in kinds
+    assert ("claim", 1) in kinds  # after the failed renewal it claimed a new identity
+    ceiling0 = max(
+        int(r["ceiling"]) for r in log if r.get("worker") == 0 and r["kind"] in ("claim", "extend")
+    )
+    assert all(ts <= ceiling0 for w, ts in worker_ms(held) if w == 0)
+    assert {w for w, _ in worker_ms(held)} == {0, 1}
+
+
+def test_partitioned_holder_rides_to_its_ceiling_then_fails_closed(
+    store: Store, tmp_path: Path
+) -> None:
+    """Case 17: blackhole the holder's store link: it stops, another takes the worker, heal."""
+    proxy = TcpProxy(store.host, store.port)
+    try:
+        holder = start_worker(
+            store.url("range=0-1&ttl=1&renew=0.25&timeout=0.25", port=proxy.port),
+            tmp_path / "holder",
+            "--seconds",
+            "7",
+            "--idle",
+            "0.0001",
+            "--ready",
+            str(tmp_path / "ready"),
+            log=tmp_path / "holder.log",
+        )
+        wait_for_file(tmp_path / "ready")
+        time.sleep(0.3)
+        proxy.set_mode("blackhole")
+        cut = time.monotonic()
+        with store.open("range=0-0&ttl=1", claim_wait=5) as other:
+            wait_for_claim(other, 8)
+            assert time.monotonic() - cut > 0.9
+            other_ids = Generator(fence=other).next_ids(5000)
+            time.sleep(0.5)
+            proxy.set_mode("pass")  # heal
+            assert wait_all([holder], 30) == [0]
+    finally:
+        proxy.close()
+    held = read_ids(tmp_path / "holder")
+    assert not (worker_ms(held) & worker_ms(other_ids))
+    log = read_log(tmp_path / "holder.log")
+    codes = {r.get("code") for r in log if r["kind"] == "error"}
+    assert "store_unreachable" in codes
+    kinds = [(r["kind"], r.get("worker")) for r in log]
+    assert ("lost", 0) in kinds  # the old CAS failed after healing
+    assert ("claim", 1) in kinds
+    assert {w for w, _ in worker_ms(held)} == {0, 1}
+
+
+def test_premature_expiry_successor_starts_above_the_ceiling(store: Store) -> None:
+    """Case 19: an operator expires the lease early: the successor starts above; the holder
+    loses at its next renewal."""
+    holder = store.open("range=0-0&ttl=1&renew=0.2")
+    held = Generator(fence=holder).next_ids(20_000)
+    acknowledged = holder.ceiling_ms
+    store.expire(0)
+    with store.open("range=0-0&ttl=1&renew=0.2", claim_wait=5) as successor:
+        grant = successor.acquire(0)
+        assert grant.start_ms > acknowledged >= max(TWITTER.timestamp_of(v) for v in held)
+        took = Generator(fence=successor).next_ids(20_000)
+        wait_until(lambda: holder.state != "held", 5, "the holder to lose its lease")
+        assert holder.state == "lost"  # its next renewal failed on the owner
+        assert holder.ceiling_ms == -1
+    assert min(took) > max(held)
+    holder.close()
+
+
+def test_client_clock_far_from_the_store_is_refused(store: Store) -> None:
+    """Case 20: a clock 5 s ahead or behind the store (max_skew 0.5 s) cannot claim."""
+    for offset in (5000, -5000):
+        lease = store.open("range=0-0&ttl=1&max_skew=0.5", clock=OffsetClock(offset))
+        with lease, pytest.raises(ClockSkewError):
+            lease.acquire(0)
+    assert lease_status(store.url("range=0-0")) == []
+
+
+def test_proposals_are_capped_and_a_behind_successor_waits(store: Store) -> None:
+    """Case 20: a clock 400 ms ahead has its ceiling capped by the store's clock; a successor
+    400 ms behind waits until its clock passes the start."""
+    query = "range=0-0&ttl=1&span=1&max_skew=0.5"
+    ahead = store.open(query, clock=OffsetClock(400))
+    grant = ahead.acquire(0)
+    assert grant.ceiling_ms <= store.now_ms() + 1000 + 500
+    ahead.close()
+    behind_clock = OffsetClock(-400)
+    with store.open(query, clock=behind_clock, claim_wait=5) as behind:
+        successor = behind.acquire(0)
+        assert successor.start_ms == grant.ceiling_ms + 1
+        assert behind_clock.time_ms() >= successor.start_ms
+
+
+def test_fork_child_gets_its_own_connection_and_worker(store: Store) -> None:
+    """Case 26: the child drops the inherited connection and grant; the parent's lives on."""
+    lease = store.open("range=0-3&ttl=2&renew=0.3")
+    generator = Generator(fence=lease)
+    parent_ids = generator.next_ids(1000)
+    parent_worker = lease.worker
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            child_ids = generator.next_ids(1000)
+            ok = lease.worker != parent_worker and min(child_ids) > 0
+            os.write(write, f"{lease.worker} {int(ok)}".encode())
+            lease.close()
+            code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    child_worker, ok = map(int, os.read(read, 100).split())
+    assert ok == 1
+    assert child_worker != parent_worker
+    # The parent's connection survived the child: an explicit renewal still succeeds.
+    renewals = lease.renewals
+    lease.acquire(lease.ceiling_ms + 1)
+    assert lease.renewals > renewals
+    assert lease.state == "held"
+    more = generator.next_ids(1000)
+    assert min(more) > max(parent_ids)
+    lease.close()
+
+
+def test_store_down_at_claim_is_store_unreachable(store: Store) -> None:
+    with store.open("ttl=1", port=1) as lease, pytest.raises(StoreUnreachableError):
+        lease.acquire(0)
