@@ -43,9 +43,9 @@ def test_status_in_vietnamese(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
 
 def test_bad_url_is_an_error_message_and_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["lease", "status", "redis://x"]) == 1
+    assert main(["lease", "status", "mongodb://x"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("Error: lease URL redis://x cannot be used")
+    assert err.startswith("Error: lease URL mongodb://x cannot be used")
 
 
 def test_unsupported_file_system_is_reported(capsys: pytest.CaptureFixture[str]) -> None:

@@ -101,7 +101,10 @@ class RedisServer:
     def client(self) -> Any:
         import redis
 
-        return redis.Redis(port=self.port, socket_timeout=5, decode_responses=True)
+        password = self.settings.get("requirepass")
+        return redis.Redis(
+            port=self.port, password=password, socket_timeout=5, decode_responses=True
+        )
 
     def kill(self) -> None:
         """SIGKILL: a crash; whatever reached the append-only file survives."""

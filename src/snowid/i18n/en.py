@@ -202,7 +202,7 @@ MESSAGES: dict[str, str] = {
         " this process may create and write"
     ),
     "lease.init.ready": "lease store {url} is ready",
-    "lease.init.created": "created the lease tables (incarnation {incarnation})",
+    "lease.init.created": "created the lease store (incarnation {incarnation})",
     "lease.init.quarantined": (
         "new store: every ceiling was raised to now + ttl + span + max_skew, so the first"
         " claims wait that long (use --first-deployment when no earlier store existed)"

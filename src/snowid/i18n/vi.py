@@ -214,7 +214,7 @@ MESSAGES: dict[str, str] = {
         " trình này được phép tạo và ghi"
     ),
     "lease.init.ready": "kho lưu quyền thuê {url} đã sẵn sàng",
-    "lease.init.created": "đã tạo các bảng lưu quyền thuê (mã khởi tạo {incarnation})",
+    "lease.init.created": "đã tạo kho lưu quyền thuê (mã khởi tạo {incarnation})",
     "lease.init.quarantined": (
         "kho mới: mọi mức trần đã được nâng lên thời điểm hiện tại + ttl + span + max_skew,"
         " nên các lần nhận danh tính đầu tiên phải chờ chừng ấy thời gian (dùng"

@@ -200,8 +200,13 @@ class RedisLease(StoreLease):
         if info.get("role") != "master":
             raise StoreRefusedError(store=self.url, reason="the server is a read-only replica")
         self.replicas = int(info.get("connected_slaves", 0))
-        weak = self._check_durability(client) if self.strict else self._weak_settings(client)
-        if not self.strict:
+        if self.strict:
+            self._check_durability(client)
+        else:
+            try:
+                weak = [f"{name} {found}" for name, found, _ in self._weak_settings(client)]
+            except StoreConfigHiddenError:
+                weak = ["hidden (CONFIG GET refused)"]
             self._warn_best_effort(weak)
         run_id = str(info.get("run_id", ""))
         if self.run_id is not None and run_id != self.run_id:
@@ -238,27 +243,25 @@ class RedisLease(StoreLease):
             weak.append(("maxmemory-policy", policy, "noeviction or volatile-*"))
         return weak
 
-    def _check_durability(self, client: Any) -> list[tuple[str, str, str]]:
+    def _check_durability(self, client: Any) -> None:
         weak = self._weak_settings(client)
         if weak:
             setting, found, required = weak[0]
             raise StoreNotDurableError(
                 store=self.url, setting=setting, found=found, required=required
             )
-        return weak
 
-    def _warn_best_effort(self, weak: list[tuple[str, str, str]]) -> None:
+    def _warn_best_effort(self, weak: list[str]) -> None:
         with _WARNED_LOCK:
             if self.url in _WARNED:
                 return
             _WARNED.add(self.url)
-        settings = ", ".join(f"{name} {found}" for name, found, _ in weak) or "none seen"
         log.warning(
             "snowid: the Redis lease store %s runs with durability=best_effort (weak settings:"
             " %s): a restart, failover or eviction that loses acknowledged writes can let two"
             " processes issue the same ids",
             self.url,
-            settings,
+            ", ".join(weak) or "none seen",
         )
 
     def _call(self, func: Any, *args: Any, **kwargs: Any) -> Any:
@@ -295,7 +298,8 @@ class RedisLease(StoreLease):
 
     @property
     def _wait_ms(self) -> int:
-        return max(1, round(self.timeout_s * 1000))
+        # Half the operation timeout: WAIT must answer before the socket gives up on it.
+        return max(1, round(self.timeout_s * 500))
 
     def _drop_connection(self) -> None:
         client, self._redis = self._redis, None
