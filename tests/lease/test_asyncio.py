@@ -1,4 +1,4 @@
-"""PostgreSQL leases under asyncio (LEASES.md case 27, the rest).
+"""Networked leases under asyncio (LEASES.md case 27, the rest), on every backend.
 
 The claim, renewals and the waits at a ceiling run off the event loop (``aacquire``
 uses a worker thread; renewals have their own daemon thread), so a ticker task keeps
@@ -17,26 +17,18 @@ from dataclasses import dataclass, field
 import pytest
 
 from snowid import TWITTER, Generator
-from snowid.lease import lease_status
-from snowid.lease.postgres import PostgresLease
-from tests.lease_support.pg import PG, open_pg, sql
+from snowid.lease import BaseLease, lease_status, open_lease
+from tests.lease_support.stores import Store, store
 
-pytestmark = [pytest.mark.postgres, pytest.mark.timeout(60)]
+__all__ = ["store"]  # the fixture, imported for pytest
+
+pytestmark = pytest.mark.timeout(60)
 
 MAX_GAP_S = 0.5
 
 
 def _lease_threads() -> list[threading.Thread]:
     return [t for t in threading.enumerate() if t.name == "snowid-lease" and t.is_alive()]
-
-
-def _push_ceiling(table: str, worker: int, ahead_ms: int) -> None:
-    """Make the next claim of ``worker`` start ``ahead_ms`` in the future (it must wait)."""
-    sql(
-        f"UPDATE {table} SET ceiling_ms = (extract(epoch FROM clock_timestamp()) * 1000)::bigint"
-        " + %s WHERE worker = %s",
-        (ahead_ms, worker),
-    )
 
 
 class Ticker:
@@ -78,20 +70,20 @@ async def _issue_for(generator: Generator, seconds: float) -> list[int]:
 
 
 def test_anext_id_keeps_the_loop_responsive_through_claim_renewals_and_close(
-    table: str,
+    store: Store,
 ) -> None:
     """The first ``anext_id`` waits ~0.8 s for its claim's start (the old ceiling is ahead),
     then ids flow across 3 TTLs of renewals and the lease is closed: the ticker never
     stalls 0.5 s, and no lease or executor thread is left behind."""
-    _push_ceiling(table, 0, 800)
-    url = f"{PG}?table={table}&range=0-0&ttl=1&renew=0.2"
+    store.push_ceiling(0, 800)
+    url = store.url("range=0-0&ttl=1&renew=0.2")
     before = set(threading.enumerate())
 
-    async def run() -> tuple[list[int], float, PostgresLease, Ticker]:
+    async def run() -> tuple[list[int], float, BaseLease, Ticker]:
         ticker = Ticker()
         ticker.start()
         await asyncio.sleep(0.02)
-        lease = open_pg(url, claim_wait=5)
+        lease = open_lease(url, claim_wait=5)
         generator = Generator(fence=lease)
         started = time.monotonic()
         first = await generator.anext_id()
@@ -117,17 +109,17 @@ def test_anext_id_keeps_the_loop_responsive_through_claim_renewals_and_close(
     assert [r.held for r in lease_status(url)] == [False]
 
 
-def test_cancelled_anext_id_during_a_claim_then_close_leaves_nothing_held(table: str) -> None:
+def test_cancelled_anext_id_during_a_claim_then_close_leaves_nothing_held(store: Store) -> None:
     """Shutdown while a claim is in flight: the awaiting task is cancelled (the claim
     itself goes on in its worker thread); closing the lease then waits for it and releases
     the worker; no renewal thread survives and the worker is free at once."""
-    _push_ceiling(table, 0, 600)
-    url = f"{PG}?table={table}&range=0-0&ttl=5&renew=0.2&span=0.5"
+    store.push_ceiling(0, 600)
+    url = store.url("range=0-0&ttl=5&renew=0.2&span=0.5")
 
-    async def run() -> tuple[PostgresLease, Ticker]:
+    async def run() -> tuple[BaseLease, Ticker]:
         ticker = Ticker()
         ticker.start()
-        lease = open_pg(url, claim_wait=5)
+        lease = open_lease(url, claim_wait=5)
         generator = Generator(fence=lease)
         task = asyncio.create_task(generator.anext_id())
         await asyncio.sleep(0.2)
@@ -145,7 +137,7 @@ def test_cancelled_anext_id_during_a_claim_then_close_leaves_nothing_held(table:
     assert _lease_threads() == []
     assert not any(r.held for r in lease_status(url))
     started = time.monotonic()
-    with open_pg(url, claim_wait=5) as other:  # TTL is 5 s: only a release frees it this fast
+    with open_lease(url, claim_wait=5) as other:  # TTL is 5 s: only a release frees it this fast
         other.acquire(0)
         assert time.monotonic() - started < 2
 
@@ -169,7 +161,7 @@ class LoopRun:
     async def _main(self, barrier: threading.Barrier) -> None:
         ticker = Ticker()
         ticker.start()
-        lease = open_pg(self.url)
+        lease = open_lease(self.url)
         try:
             generator = Generator(fence=lease)
             self.ids.append(await generator.anext_id())
@@ -184,9 +176,9 @@ class LoopRun:
         self.max_gap = ticker.max_gap
 
 
-def test_two_event_loops_in_two_threads_issue_unique_ids(table: str) -> None:
+def test_two_event_loops_in_two_threads_issue_unique_ids(store: Store) -> None:
     """Two threads, each with its own event loop, lease and generator, over 2 TTLs."""
-    url = f"{PG}?table={table}&range=0-3&ttl=1&renew=0.2"
+    url = store.url("range=0-3&ttl=1&renew=0.2")
     runs = [LoopRun(url) for _ in range(2)]
     barrier = threading.Barrier(2)
     threads = [threading.Thread(target=r.run, args=(barrier,)) for r in runs]

@@ -1,4 +1,5 @@
-"""PostgreSQL leases over a slow store (LEASES.md case 18).
+"""Leases over a slow store (LEASES.md case 18): the latency cases on every backend,
+the stalled PostgreSQL row here (a stalled Redis server is in test_redis_restart.py).
 
 Two kinds of slowness, both with timings scaled down (TTL 1-1.5 s):
 - network latency, from a delaying TCP proxy: every chunk is delivered ``delay``
@@ -12,7 +13,6 @@ ceiling (or earlier, at its local deadline) and raises; once it ends the holder 
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Iterator
 
@@ -22,56 +22,19 @@ from snowid import TWITTER, Generator
 from snowid.errors import NoFreeIdentityError
 from tests.lease_support.holders import Issuer, wait_until, worker_ms
 from tests.lease_support.pg import PG, open_pg, sql
-from tests.lease_support.proxy import TcpProxy
+from tests.lease_support.proxy import DelayProxy
+from tests.lease_support.stores import Store, store
 
-pytestmark = [pytest.mark.postgres, pytest.mark.timeout(60)]
+__all__ = ["store"]  # the fixture, imported for pytest
+
+pytestmark = pytest.mark.timeout(60)
 
 FAIL_CLOSED_CODES = {"store_unreachable", "ceiling_reached"}
 
 
-class DelayProxy(TcpProxy):
-    """``TcpProxy`` whose pass mode adds ``delay`` seconds of one-way latency (settable)."""
-
-    def __init__(self, target_host: str, target_port: int, delay: float = 0.0) -> None:
-        self.delay = delay
-        super().__init__(target_host, target_port)
-
-    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        loop = asyncio.get_running_loop()
-        queue: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue()
-
-        async def deliver() -> None:
-            while True:
-                due, data = await queue.get()  # FIFO: a lowered delay never reorders bytes
-                if (wait := due - loop.time()) > 0:
-                    await asyncio.sleep(wait)
-                if not data:
-                    break
-                if self.mode == "pass":
-                    writer.write(data)
-                    await writer.drain()
-            writer.close()
-
-        delivery = asyncio.create_task(deliver())
-        try:
-            while True:
-                try:
-                    data = await reader.read(65536)
-                except OSError:
-                    data = b""
-                queue.put_nowait((loop.time() + self.delay, data))
-                if not data:
-                    break
-        finally:
-            try:
-                await delivery
-            except (OSError, asyncio.CancelledError):
-                writer.close()
-
-
 @pytest.fixture
-def proxy() -> Iterator[DelayProxy]:
-    proxy = DelayProxy("127.0.0.1", 5432)
+def proxy(store: Store) -> Iterator[DelayProxy]:
+    proxy = DelayProxy(store.host, store.port)
     try:
         yield proxy
     finally:
@@ -79,17 +42,14 @@ def proxy() -> Iterator[DelayProxy]:
 
 
 def test_latency_above_the_renew_interval_keeps_issuing_without_duplicates(
-    table: str, proxy: DelayProxy
+    store: Store, proxy: DelayProxy
 ) -> None:
     """0.2 s each way (round trip 0.4 s > renew 0.25 s, < timeout 1 s): two holders behind
     the proxy and one direct keep their workers for 3 s, every renewal is acknowledged."""
     proxy.delay = 0.2
-    slow_url = (
-        f"postgresql://postgres@127.0.0.1:{proxy.port}/test?table={table}"
-        "&range=0-3&ttl=1.5&renew=0.25&timeout=1"
-    )
-    slow = [Issuer(open_pg(slow_url)) for _ in range(2)]
-    fast = Issuer(open_pg(f"{PG}?table={table}&range=0-3&ttl=1.5&renew=0.25"))
+    slow_query = "range=0-3&ttl=1.5&renew=0.25&timeout=1"
+    slow = [Issuer(store.open(slow_query, port=proxy.port)) for _ in range(2)]
+    fast = Issuer(store.open("range=0-3&ttl=1.5&renew=0.25"))
     issuers = [*slow, fast]
     for issuer in issuers:
         issuer.start()
@@ -114,17 +74,13 @@ def test_latency_above_the_renew_interval_keeps_issuing_without_duplicates(
 
 
 def test_latency_beyond_the_timeout_fails_closed_then_recovers(
-    table: str, proxy: DelayProxy
+    store: Store, proxy: DelayProxy
 ) -> None:
     """1.5 s each way (every statement and reconnect times out): the holder raises and
     never passes its acknowledged ceiling; after the TTL another process takes its worker;
     when the latency goes away the holder's CAS fails and it re-claims another worker."""
     holder = Issuer(
-        open_pg(
-            f"postgresql://postgres@127.0.0.1:{proxy.port}/test?table={table}"
-            "&range=0-1&ttl=1&renew=0.2&timeout=0.3&span=1",
-            claim_wait=5,
-        )
+        store.open("range=0-1&ttl=1&renew=0.2&timeout=0.3&span=1", port=proxy.port, claim_wait=5)
     )
     holder.start()
     wait_until(lambda: holder.last_ok > 0, 10, "the holder to issue")
@@ -135,7 +91,7 @@ def test_latency_beyond_the_timeout_fails_closed_then_recovers(
     wait_until(lambda: bool(holder.errors), 5, "the holder to fail closed")
     assert holder.lease.ceiling_ms == -1 or holder.lease.state != "held"
 
-    with open_pg(f"{PG}?table={table}&range=0-0&ttl=1&renew=0.2", claim_wait=5) as successor:
+    with store.open("range=0-0&ttl=1&renew=0.2", claim_wait=5) as successor:
         grant = None
         while grant is None:
             try:
@@ -167,6 +123,7 @@ def test_latency_beyond_the_timeout_fails_closed_then_recovers(
     holder.lease.close()
 
 
+@pytest.mark.postgres
 def test_stalled_store_fails_closed_at_the_deadline_then_resumes_the_same_lease(
     table: str,
 ) -> None:
@@ -217,6 +174,7 @@ def test_stalled_store_fails_closed_at_the_deadline_then_resumes_the_same_lease(
         assert grant.start_ms > store_ceiling
 
 
+@pytest.mark.postgres
 def test_timed_out_renewals_do_not_pile_up_on_the_server(table: str) -> None:
     """While the lease row is locked, each renewal times out client-side after 0.3 s and is
     retried; each abandoned statement is cancelled on the server, leaving at most the one

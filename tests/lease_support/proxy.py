@@ -4,6 +4,8 @@ Runs its own asyncio loop in a daemon thread; ``set_mode`` is thread-safe.
 - pass: bytes flow both ways;
 - blackhole: connections stay open but bytes are dropped (no RST: a silent partition);
 - reset: every connection is closed and new ones are refused at once.
+
+``DelayProxy`` adds a settable one-way latency to pass mode (a slow store).
 """
 
 from __future__ import annotations
@@ -105,3 +107,43 @@ def _abort(writer: asyncio.StreamWriter) -> None:
         with contextlib.suppress(OSError):
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\0\0\0\0\0\0\0")
     writer.transport.abort()
+
+
+class DelayProxy(TcpProxy):
+    """``TcpProxy`` whose pass mode adds ``delay`` seconds of one-way latency (settable)."""
+
+    def __init__(self, target_host: str, target_port: int, delay: float = 0.0) -> None:
+        self.delay = delay
+        super().__init__(target_host, target_port)
+
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue()
+
+        async def deliver() -> None:
+            while True:
+                due, data = await queue.get()  # FIFO: a lowered delay never reorders bytes
+                if (wait := due - loop.time()) > 0:
+                    await asyncio.sleep(wait)
+                if not data:
+                    break
+                if self.mode == "pass":
+                    writer.write(data)
+                    await writer.drain()
+            writer.close()
+
+        delivery = asyncio.create_task(deliver())
+        try:
+            while True:
+                try:
+                    data = await reader.read(65536)
+                except OSError:
+                    data = b""
+                queue.put_nowait((loop.time() + self.delay, data))
+                if not data:
+                    break
+        finally:
+            try:
+                await delivery
+            except (OSError, asyncio.CancelledError):
+                writer.close()
