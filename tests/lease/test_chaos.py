@@ -1,5 +1,6 @@
 """The multi-host uniqueness run (LEASES.md section 8), sized for CI: 3 hosts x 3 processes,
-about 30 s, a seeded schedule of kills, pauses, partitions, clock steps and an expiry."""
+about 30 s, a seeded schedule of kills, pauses, partitions, clock steps and an expiry; once
+per backend (PostgreSQL, Redis)."""
 
 from __future__ import annotations
 
@@ -9,19 +10,20 @@ from pathlib import Path
 import pytest
 
 from tests.lease_support.chaos import SPAN, TTL, Chaos, check_run
-from tests.lease_support.pg import fresh_table
+from tests.lease_support.stores import Store, store
 
-pytestmark = [pytest.mark.postgres, pytest.mark.timeout(150)]
+__all__ = ["store"]  # the fixture, imported for pytest
+
+pytestmark = pytest.mark.timeout(150)
 
 
 @pytest.mark.parametrize("seed", [int(os.environ.get("SNOWID_CHAOS_SEED", "20261130"))])
 def test_three_hosts_three_processes_never_share_a_worker_millisecond(
-    seed: int, tmp_path: Path
+    seed: int, store: Store, tmp_path: Path
 ) -> None:
-    with fresh_table() as table:
-        chaos = Chaos(tmp_path, table, hosts=3, per_host=3, seed=seed, duration=26, workers=12)
-        run = chaos.execute()
-        stats = check_run(run, bound_ms=int((TTL + SPAN) * 1000) + 3000)
+    chaos = Chaos(tmp_path, store, hosts=3, per_host=3, seed=seed, duration=26, workers=12)
+    run = chaos.execute()
+    stats = check_run(run, bound_ms=int((TTL + SPAN) * 1000) + 3000)
     print(stats)
     assert stats["ids"] > 100_000
     # 6. the faults really bit: each fail-closed path was taken at least once

@@ -1,6 +1,6 @@
 """The multi-host uniqueness run of LEASES.md section 8, on one machine.
 
-K simulated hosts share one PostgreSQL store; each host has its own TCP proxy to the
+K simulated hosts share one lease store (any backend, through ``stores.Store``); each host has its own TCP proxy to the
 store (to partition it) and its own clock offset file (to step its clock). Each host
 runs P worker processes. A seeded schedule applies every fault class: SIGKILL (then a
 replacement process), SIGSTOP past the TTL, a proxy blackhole past the TTL, clock
@@ -19,9 +19,9 @@ from pathlib import Path
 
 from snowid import TWITTER
 from tests.lease_support.holders import worker_ms
-from tests.lease_support.pg import sql
 from tests.lease_support.procs import read_ids, read_log, start_worker, wait_all
 from tests.lease_support.proxy import TcpProxy
+from tests.lease_support.stores import Store
 
 TTL, RENEW, SPAN = 2.0, 0.6, 2.0
 
@@ -60,7 +60,7 @@ class Chaos:
     def __init__(
         self,
         workdir: Path,
-        table: str,
+        store: Store,
         *,
         hosts: int,
         per_host: int,
@@ -69,11 +69,11 @@ class Chaos:
         workers: int,
     ) -> None:
         self.dir = workdir
-        self.table = table
+        self.store = store
         self.rng = random.Random(seed)
         self.duration = duration
         self.range = f"0-{workers - 1}"
-        self.proxies = [TcpProxy("127.0.0.1", 5432) for _ in range(hosts)]
+        self.proxies = [TcpProxy(store.host, store.port) for _ in range(hosts)]
         self.clocks = [workdir / f"clock{h}" for h in range(hosts)]
         for path in self.clocks:
             path.write_text("0")
@@ -82,10 +82,9 @@ class Chaos:
         self.count = 0
 
     def url(self, host: int, rng: str | None = None) -> str:
-        return (
-            f"postgresql://postgres@127.0.0.1:{self.proxies[host].port}/test?table={self.table}"
-            f"&range={rng or self.range}&ttl={TTL}&renew={RENEW}&span={SPAN}&timeout=0.5"
-            "&max_skew=1"
+        return self.store.url(
+            f"range={rng or self.range}&ttl={TTL}&renew={RENEW}&span={SPAN}&timeout=0.5&max_skew=1",
+            port=self.proxies[host].port,
         )
 
     def spawn(self, host: int, seconds: float, rng: str | None = None) -> Writer:
@@ -181,19 +180,11 @@ class Chaos:
             self.step_clock(host, -5000)
             self.run.faults.append(Fault("clock+5s", f"h{host}", t0, now_ms() + 5000))
             at(21)  # premature expiry of a held row, and an intruder that claims it
-            rows = sql(
-                f"SELECT worker FROM {self.table} WHERE expires_at > clock_timestamp()"
-                " ORDER BY worker"
-            )
-            worker = rng.choice(rows)[0]
+            worker = rng.choice(self.store.held())
             intruder = self.spawn(rng.randrange(hosts), 4, rng=f"{worker}-{worker}")
             t0 = now_ms()
             while now_ms() - t0 < 2000 and not self._claimed(intruder):
-                sql(
-                    f"UPDATE {self.table} SET expires_at = clock_timestamp() - interval '1 s'"
-                    " WHERE worker = %s",
-                    (worker,),
-                )
+                self.store.expire(worker)
                 time.sleep(0.02)
             self.run.faults.append(Fault("expiry", f"worker{worker}", t0, now_ms()))
             at(self.duration + 2)
