@@ -1,5 +1,5 @@
 """PostgreSQL leases against the real local server (LEASES.md cases 22 and 23; cases 14-17,
-19, 20 and 26 run on every backend in test_backends.py).
+19, 20 and 26 run on every backend in test_store_faults.py).
 
 Timings are scaled down (TTL about a second); every process and loop is bounded.
 """

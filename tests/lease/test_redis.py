@@ -1,5 +1,5 @@
 """Redis leases: what only Redis has (strict mode, LEASES.md case 24), and cases 22-23 on
-its keys. The fault cases shared with PostgreSQL are in test_backends.py; restarts, slow
+its keys. The fault cases shared with PostgreSQL are in test_store_faults.py; restarts, slow
 and stalled stores in test_redis_restart.py.
 
 Every test starts its own redis-server (tests/lease_support/redis.py) except the ones
