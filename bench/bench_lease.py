@@ -2,7 +2,8 @@
 
     python bench/bench_lease.py                  # about 25 s
     python bench/bench_lease.py --quick          # about 8 s, noisier
-    python bench/bench_lease.py --no-postgres    # file slots only
+    python bench/bench_lease.py --no-postgres    # no PostgreSQL
+    python bench/bench_lease.py --no-redis       # no Redis
 
 1. ``next_id()`` throughput (single thread, tight loop) of the bare generator
    (``Generator(1, 1)``) against ``Generator(fence=lease)`` for file slots and for a
@@ -11,6 +12,13 @@
 2. Latency (median and p99) of one claim + release, of one renewal (a CAS UPDATE) on
    the local PostgreSQL (127.0.0.1:5432, database test, a throwaway table), and of one
    high-water-mark write (pwrite + fdatasync) for file slots.
+3. Redis, on a redis-server the script starts itself (free loopback port, appendonly yes,
+   appendfsync always, maxclients 4096, data in a temporary directory): claim latency when
+   1, 64, 512 and 1000 of the 1024 identities are already held (the held ones are written
+   straight into the keys), 64 claimers at once (64 leases, 64 connections, one barrier),
+   one renewal, and the store's load from renewals of 1,000 holders at the default TTL
+   (10 s, renew every 3.33 s: 300 renew scripts/s), simulated through a shared pool of 8
+   connections: commands/s and CPU of the redis-server process (from /proc).
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ from collections.abc import Callable
 from time import perf_counter
 
 from snowid import Generator
-from snowid.lease import open_lease
+from snowid.lease import init_lease, open_lease
 
 PG = "postgresql://postgres@127.0.0.1:5432/test"
 
@@ -49,6 +57,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--no-postgres", action="store_true")
+    parser.add_argument("--no-redis", action="store_true")
     args = parser.parse_args()
     seconds, rounds = (0.3, 3) if args.quick else (1.0, 5)
     state = tempfile.mkdtemp(prefix="snowid-bench-")
@@ -59,11 +68,15 @@ def main() -> None:
     contenders["file slots"] = Generator(fence=file_lease).next_id
     pg_lease = None
     if not args.no_postgres:
-        from snowid.lease import init_lease
-
         init_lease(pg_url, first_deployment=True)
         pg_lease = open_lease(pg_url)
         contenders["postgresql"] = Generator(fence=pg_lease).next_id
+    redis = None if args.no_redis else RedisServer()
+    redis_lease = None
+    if redis is not None:
+        init_lease(redis.url("key=bench_idle"), first_deployment=True)
+        redis_lease = open_lease(redis.url("key=bench_idle"))
+        contenders["redis"] = Generator(fence=redis_lease).next_id
     for next_id in contenders.values():
         next_id()  # claim outside the timed loop
     results: dict[str, list[float]] = {name: [] for name in contenders}
@@ -101,6 +114,12 @@ def main() -> None:
     file_lease.close()
     if pg_lease is not None:
         bench_postgres(pg_lease, pg_url, table, 100 if args.quick else 500)
+    if redis is not None:
+        assert redis_lease is not None
+        try:
+            bench_redis(redis, redis_lease, quick=args.quick)
+        finally:
+            redis.stop()
 
 
 def bench_postgres(pg_lease: object, pg_url: str, table: str, n: int) -> None:
@@ -134,6 +153,186 @@ def bench_postgres(pg_lease: object, pg_url: str, table: str, n: int) -> None:
     print(f"  postgresql release                 {percentiles(releases)}")
     with psycopg.connect(PG, autocommit=True) as conn:
         conn.execute(f"DROP TABLE IF EXISTS {table}, {table}_meta")  # type: ignore[arg-type]
+
+
+class RedisServer:
+    """A durable redis-server of the benchmark's own on a free loopback port."""
+
+    def __init__(self) -> None:
+        import shutil
+        import socket
+        import subprocess
+        import time
+
+        import redis
+
+        self.dir = tempfile.mkdtemp(prefix="snowid-bench-redis-")
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            self.port = sock.getsockname()[1]
+        binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+        self.proc = subprocess.Popen(
+            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", self.dir,
+             "--appendonly", "yes", "--appendfsync", "always", "--save", "",
+             "--maxclients", "4096", "--logfile", f"{self.dir}/redis.log"],
+            stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+        self.client = redis.Redis(port=self.port, decode_responses=True)
+        for _ in range(500):
+            try:
+                self.client.ping()
+                return
+            except redis.ConnectionError:
+                time.sleep(0.01)
+        raise RuntimeError("redis-server did not start")
+
+    def url(self, query: str) -> str:
+        return f"redis://127.0.0.1:{self.port}/0?{query}"
+
+    def cpu_s(self) -> float:
+        import os
+
+        with open(f"/proc/{self.proc.pid}/stat") as stat:
+            fields = stat.read().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        import shutil
+
+        self.proc.terminate()
+        self.proc.wait(10)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def bench_redis(server: RedisServer, idle_lease: object, *, quick: bool) -> None:
+    import threading
+    import time
+
+    from snowid.lease.redis import RedisLease
+
+    assert isinstance(idle_lease, RedisLease)
+    n = 100 if quick else 500
+    renewals = []
+    for _ in range(n):
+        with idle_lease._lock:
+            start = perf_counter()
+            idle_lease._renew_now()
+            renewals.append(perf_counter() - start)
+    print(f"  redis renew (CAS script)           {percentiles(renewals)}")
+    idle_lease.close()
+    for held in (1, 64, 512, 1000):
+        url = server.url(f"key=bench_{held}")
+        init_lease(url, first_deployment=True)
+        lease = open_lease(url)
+        assert isinstance(lease, RedisLease)
+        keys = lease.keys.all
+        far = 2**50
+        server.client.hset(keys[1], mapping={w: f"someone:{far}" for w in range(held)})
+        server.client.hset(keys[3], mapping=dict.fromkeys(range(held), 1))
+        lease._client()  # connect once: claims below reuse the connection
+        claims = []
+        for i in range(n):
+            # The store's part of a claim: the skew check (TIME) and the claim script. Not
+            # the wait for the clock to pass the old ceiling, which is span, not the store.
+            start = perf_counter()
+            lease._check_skew()
+            got = lease._store_claim(f"bench-{i}", int(time.time() * 1000), "bench")
+            claims.append(perf_counter() - start)
+            assert got is not None
+            lease._store_release(got.worker, f"bench-{i}", got.epoch)
+        lease.close()
+        print(f"  redis claim, {held:4d}/1024 held       {percentiles(claims)}")
+    url = server.url("key=bench_crowd")
+    init_lease(url, first_deployment=True)
+    leases = [open_lease(url) for _ in range(64)]
+    for lease in leases:
+        assert isinstance(lease, RedisLease)
+        lease._client()  # connected before the barrier: the claims are what is timed
+    barrier = threading.Barrier(64)
+    crowd: list[float] = []
+
+    def claim(lease: RedisLease) -> None:
+        barrier.wait()
+        start = perf_counter()
+        lease.acquire(0)
+        crowd.append(perf_counter() - start)
+
+    threads = [threading.Thread(target=claim, args=(lease,)) for lease in leases]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    workers = {lease.worker for lease in leases}
+    for lease in leases:
+        lease.close()
+    print(f"  redis claim, 64 claimers at once   {percentiles(crowd)}  distinct: {len(workers)}")
+    renewal_load(server, seconds=3.0 if quick else 10.0)
+
+
+def renewal_load(server: RedisServer, *, seconds: float) -> None:
+    """1,000 holders at the default TTL renew 300 times a second; through 8 connections."""
+    import threading
+    import time
+
+    from snowid.lease.redis import RedisLease
+
+    url = server.url("key=bench_load&ttl=10")
+    init_lease(url, first_deployment=True)
+    holders = []
+    claimer = open_lease(url)
+    assert isinstance(claimer, RedisLease)
+    for _ in range(1000):  # claimed through one connection; owner and epoch kept per holder
+        grant = claimer._store_claim(f"owner-{len(holders)}", int(time.time() * 1000), "bench")
+        assert grant is not None
+        holders.append(grant)
+    claimer._drop_connection()
+    pool = [open_lease(url) for _ in range(8)]
+    for lease in pool:
+        assert isinstance(lease, RedisLease)
+        lease.incarnation = holders[0].incarnation
+    rate = 1000 / (10 / 3)
+    stats_before = server.client.info("commandstats")
+    cpu_before, start = server.cpu_s(), time.monotonic()
+
+    def renew(i: int) -> None:
+        lease = pool[i]
+        assert isinstance(lease, RedisLease)
+        mine = holders[i::8]
+        interval = 8 / rate
+        due = time.monotonic()
+        k = 0
+        while time.monotonic() - start < seconds:
+            held = mine[k % len(mine)]
+            answer = lease._store_renew(
+                held.worker, f"owner-{holders.index(held)}", held.epoch,
+                int(time.time() * 1000), 0,
+            )  # fmt: skip
+            assert answer.status == "ok"
+            k += 1
+            due += interval
+            time.sleep(max(0.0, due - time.monotonic()))
+
+    threads = [threading.Thread(target=renew, args=(i,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.monotonic() - start
+    cpu = (server.cpu_s() - cpu_before) / elapsed
+    stats = server.client.info("commandstats")
+
+    def calls(name: str) -> int:
+        return int(stats.get(f"cmdstat_{name}", {}).get("calls", 0)) - int(
+            stats_before.get(f"cmdstat_{name}", {}).get("calls", 0)
+        )
+
+    for lease in pool:
+        lease.close()
+    print(
+        f"  redis load, 1000 holders, ttl 10 s  {calls('evalsha') / elapsed:6.1f} renew scripts/s"
+        f" (due {rate:.0f}), {calls('hset') / elapsed:6.1f} writes/s (HSET),"
+        f" redis-server CPU {cpu * 100:4.1f}% of one core"
+    )
 
 
 if __name__ == "__main__":

@@ -72,17 +72,29 @@ CLAIM = (
 -- ARGV: first, last, owner, ttl_ms, caller_ms, max_skew_ms, span_ms, holder
 local inc = redis.call('HGET', KEYS[1], 'incarnation')
 if not inc then return {'missing'} end
-local fields = {}
-for w = tonumber(ARGV[1]), tonumber(ARGV[2]) do fields[#fields + 1] = w end
-local leases = redis.call('HMGET', KEYS[2], unpack(fields))
-local ceilings = redis.call('HMGET', KEYS[3], unpack(fields))
+local first, last = tonumber(ARGV[1]), tonumber(ARGV[2])
+local leases, ceilings = {}, {}
+if last - first < 64 then
+  local fields = {}
+  for w = first, last do fields[#fields + 1] = tostring(w) end
+  local l = redis.call('HMGET', KEYS[2], unpack(fields))
+  local c = redis.call('HMGET', KEYS[3], unpack(fields))
+  for i, w in ipairs(fields) do leases[w], ceilings[w] = l[i], c[i] end
+else
+  -- A wide range: two HGETALLs cost less than HMGETs with hundreds of arguments.
+  for _, pair in ipairs({{KEYS[2], leases}, {KEYS[3], ceilings}}) do
+    local flat = redis.call('HGETALL', pair[1])
+    for i = 1, #flat, 2 do pair[2][flat[i]] = flat[i + 1] end
+  end
+end
 local now = now_ms()
 -- Lowest ceiling first: the successor most likely to start at once.
 local pick, old = -1, 0
-for i = 1, #fields do
-  if expiry(leases[i]) < now then
-    local c = tonumber(ceilings[i]) or 0
-    if pick < 0 or c < old then pick, old = fields[i], c end
+for w = first, last do
+  local key = tostring(w)
+  if expiry(leases[key]) < now then
+    local c = tonumber(ceilings[key]) or 0
+    if pick < 0 or c < old then pick, old = w, c end
   end
 end
 if pick < 0 then return {'full'} end
