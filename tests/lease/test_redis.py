@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from snowid._generator import Generator
-from snowid._layout import TWITTER
+from snowid import TWITTER, Generator
 from snowid.cli import main
 from snowid.errors import (
     LeaseError,

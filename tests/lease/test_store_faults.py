@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from snowid._generator import Generator
-from snowid._layout import TWITTER
+from snowid import TWITTER, Generator
 from snowid.errors import ClockSkewError, NoFreeIdentityError, StoreUnreachableError
 from snowid.lease import lease_status
 from snowid.testing import OffsetClock
@@ -67,6 +66,10 @@ def test_n_claimants_exhaustion_and_sigterm_release(store: Store, tmp_path: Path
         )
     for i in range(3):
         wait_for_file(tmp_path / f"ready{i}")
+    # all 2000 ids written (a loaded machine can be slow to), so SIGTERM cuts nothing short
+    wait_until(
+        lambda: all(len(read_ids(tmp_path / f"ids{i}")) == 2000 for i in range(3)), 30, "2000 ids"
+    )
     with (
         store.open("range=0-2&ttl=30&renew=0.2&span=1") as extra,
         pytest.raises(NoFreeIdentityError),
