@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from snowid._breakdown import Breakdown, Segment, Step, breakdown
 from snowid._clock import Clock, SystemClock
+from snowid._default import anext_id, configure, next_id, next_ids
 from snowid._fence import Fence, Grant
 from snowid._generator import Generator, GeneratorStats
 from snowid._id import SnowId
@@ -27,7 +28,11 @@ __all__ = [
     "SnowId",
     "Step",
     "SystemClock",
+    "anext_id",
     "breakdown",
+    "configure",
+    "next_id",
+    "next_ids",
 ]
 
 __version__ = "0.1.0"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
-from typing import Final
+from typing import Any, Final
 
 from snowid._clock import SYSTEM_CLOCK
 from snowid._layout import TWITTER, Parts
@@ -180,6 +180,22 @@ class SnowId:
 
     def __reduce__(self) -> tuple[type[SnowId], tuple[int]]:
         return (SnowId, (self._value,))
+
+    # --- pydantic v2 -----------------------------------------------------------
+    # pydantic finds these on the class; the work lives in snowid._pydantic, imported
+    # only when a model uses SnowId, so ``import snowid`` never loads pydantic.
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
+        from snowid._pydantic import snowid_core_schema
+
+        return snowid_core_schema(source, handler)
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, schema: Any, handler: Any) -> Any:
+        from snowid._pydantic import snowid_json_schema
+
+        return snowid_json_schema(schema, handler)
 
 
 def utc_datetime(timestamp_ms: int) -> _dt.datetime:

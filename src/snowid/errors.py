@@ -21,15 +21,18 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     │   ├── InvalidIdError                     not a Twitter-layout id
     │   │   ├── NegativeIdError
     │   │   ├── IdTooLargeError                64 bits or more
-    │   │   └── SignBitSetError                bit 63 set
+    │   │   ├── SignBitSetError                bit 63 set
+    │   │   └── FloatIdError                   a float: it may already be another id
     │   ├── DuplicateParameterError            an HTTP query parameter given twice
     │   ├── InvalidLeaseUrlError               a lease URL snowid cannot use (``reason`` says why)
-    │   └── MissingIdentityError               a Generator with no identity and no lease
+    │   ├── MissingIdentityError               a Generator with no identity and no lease
+    │   └── AlreadyConfiguredError             snowid.configure() with another lease
     ├── GeneratorError (RuntimeError)          the generator cannot safely issue
     │   ├── ClockMovedBackwards
     │   ├── EndOfTimeError
     │   ├── ForkedGeneratorError
-    │   └── CeilingReachedError
+    │   ├── CeilingReachedError
+    │   └── NotConfiguredError                 snowid.next_id() with no lease configured
     └── LeaseError (RuntimeError)              worker identity could not be had or kept
         ├── NoFreeIdentityError
         ├── LeaseLostError
@@ -43,7 +46,8 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
         ├── StoreNotDurableError             strict mode: the store can lose writes
         ├── StoreConfigHiddenError           strict mode: its settings cannot be read
         ├── StoreReplicationError            a replica did not confirm a write in time
-        └── StoreRefusedError                the store refused a command
+        ├── StoreRefusedError                the store refused a command
+        └── StaticIdentityInUseError           static: in two processes of one host
     AddressUnavailableError (OSError)          snowid serve cannot listen there
 """
 
@@ -55,6 +59,7 @@ from typing import Any, ClassVar, Literal, TypeVar, dataclass_transform, get_arg
 __all__ = [
     "LEASE_URL_REASONS",
     "AddressUnavailableError",
+    "AlreadyConfiguredError",
     "CeilingAheadError",
     "CeilingReachedError",
     "ClockMovedBackwards",
@@ -62,6 +67,7 @@ __all__ = [
     "DuplicateParameterError",
     "EmptyValueError",
     "EndOfTimeError",
+    "FloatIdError",
     "ForkedGeneratorError",
     "GeneratorError",
     "IdTooLargeError",
@@ -75,12 +81,14 @@ __all__ = [
     "NegativeIdError",
     "NoFreeIdentityError",
     "NotAnIntegerError",
+    "NotConfiguredError",
     "NumberTooLongError",
     "OutOfRangeError",
     "SignBitSetError",
     "SlotQuarantinedError",
     "SnowIdError",
     "StateDirUnusableError",
+    "StaticIdentityInUseError",
     "StoreConfigHiddenError",
     "StoreNotDurableError",
     "StoreRefusedError",
@@ -588,3 +596,43 @@ class AddressUnavailableError(SnowIdError, OSError):
     host: str
     port: int
     reason: str
+
+
+# --- the process-wide generator (snowid.next_id) and the integrations -------------
+
+
+@_data
+class NotConfiguredError(GeneratorError):
+    """``snowid.next_id()`` was called with no lease configured: neither
+    ``snowid.configure(lease=...)`` nor the environment variable ``env``."""
+
+    code = "default_not_configured"
+    env: str = "SNOWID_LEASE"
+
+
+@_data
+class AlreadyConfiguredError(InvalidValueError):
+    """``snowid.configure`` was given another lease URL (``value``) than the one in force
+    (``current``); both without passwords."""
+
+    code = "default_already_configured"
+    _shown = frozenset({"value", "current"})
+    field: str = "lease"
+    current: str
+
+
+@_data
+class StaticIdentityInUseError(LeaseError):
+    """A fixed identity (``static:``) that another process on this host already issues
+    under through the process-wide generator: ``datacenter``, ``machine``."""
+
+    code = "static_identity_in_use"
+    datacenter: int
+    machine: int
+
+
+class FloatIdError(InvalidIdError):
+    """An id given as a float (a JSON or JavaScript number): a float cannot hold every
+    64-bit id, so the value may already be another id."""
+
+    code = "id_float"

@@ -237,4 +237,26 @@ MESSAGES: dict[str, str] = {
     "lease.col.ceiling": "ceiling",
     "lease.yes": "yes",
     "lease.no": "no",
+    # --- the process-wide generator (snowid.next_id) ---
+    "default_not_configured": (
+        "snowid.next_id() has no worker identity to issue ids under: call"
+        " snowid.configure(lease=URL) at startup or set {env}. Choose file: when every process"
+        " that writes ids runs on this one host, a shared store such as postgresql://HOST/DB"
+        " when several hosts write ids, or static://DATACENTER/MACHINE when you give each"
+        " process its identity yourself"
+    ),
+    "default_already_configured": (
+        "{field} {value} cannot be used: the process-wide generator is already configured with"
+        " {current}; configure it once, at startup (the same lease again is fine)"
+    ),
+    "static_identity_in_use": (
+        "datacenter {datacenter}, machine {machine} already issues ids in another process on"
+        " this host, and a static identity belongs to one process only; give each process its"
+        " own identity, or use a lease (file: on one host, postgresql://HOST/DB for several) so"
+        " that each process claims one"
+    ),
+    "id_float": (
+        "{field} {value} is a floating-point number, which cannot hold every 64-bit id exactly"
+        " (above 2^53 it may already be another id); send ids as decimal strings"
+    ),
 }

@@ -252,4 +252,28 @@ MESSAGES: dict[str, str] = {
     "lease.col.ceiling": "mức trần",
     "lease.yes": "có",
     "lease.no": "không",
+    # --- bộ tạo ID dùng chung của tiến trình (snowid.next_id) ---
+    "default_not_configured": (
+        "snowid.next_id() chưa có danh tính worker để cấp ID: hãy gọi"
+        " snowid.configure(lease=URL) lúc khởi động, hoặc đặt biến môi trường {env}. Chọn file:"
+        " nếu mọi tiến trình tạo ID đều chạy trên cùng một máy; chọn một kho dùng chung như"
+        " postgresql://HOST/DB nếu nhiều máy cùng tạo ID; hoặc static://DATACENTER/MACHINE nếu"
+        " bạn tự gán danh tính cho từng tiến trình"
+    ),
+    "default_already_configured": (
+        "không dùng được {field} {value}: bộ tạo ID dùng chung của tiến trình đã được cấu hình"
+        " với {current}; chỉ cấu hình một lần, lúc khởi động (gọi lại với đúng cấu hình cũ thì"
+        " không sao)"
+    ),
+    "static_identity_in_use": (
+        "trung tâm dữ liệu {datacenter}, máy {machine} đang được một tiến trình khác trên máy"
+        " này dùng để cấp ID, mà mỗi danh tính cố định chỉ thuộc về một tiến trình; hãy gán cho"
+        " mỗi tiến trình một danh tính riêng, hoặc dùng cơ chế thuê (file: cho một máy,"
+        " postgresql://HOST/DB cho nhiều máy) để mỗi tiến trình tự nhận một danh tính"
+    ),
+    "id_float": (
+        "{field} {value} là số thực dấu phẩy động, không biểu diễn chính xác được mọi ID 64 bit"
+        " (lớn hơn 2^53 thì có thể đã bị làm tròn thành một ID khác); hãy gửi ID dưới dạng"
+        " chuỗi chữ số thập phân"
+    ),
 }

@@ -1,0 +1,213 @@
+"""The process-wide generator behind ``snowid.next_id()``: what the integrations use for defaults.
+
+One lease URL per program, from ``snowid.configure(lease=...)`` or else the ``SNOWID_LEASE``
+environment variable; there is no silent default, because application ids usually meet in
+one database written from several hosts and ``file:`` slots are unique on one host only.
+
+Each process builds its own ``Generator(fence=open_lease(url))`` on first use. A forked
+child (a pre-forked web worker, a multiprocessing or Celery child) forgets what it
+inherited and builds its own on its first call, so it claims its own identity; the lock
+is replaced in the child too, as a parent thread may have held it at the fork.
+
+A fixed identity (``static:``) cannot be claimed, only promised, so two processes using
+the same one would issue the same ids. The first process to use it takes it; after that:
+
+- a process forked from one that used it is refused (``ForkedGeneratorError``);
+- on Linux, any other process of the same host (more exactly: of the same network
+  namespace) is refused too (``StaticIdentityInUseError``): the first one binds an
+  abstract Unix socket named after the identity, which the kernel frees when it exits;
+- processes on other hosts or in other containers cannot be seen from here: giving
+  them different identities stays the operator's promise. ``static:...?state_dir=DIR``
+  locks the identity's slot file instead (refused with ``NoFreeIdentityError``), which
+  also covers containers sharing that directory.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from typing import TYPE_CHECKING
+
+from snowid._generator import Generator
+from snowid._id import SnowId
+from snowid.errors import (
+    AlreadyConfiguredError,
+    ForkedGeneratorError,
+    InvalidValueError,
+    NotConfiguredError,
+    StaticIdentityInUseError,
+)
+
+if TYPE_CHECKING:
+    import socket
+
+    from snowid.lease._base import BaseLease
+
+__all__ = ["ENV_VAR", "anext_id", "configure", "next_id", "next_ids"]
+
+ENV_VAR = "SNOWID_LEASE"
+_trusted = SnowId._trusted  # the generator's ints are valid ids: no second check
+
+
+class _State:
+    """Everything the process-wide generator keeps; one instance, module-level."""
+
+    __slots__ = ("ancestor_fixed", "configured", "fixed", "generator", "guard", "lease", "lock")
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.configured: str | None = None
+        """The URL given to configure(), or read from the environment at first use."""
+        self.generator: Generator | None = None
+        """This process's generator; None until first use, and again in a forked child."""
+        self.lease: BaseLease | None = None
+        self.guard: socket.socket | None = None
+        """The abstract socket that marks this process's static identity as taken."""
+        self.fixed: tuple[int, int] | None = None
+        """The static (datacenter, machine) this process issues under, if any."""
+        self.ancestor_fixed: set[tuple[int, int]] = set()
+        """Static identities that a process this one was forked from had taken."""
+
+
+_state = _State()
+
+
+def configure(*, lease: str) -> None:
+    """Choose where the process-wide generator gets its worker identity: a lease URL.
+
+    ``file:`` (host slots: the processes of one host), ``postgresql://host/db`` (a fleet),
+    ``static://DATACENTER/MACHINE`` (your own promise) and every other URL that
+    ``snowid.lease.open_lease`` takes. Checked now (an ``InvalidLeaseUrlError`` names what
+    is wrong); nothing is claimed until the first id, in each process.
+    Takes precedence over ``SNOWID_LEASE``.
+    The same URL again is a no-op; another one raises ``AlreadyConfiguredError``.
+    """
+    url = _check_url(lease)
+    from snowid.lease import open_lease
+
+    open_lease(url).close()  # every option is checked now, not at the first id; no I/O
+    with _state.lock:
+        current = _state.configured
+        if current is not None and current != url:
+            from snowid.lease._url import redact
+
+            raise AlreadyConfiguredError(field="lease", value=redact(url), current=redact(current))
+        _state.configured = url
+
+
+def next_id() -> SnowId:
+    """A new id from this process's generator (built, and its identity claimed, on first use)."""
+    generator = _state.generator
+    if generator is None:
+        generator = _start()
+    return _trusted(generator.next_id())
+
+
+def next_ids(n: int) -> list[SnowId]:
+    """``n`` new ids in increasing order (see ``Generator.next_ids``)."""
+    generator = _state.generator
+    if generator is None:
+        generator = _start()
+    return [_trusted(value) for value in generator.next_ids(n)]
+
+
+async def anext_id() -> SnowId:
+    """``next_id`` for asyncio: a wait (for a lease, or the next millisecond) is awaited."""
+    generator = _state.generator
+    if generator is None:
+        generator = _start()  # builds objects only: the claim itself is awaited below
+    return _trusted(await generator.anext_id())
+
+
+# --- building this process's generator ------------------------------------------------
+
+
+def _check_url(lease: object) -> str:
+    from snowid.lease._url import parse_lease_url
+
+    if not isinstance(lease, str):
+        raise InvalidValueError(field="lease", value=repr(lease))
+    url = lease.strip()
+    parse_lease_url(url, {})  # "" and unknown schemes are refused here, never defaulted
+    return url
+
+
+def _start() -> Generator:
+    with _state.lock:
+        if _state.generator is not None:  # another thread got here first
+            return _state.generator
+        url = _state.configured or os.environ.get(ENV_VAR, "").strip()
+        if not url:
+            raise NotConfiguredError(env=ENV_VAR)
+        url = _check_url(url)
+        from snowid.lease import open_lease
+        from snowid.lease.static import StaticLease
+
+        lease = open_lease(url)
+        try:
+            if isinstance(lease, StaticLease):
+                _take_fixed(lease.datacenter, lease.machine)
+            generator = Generator(fence=lease)
+        except BaseException:
+            lease.close()
+            raise
+        _state.configured = url
+        _state.lease = lease
+        _state.generator = generator
+        return generator
+
+
+def _take_fixed(datacenter: int, machine: int) -> None:
+    """Mark a static identity as this process's, or refuse it (see the module docstring)."""
+    identity = (datacenter, machine)
+    if identity in _state.ancestor_fixed:
+        raise ForkedGeneratorError(datacenter=datacenter, machine=machine)
+    if sys.platform.startswith("linux"):
+        import socket  # only a static identity needs it
+
+        guard = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        try:
+            # A leading NUL puts the name in Linux's abstract namespace: no file is
+            # created, and the name is freed as soon as the process holding it exits.
+            guard.bind(f"\0snowid/static/{datacenter}/{machine}".encode())
+        except OSError:
+            guard.close()
+            raise StaticIdentityInUseError(datacenter=datacenter, machine=machine) from None
+        _state.guard = guard
+    _state.fixed = identity
+
+
+def _after_fork_in_child() -> None:
+    state = _state
+    state.lock = threading.Lock()
+    state.generator = None
+    state.lease = None  # the inherited lease drops its grant itself (BaseLease)
+    if state.fixed is not None:
+        state.ancestor_fixed.add(state.fixed)
+        state.fixed = None
+    if state.guard is not None:
+        # Our copy only: the parent keeps the name bound; if it exits first, the name
+        # is free again, but this child still refuses the identity (ancestor_fixed).
+        state.guard.close()
+        state.guard = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def _reset() -> None:
+    """Forget the configuration and close this process's lease (for tests)."""
+    with _state.lock:
+        lease, guard = _state.lease, _state.guard
+        _state.configured = None
+        _state.generator = None
+        _state.lease = None
+        _state.guard = None
+        _state.fixed = None
+        _state.ancestor_fixed.clear()
+    if lease is not None:
+        lease.close()
+    if guard is not None:
+        guard.close()
