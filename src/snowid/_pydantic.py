@@ -16,7 +16,7 @@ from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, core_schema
 
-from snowid._convert import to_snowid
+from snowid._convert import MAX_DIGITS, MAX_ID, blank_snowid, set_value, to_snowid
 from snowid._id import SnowId
 from snowid.errors import InvalidValueError
 
@@ -35,6 +35,13 @@ JSON_SCHEMA: dict[str, Any] = {
 
 def validate(value: Any, info: core_schema.ValidationInfo) -> SnowId:
     """One field's value as a SnowId, or a pydantic error carrying snowid's message."""
+    # The usual input, a decimal string from JSON, inline: this runs once per field.
+    if type(value) is str and len(value) <= MAX_DIGITS and value.isdigit() and value.isascii():
+        number = int(value)
+        if number <= MAX_ID:
+            made: SnowId = blank_snowid(SnowId)
+            set_value(made, number)
+            return made
     try:
         return to_snowid(value, info.field_name or "id")
     except InvalidValueError as error:
@@ -46,7 +53,7 @@ def snowid_core_schema(source: Any, handler: GetCoreSchemaHandler) -> core_schem
     del source, handler
     return core_schema.with_info_plain_validator_function(
         validate,
-        serialization=core_schema.plain_serializer_function_ser_schema(str, when_used="json"),
+        serialization=core_schema.to_string_ser_schema(when_used="json"),  # str(), from Rust
     )
 
 
