@@ -4,7 +4,7 @@ An id's timestamp is a whole millisecond, and every id of that millisecond lies 
 the one with all lower fields 0 and the one with all lower fields at their maximum. So
 ``first_id_at(start) <= id <= last_id_at(end)`` holds exactly for the ids whose time is in
 ``[start, end]`` (both ends included). The layout is a parameter so that other layouts
-can reuse these bounds; the shifts come from the layout only.
+can reuse these bounds; the bits are packed by the layout only.
 """
 
 from __future__ import annotations
@@ -27,14 +27,13 @@ def first_id_at(when: _dt.datetime | int, layout: Layout = TWITTER) -> int:
     were made before it.
     """
     ms = layout.check_timestamp(_unix_ms(when, round_up=True))
-    return layout.id_at(ms, 0, 0)
+    return layout.pack(ms, 0, 0, 0)
 
 
 def last_id_at(when: _dt.datetime | int, layout: Layout = TWITTER) -> int:
     """The largest id made at or before ``when`` (a datetime is rounded down to the ms)."""
     ms = layout.check_timestamp(_unix_ms(when, round_up=False))
-    below_timestamp = (1 << layout.timestamp_shift) - 1  # every lower field at its maximum
-    return layout.id_at(ms, 0, 0) | below_timestamp
+    return layout.pack(ms, layout.max_datacenter, layout.max_machine, layout.max_sequence)
 
 
 def id_range(
