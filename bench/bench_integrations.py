@@ -17,7 +17,9 @@
    a number) to ``model_dump(mode="json")``, and from a JSON document to JSON
    (``TypeAdapter(list[Model])``). Target: SnowId >= 1.0x UUID.
 
-Rounds are interleaved and the median of each contender is reported, as ratios in one run.
+Rounds are interleaved (each starts with another contender, after a garbage collection;
+pydantic has one uncounted warm-up round) and the median of each contender is reported, as
+ratios in one run.
 The SQL runs are timed by the wall clock (the database's time counts); the pydantic runs,
 pure CPU in this thread, by this process's CPU time, which other load on the machine
 disturbs much less.
@@ -26,6 +28,7 @@ disturbs much less.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import statistics
 import tempfile
@@ -41,13 +44,23 @@ MARIADB = "mysql+pymysql://root@127.0.0.1:3306/test"
 
 
 def timed(run: Callable[[], object], clock: Callable[[], float] = perf_counter) -> float:
+    gc.collect()  # no contender pays for the garbage of the one before
     start = clock()
     run()
     return clock() - start
 
 
-def report(title: str, results: dict[str, list[float]], n: int, base: str, target: str) -> None:
-    """Rows per second of each contender (median of rounds) and its ratio to ``base``."""
+def rotated(names: list[str], round_no: int) -> list[str]:
+    """Each round starts with another contender: none is always first (or always last)."""
+    k = round_no % len(names)
+    return names[k:] + names[:k]
+
+
+def report(
+    title: str, results: dict[str, list[float]], n: int, *, base: str, target: str, scale: str
+) -> None:
+    """Per second of each contender (median of rounds), its ratio to ``base`` (the target
+    is >= 1.0x), and the target's ratio to ``scale`` (for scale: no target)."""
     medians = {name: statistics.median(values) for name, values in results.items()}
     print(title)
     for name, seconds in medians.items():
@@ -56,7 +69,7 @@ def report(title: str, results: dict[str, list[float]], n: int, base: str, targe
         if name == target:
             verdict = "  PASS" if ratio >= 1.0 else "  FAIL"
         print(f"  {name:34s} {n / seconds:11,.0f} /s   {ratio:5.2f}x {base}{verdict}")
-    print()
+    print(f"  {target} vs {scale}: {medians[scale] / medians[target]:.2f}x\n")
 
 
 # --- SQLAlchemy Core -------------------------------------------------------------------
@@ -113,8 +126,9 @@ def bench_sql(url: str, label: str, n: int, rounds: int) -> None:
     rows = [{"name": f"row {i}", "amount": i} for i in range(n)]
     results: dict[str, list[float]] = {name: [] for name in tables}
     try:
-        for _ in range(rounds):
-            for name, table in tables.items():
+        for round_no in range(rounds):
+            for name in rotated(list(tables), round_no):
+                table = tables[name]
                 with engine.begin() as conn:
                     conn.execute(text(f"TRUNCATE TABLE {table.name}"))
 
@@ -129,6 +143,7 @@ def bench_sql(url: str, label: str, n: int, rounds: int) -> None:
             n,
             base="Uuid, default=uuid.uuid4",
             target="SnowIdType, default=new_id",
+            scale="BIGSERIAL / AUTO_INCREMENT",
         )
     finally:
         metadata.drop_all(engine)
@@ -182,27 +197,33 @@ def bench_pydantic(n: int, rounds: int) -> None:
     json_results: dict[str, list[float]] = {name: [] for name in inputs}
     blobs = {name: json.dumps(data).encode() for name, (_, data) in inputs.items()}
     adapters = {name: TypeAdapter(list[model]) for name, (model, _) in inputs.items()}  # type: ignore[valid-type]
-    for _ in range(rounds):
-        for name, (model, data) in inputs.items():
+    for round_no in range(-1, rounds):  # round -1 warms up and is not counted
+        for name in rotated(list(inputs), round_no):
+            model, data = inputs[name]
 
             def from_dicts(model: type[BaseModel] = model, data: list[Any] = data) -> None:
                 validate = model.model_validate
                 for item in data:
                     validate(item).model_dump(mode="json")
 
-            dict_results[name].append(timed(from_dicts, process_time))
+            spent = timed(from_dicts, process_time)
+            if round_no >= 0:
+                dict_results[name].append(spent)
 
             def from_json(name: str = name) -> None:
                 adapter = adapters[name]
                 adapter.dump_json(adapter.validate_json(blobs[name]))
 
-            json_results[name].append(timed(from_json, process_time))
+            spent = timed(from_json, process_time)
+            if round_no >= 0:
+                json_results[name].append(spent)
     report(
         f"pydantic: validate + model_dump(mode='json'), {n:,} models of 5 fields, one by one",
         dict_results,
         n,
         base="uuid.UUID (strings)",
         target="SnowId (decimal strings)",
+        scale="int (numbers)",
     )
     report(
         f"pydantic: validate_json + dump_json of a list of {n:,} models (TypeAdapter)",
@@ -210,6 +231,7 @@ def bench_pydantic(n: int, rounds: int) -> None:
         n,
         base="uuid.UUID (strings)",
         target="SnowId (decimal strings)",
+        scale="int (numbers)",
     )
 
 

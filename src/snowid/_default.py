@@ -20,6 +20,9 @@ the same one would issue the same ids. The first process to use it takes it; aft
   them different identities stays the operator's promise. ``static:...?state_dir=DIR``
   locks the identity's slot file instead (refused with ``NoFreeIdentityError``), which
   also covers containers sharing that directory.
+
+The guard is per identity, not per database: two applications of one host that use the
+same static identity for different databases are refused too.
 """
 
 from __future__ import annotations
