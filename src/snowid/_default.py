@@ -32,12 +32,13 @@ import sys
 import threading
 from typing import TYPE_CHECKING
 
+from snowid._convert import blank_snowid, set_value
 from snowid._generator import Generator
 from snowid._id import SnowId
+from snowid._parse import wrong_type
 from snowid.errors import (
     AlreadyConfiguredError,
     ForkedGeneratorError,
-    InvalidValueError,
     NotConfiguredError,
     StaticIdentityInUseError,
 )
@@ -50,7 +51,8 @@ if TYPE_CHECKING:
 __all__ = ["ENV_VAR", "anext_id", "configure", "next_id", "next_ids"]
 
 ENV_VAR = "SNOWID_LEASE"
-_trusted = SnowId._trusted  # the generator's ints are valid ids: no second check
+"""The same variable as ``snowid.lease.ENV_VAR``, named here so that importing snowid does
+not load the lease layer (it loads on the first id)."""
 
 
 class _State:
@@ -104,7 +106,9 @@ def next_id() -> SnowId:
     generator = _state.generator
     if generator is None:
         generator = _start()
-    return _trusted(generator.next_id())
+    made: SnowId = blank_snowid(SnowId)  # the generator's ints are valid ids: no second check
+    set_value(made, generator.next_id())
+    return made
 
 
 def next_ids(n: int) -> list[SnowId]:
@@ -112,7 +116,7 @@ def next_ids(n: int) -> list[SnowId]:
     generator = _state.generator
     if generator is None:
         generator = _start()
-    return [_trusted(value) for value in generator.next_ids(n)]
+    return [_make(value) for value in generator.next_ids(n)]
 
 
 async def anext_id() -> SnowId:
@@ -120,7 +124,13 @@ async def anext_id() -> SnowId:
     generator = _state.generator
     if generator is None:
         generator = _start()  # builds objects only: the claim itself is awaited below
-    return _trusted(await generator.anext_id())
+    return _make(await generator.anext_id())
+
+
+def _make(value: int) -> SnowId:
+    made: SnowId = blank_snowid(SnowId)
+    set_value(made, value)
+    return made
 
 
 # --- building this process's generator ------------------------------------------------
@@ -130,7 +140,7 @@ def _check_url(lease: object) -> str:
     from snowid.lease._url import parse_lease_url
 
     if not isinstance(lease, str):
-        raise InvalidValueError(field="lease", value=repr(lease))
+        raise wrong_type("lease", lease, "snowid.configure()", "str")
     url = lease.strip()
     parse_lease_url(url, {})  # "" and unknown schemes are refused here, never defaulted
     return url
