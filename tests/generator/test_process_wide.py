@@ -217,11 +217,14 @@ def test_a_static_identity_is_taken_by_the_first_pre_forked_worker_only(
     pid = os.fork()
     if pid == 0:  # worker 1: issues, says so, and keeps the identity until told to stop
         try:
+            os.close(hold)
             snowid.next_id()
             os.write(write_fd, b"ok")
-            os.read(go, 1)
+            os.read(go, 1)  # returns at the parent's byte, or at its exit
         finally:
             os._exit(0)
+    os.close(write_fd)  # a worker that dies early then reads as b"", not as a hang
+    os.close(go)
     try:
         assert os.read(read_fd, 2) == b"ok"
         with pytest.raises(StaticIdentityInUseError) as caught:
@@ -232,6 +235,8 @@ def test_a_static_identity_is_taken_by_the_first_pre_forked_worker_only(
     finally:
         os.write(hold, b"x")
         os.waitpid(pid, 0)
+        os.close(hold)
+        os.close(read_fd)
     assert isinstance(snowid.next_id(), SnowId)  # worker 1 is gone: the identity is free
 
 
