@@ -10,9 +10,12 @@ each run bounded in time. Runs, in one go:
 Usage::
 
     python bench/bench_http.py [--duration 10] [--connections 16] [--rounds 3]
+    python bench/bench_http.py --quick     # 3 s per run, one round: does it work?
 
 Targets (issue 5): count=1 at >= 0.8x the baseline with p99 < 5 ms; count=4096 at
->= 3M ids/s. Needs ``wrk`` (apt-get install -y wrk) and at least 2 CPUs.
+>= 3M ids/s. snowid answers with its security headers (CSP, nosniff, no-store, …; issue 8)
+and the bare app without: the comparison includes their cost. Needs ``wrk`` (apt-get
+install -y wrk) and at least 2 CPUs.
 """
 
 from __future__ import annotations
@@ -108,6 +111,22 @@ def start_server(kind: str, port: int, workdir: Path) -> subprocess.Popen[bytes]
     return process
 
 
+def check_headers(url: str) -> None:
+    """The snowid runs must measure the service as shipped: security headers on."""
+    import urllib.request
+
+    request = urllib.request.Request(url, method="POST")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        headers = response.headers
+    missing = [
+        name
+        for name in ("Content-Security-Policy", "X-Content-Type-Options", "Cache-Control")
+        if name not in headers
+    ]
+    if missing or "Server" in headers:
+        raise RuntimeError(f"snowid answered without {missing} or with a Server header")
+
+
 def _to_ms(value: str) -> float:
     match = re.fullmatch(r"([\d.]+)(us|ms|s|m)", value)
     if match is None:
@@ -168,6 +187,8 @@ def measure(duration: int, connections: int, rounds: int) -> list[Result]:
                 server = start_server(kind, port, work)
                 try:
                     url = f"http://{HOST}:{port}{path}"
+                    if kind == "snowid":
+                        check_headers(url)
                     run_wrk(url, 1, connections, script)  # warm-up
                     rps, p50, p99 = run_wrk(url, duration, connections, script)
                 finally:
@@ -195,12 +216,71 @@ def table(results: list[Result]) -> str:
     return "\n".join(lines)
 
 
+def asgi_cost(rounds: int = 7, calls: int = 20_000) -> tuple[float, float]:
+    """CPU µs per ``POST`` in-process (no server, no socket): the bare endpoint and snowid's
+    ``/api/ids?count=1`` with its headers. CPU time, so load elsewhere hardly moves it."""
+    import asyncio
+
+    from starlette.applications import Starlette
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    from snowid import Generator
+    from snowid.web import IdService, Settings, create_app
+
+    async def ids(request: object) -> JSONResponse:
+        return JSONResponse({"ids": ["1"]})
+
+    def scope(path: str, query: bytes) -> dict[str, object]:
+        return {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "POST",
+            "scheme": "http",
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": query,
+            "root_path": "",
+            "headers": [(b"host", b"bench")],
+            "client": (HOST, 1),
+            "server": (HOST, 8000),
+        }
+
+    async def receive() -> dict[str, object]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: object) -> None:
+        del message
+
+    async def run() -> tuple[float, float]:
+        bare = Starlette(routes=[Route("/ids", ids, methods=["POST"])])
+        service = IdService(lambda: (Generator(1, 1), None))
+        snowid = create_app(Settings(), service=service)
+        await service.start()
+        apps = [(bare, scope("/ids", b"")), (snowid, scope("/api/ids", b"count=1"))]
+        samples: list[list[float]] = [[], []]
+        for _ in range(rounds):
+            for index, (app, base) in enumerate(apps):
+                start = time.process_time()
+                for _ in range(calls):
+                    await app(dict(base), receive, send)  # type: ignore[arg-type]
+                samples[index].append((time.process_time() - start) / calls * 1e6)
+        bare_us, snowid_us = (sorted(s)[len(s) // 2] for s in samples)
+        return bare_us, snowid_us
+
+    return asyncio.run(run())
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--duration", type=int, default=10, help="seconds per run (max 60)")
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (max 9)")
+    parser.add_argument("--quick", action="store_true", help="3 s per run, one round")
     args = parser.parse_args()
+    if args.quick:
+        args.duration, args.rounds = 3, 1
     if (os.cpu_count() or 1) < 2:
         print("needs 2 CPUs: one for the server, one for wrk", file=sys.stderr)
         return 2
@@ -213,6 +293,11 @@ def main() -> int:
     print(
         f"\ncount=1 >= 0.8x bare: {ok_ratio}; p99 < 5 ms: {ok_p99};"
         f" count=4096 >= 3M ids/s: {ok_batch}"
+    )
+    bare_us, snowid_us = asgi_cost()
+    print(
+        f"in-process, CPU time per request: bare {bare_us:.2f} µs, snowid count=1 with"
+        f" headers {snowid_us:.2f} µs ({bare_us / snowid_us:.2f}x)"
     )
     return 0
 

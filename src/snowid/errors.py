@@ -49,6 +49,9 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
         ├── StoreRefusedError                the store refused a command
         └── StaticIdentityInUseError           static: in two processes of one host
     AddressUnavailableError (OSError)          snowid serve cannot listen there
+    (InvalidValueError) NotABooleanError       a yes/no setting that is neither
+    (InvalidValueError) AuthTokenFileError     the bearer-token file cannot be used
+        └── AuthTokenFileEmptyError, AuthTokenFileMissingError
 """
 
 from __future__ import annotations
@@ -60,6 +63,9 @@ __all__ = [
     "LEASE_URL_REASONS",
     "AddressUnavailableError",
     "AlreadyConfiguredError",
+    "AuthTokenFileEmptyError",
+    "AuthTokenFileError",
+    "AuthTokenFileMissingError",
     "CeilingAheadError",
     "CeilingReachedError",
     "ClockMovedBackwards",
@@ -80,6 +86,7 @@ __all__ = [
     "MissingIdentityError",
     "NegativeIdError",
     "NoFreeIdentityError",
+    "NotABooleanError",
     "NotAnIntegerError",
     "NotConfiguredError",
     "NumberTooLongError",
@@ -636,3 +643,35 @@ class FloatIdError(InvalidIdError):
     64-bit id, so the value may already be another id."""
 
     code = "id_float"
+
+
+# --- the service's settings ----------------------------------------------------
+
+
+class NotABooleanError(InvalidValueError):
+    """A yes/no setting (``field``, a SNOWID_* variable) whose ``value`` is neither."""
+
+    code = "not_a_boolean"
+
+
+@_data
+class AuthTokenFileError(InvalidValueError):
+    """The bearer-token file ``value`` of ``snowid serve`` cannot be read (``reason``)."""
+
+    code = "auth_token_file_unreadable"
+    # The operator's own path: shown whole, not shortened.
+    _shown: ClassVar[frozenset[str]] = frozenset()
+    field: str = "auth_token_file"
+    reason: str = ""
+
+
+class AuthTokenFileEmptyError(AuthTokenFileError):
+    """The bearer-token file ``value`` holds no token."""
+
+    code = "auth_token_file_empty"
+
+
+class AuthTokenFileMissingError(AuthTokenFileError):
+    """Token authentication for /metrics (``field``) is on without a token file."""
+
+    code = "auth_token_file_missing"

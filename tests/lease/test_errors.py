@@ -23,10 +23,9 @@ from snowid.errors import (
     StateDirUnusableError,
 )
 from snowid.i18n import catalog
-from snowid.lease import FileLease, open_lease
+from snowid.lease import FileLease, Lease, open_lease
 from snowid.lease._url import parse_lease_url, redact
-from snowid.web import Settings, create_app
-from snowid.web._service import IdService, IdSource, LeaseView
+from snowid.web import IdService, Settings, create_app
 from tests.support.web import serving
 
 # --- every lease URL refusal has a reason with its message in both catalogs ---------
@@ -265,7 +264,7 @@ def test_serve_refuses_a_state_dir_that_cannot_be_a_directory(
 def _service(url: str) -> tuple[IdService, list[FileLease]]:
     leases: list[FileLease] = []
 
-    def build() -> tuple[IdSource, LeaseView | None]:
+    def build() -> tuple[Generator, Lease | None]:
         lease = open_lease(url)
         assert isinstance(lease, FileLease)
         leases.append(lease)

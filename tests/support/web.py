@@ -15,7 +15,8 @@ from contextlib import contextmanager
 import uvicorn
 from starlette.types import ASGIApp
 
-from snowid.web._service import IdService, IdSource, LeaseView
+from snowid import Generator
+from snowid.web import IdService
 
 __all__ = ["fixed_identity_service", "free_port", "serving"]
 
@@ -34,7 +35,9 @@ def serving(app: ASGIApp, host: str = "127.0.0.1", timeout_s: float = 10.0) -> I
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False)
+    config = uvicorn.Config(
+        app, log_level="warning", lifespan="on", access_log=False, server_header=False
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -54,9 +57,8 @@ def serving(app: ASGIApp, host: str = "127.0.0.1", timeout_s: float = 10.0) -> I
 
 def fixed_identity_service(datacenter: int = 1, machine: int = 1) -> IdService:
     """An IdService on a Generator with a fixed identity (no lease): for tests and demos."""
-    from snowid import Generator
 
-    def build() -> tuple[IdSource, LeaseView | None]:
+    def build() -> tuple[Generator, None]:
         return Generator(datacenter, machine), None
 
     return IdService(build)

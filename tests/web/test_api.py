@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import socket
 from collections.abc import Iterator
 
@@ -350,7 +351,7 @@ def test_healthz_and_readyz_with_a_fixed_identity(client: httpx.Client) -> None:
 def test_metrics_count_issued_ids(client: httpx.Client) -> None:
     def issued() -> int:
         text = client.get("/metrics").text
-        line = next(x for x in text.splitlines() if x.startswith("snowid_ids_issued_total "))
+        line = next(x for x in text.splitlines() if x.startswith("snowid_ids_issued_total{"))
         return int(line.split()[1])
 
     before = issued()
@@ -366,7 +367,8 @@ def test_metrics_count_issued_ids(client: httpx.Client) -> None:
         "snowid_ready",
     ):
         assert f"# TYPE {name} " in response.text
-    assert 'snowid_identity_info{datacenter="3",machine="7",lease="static"} 1' in response.text
+    labels = f'pid="{os.getpid()}",worker="103",datacenter="3",machine="7",lease="static"'
+    assert f"snowid_identity_info{{{labels}}} 1" in response.text
 
 
 def test_openapi_document_is_3_1_and_lists_every_endpoint(client: httpx.Client) -> None:

@@ -54,3 +54,24 @@ def test_valid_input_is_accepted_and_invalid_input_rejected(
         base_url=base_url,
         checks=[checks.positive_data_acceptance, checks.negative_data_rejection],
     )
+
+
+auth_schema = schemathesis.openapi.from_dict(document(max_count=64, auth=True, auth_metrics=True))
+
+
+@pytest.fixture(scope="module")
+def auth_base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    tokens = tmp_path_factory.mktemp("auth") / "tokens"
+    tokens.write_text("schema-token\n")
+    settings = Settings(max_count=64, auth_token_file=str(tokens), auth_metrics=True)
+    with serving(create_app(settings, service=fixed_identity_service(2, 3))) as url:
+        yield url
+
+
+@auth_schema.parametrize()
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+def test_with_tokens_every_response_matches_the_document_too(
+    case: schemathesis.Case[Any], auth_base_url: str
+) -> None:
+    """Without a token the guarded endpoints answer the documented 401."""
+    case.call_and_validate(base_url=auth_base_url, checks=CHECKS)

@@ -3,7 +3,6 @@ worker processes that never hand out the same id twice."""
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import signal
@@ -20,43 +19,10 @@ import pytest
 
 from snowid import SnowId
 from snowid.cli import main
-from snowid.cli._serve import worker_environment
 from tests.support.web import free_port
 
 STARTED = re.compile(r"process (\d+) on http://\S+ holds datacenter (\d+), machine (\d+)")
-
-
-def namespace(**given: object) -> argparse.Namespace:
-    defaults = {"host": None, "port": None, "lease": None, "max_count": None}
-    return argparse.Namespace(**{**defaults, **given})
-
-
-def test_flags_win_over_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SNOWID_HOST", "::1")
-    monkeypatch.setenv("SNOWID_PORT", "9000")
-    monkeypatch.setenv("SNOWID_LEASE", "static://1/1")
-    from_env = worker_environment(namespace(), "en")
-    assert (from_env["SNOWID_HOST"], from_env["SNOWID_PORT"]) == ("::1", "9000")
-    assert from_env["SNOWID_LEASE"] == "static://1/1"
-    flags = worker_environment(namespace(host="0.0.0.0", port="8123", lease="file:"), "vi")
-    assert (flags["SNOWID_HOST"], flags["SNOWID_PORT"], flags["SNOWID_LEASE"]) == (
-        "0.0.0.0",
-        "8123",
-        "file:",
-    )
-    assert flags["SNOWID_LANG"] == "vi"
-
-
-def test_defaults_without_flags_or_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("SNOWID_HOST", "SNOWID_PORT", "SNOWID_LEASE", "SNOWID_MAX_COUNT"):
-        monkeypatch.delenv(name, raising=False)
-    env = worker_environment(namespace(), "en")
-    assert env == {
-        "SNOWID_HOST": "127.0.0.1",
-        "SNOWID_PORT": "8000",
-        "SNOWID_MAX_COUNT": "4096",
-        "SNOWID_LANG": "en",
-    }
+LISTENING = re.compile(r"process \d+ on (http://\S+) holds")
 
 
 @pytest.mark.parametrize(
@@ -95,11 +61,27 @@ def test_serve_on_a_busy_port_or_a_bad_host_exits_1_with_a_clear_error(
     assert "999.999.1.1" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("lang", ["en", "vi"])
+@pytest.mark.parametrize("host", ["a" * 64, "a..b", "." + "b" * 70 + ".example"])
+def test_serve_on_an_impossible_host_name_is_a_one_line_error(
+    host: str, lang: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The regression: a 64-character label made getaddrinfo raise UnicodeError, a traceback."""
+    assert main(["--lang", lang, "serve", "--host", host, "--lease", "static://1/1"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("Error: " if lang == "en" else "Lỗi: ")
+    assert err.count("\n") == 1
+    assert ("1 to 63 characters" if lang == "en" else "1 đến 63 ký tự") in err
+
+
 @contextmanager
-def running_serve(args: list[str], log: Path) -> Iterator[str]:
-    port = free_port()
-    env = {**os.environ, "SNOWID_LANG": "en"}
-    env.pop("SNOWID_LEASE", None)
+def running_serve(args: list[str], log: Path, port: int | None = None) -> Iterator[str]:
+    """``snowid serve`` in a child process until the block ends; yields its base URL.
+
+    ``port`` 0 asks for any free port: the URL is then read from the start log."""
+    port = free_port() if port is None else port
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SNOWID_")}
+    env["SNOWID_LANG"] = "en"
     with log.open("w") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "snowid", "serve", "--port", str(port), *args],
@@ -108,12 +90,17 @@ def running_serve(args: list[str], log: Path) -> Iterator[str]:
             env=env,
         )
     url = f"http://127.0.0.1:{port}"
+    found = None
     try:
         deadline = time.monotonic() + 30
         while True:
             assert process.poll() is None, log.read_text()
+            if port == 0:
+                found = LISTENING.search(log.read_text())
+                url = found.group(1) if found else url
             try:
-                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                known = port != 0 or found is not None
+                if known and httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
                     break
             except httpx.TransportError:
                 pass
@@ -134,8 +121,29 @@ def test_serve_logs_the_identity_it_holds(tmp_path: Path) -> None:
     with running_serve(["--lease", "static://4/5"], log) as url:
         ids = httpx.post(f"{url}/api/ids?count=3").json()["ids"]
         assert {SnowId.from_str(i).parts[1:3] for i in ids} == {(4, 5)}
+        health = httpx.get(f"{url}/healthz")
+        assert "server" not in health.headers  # not "uvicorn"
+        # a static identity is reported as such, not as a held lease
+        assert health.json()["lease"] == "static"
+        metrics = httpx.get(f"{url}/metrics").text
+        assert re.search(r'snowid_lease_state\{pid="\d+",state="static"\} 1', metrics)
+        assert re.search(r'snowid_lease_state\{pid="\d+",state="held"\} 0', metrics)
     started = STARTED.findall(log.read_text())
     assert [(dc, m) for _, dc, m in started] == [("4", "5")]
+
+
+def test_port_0_takes_a_free_port_and_the_start_log_names_it(tmp_path: Path) -> None:
+    log = tmp_path / "serve.log"
+    with running_serve(["--lease", "static://4/6"], log, port=0) as url:
+        port = int(url.rsplit(":", 1)[1])
+        assert port != 0
+        assert httpx.get(f"{url}/readyz").json()["machine"] == 6
+    assert ":0 " not in log.read_text()
+
+
+def metrics_by_pid(text: str, name: str) -> dict[str, float]:
+    found = re.findall(rf'^{name}\{{pid="(\d+)"\}} (\S+)$', text, re.M)
+    return {pid: float(value) for pid, value in found}
 
 
 def test_several_workers_never_return_a_duplicate(tmp_path: Path) -> None:
@@ -159,6 +167,25 @@ def test_several_workers_never_return_a_duplicate(tmp_path: Path) -> None:
 
         with ThreadPoolExecutor(8) as pool:
             batches = list(pool.map(burst, range(8)))
+
+        # /metrics: whichever process answers, every process is there, told apart by pid
+        pids = {pid for pid, _, _ in STARTED.findall(log.read_text())}
+        deadline = time.monotonic() + 10
+        while True:
+            text = httpx.get(f"{url}/metrics", timeout=10).text  # a fresh connection each time
+            issued = metrics_by_pid(text, "snowid_ids_issued_total")
+            if set(issued) == pids and sum(issued.values()) >= 8 * 25 * 200:
+                break
+            assert time.monotonic() < deadline, text
+            time.sleep(0.2)
+        for _ in range(6):
+            text = httpx.get(f"{url}/metrics", timeout=10).text
+            assert set(metrics_by_pid(text, "snowid_ready")) == pids, text
+            workers = re.findall(r'^snowid_identity_info\{pid="(\d+)",worker="(\d+)"', text, re.M)
+            assert {pid for pid, _ in workers} == pids
+            assert len({worker for _, worker in workers}) == 3
+            for family in ("snowid_ids_issued_total", "snowid_ready"):
+                assert text.count(f"# TYPE {family} ") == 1  # one family, a sample per pid
     ids = [i for batch in batches for i in batch]
     assert len(ids) == 8 * 25 * 200
     assert len(set(ids)) == len(ids)

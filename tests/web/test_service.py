@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import os
+
 import httpx
 
 from snowid import Generator, Grant
 from snowid.errors import LeaseLostError, NoFreeIdentityError
+from snowid.lease import Lease
 from snowid.testing import FakeClock
-from snowid.web import Settings, create_app
+from snowid.web import IdService, Settings, create_app
 from snowid.web._metrics import render
-from snowid.web._service import IdService, IdSource, LeaseView, Snapshot
+from snowid.web._service import Snapshot
 from tests.support.web import serving
 
 START_MS = 1_700_000_000_000
+PID = f'pid="{os.getpid()}"'  # the test server runs in this process
 
 
 class FakeLease:
@@ -59,7 +63,7 @@ class FakeLease:
 
 
 def service_on(lease: FakeLease, clock: FakeClock | None = None) -> IdService:
-    def build() -> tuple[IdSource, LeaseView | None]:
+    def build() -> tuple[Generator, Lease | None]:
         return Generator(fence=lease, clock=clock), lease
 
     return IdService(build)
@@ -79,9 +83,10 @@ def test_startup_claims_an_identity_and_readiness_says_so() -> None:
             "ceiling_ms": lease.ceiling_ms,
         }
         metrics = httpx.get(f"{url}/metrics").text
-        assert 'snowid_lease_state{state="held"} 1' in metrics
-        assert f"snowid_lease_ceiling_ms {lease.ceiling_ms}" in metrics
-        assert 'snowid_identity_info{datacenter="5",machine="9",lease="fake://lease"} 1' in metrics
+        assert f'snowid_lease_state{{{PID},state="held"}} 1' in metrics
+        assert f"snowid_lease_ceiling_ms{{{PID}}} {lease.ceiling_ms}" in metrics
+        identity = f'{PID},worker="169",datacenter="5",machine="9",lease="fake://lease"'
+        assert f"snowid_identity_info{{{identity}}} 1" in metrics
     assert lease.closed  # shutdown gives the identity back
 
 
@@ -114,7 +119,7 @@ def test_lost_lease_answers_503_never_an_id() -> None:
         assert response.status_code == 503
         assert response.json()["error"]["code"] == "lease_lost"
         assert httpx.get(f"{url}/readyz").json()["ready"] is False
-        assert 'snowid_lease_state{state="lost"} 1' in httpx.get(f"{url}/metrics").text
+        assert f'snowid_lease_state{{{PID},state="lost"}} 1' in httpx.get(f"{url}/metrics").text
 
 
 def test_clock_behind_answers_503_and_is_counted() -> None:
@@ -128,7 +133,7 @@ def test_clock_behind_answers_503_and_is_counted() -> None:
         assert error["code"] == "clock_moved_backwards"
         assert error["message"].startswith("Đồng hồ đã lùi 10000 ms")
         metrics = httpx.get(f"{url}/metrics").text
-        assert "snowid_clock_backward_events_total 1" in metrics
+        assert f"snowid_clock_backward_events_total{{{PID}}} 1" in metrics
 
 
 def test_sequence_exhaustion_waits_for_the_next_millisecond() -> None:
@@ -137,7 +142,8 @@ def test_sequence_exhaustion_waits_for_the_next_millisecond() -> None:
         ids = [int(i) for i in httpx.post(f"{url}/api/ids?count=4096").json()["ids"]]
         ids += [int(i) for i in httpx.post(f"{url}/api/ids?count=4096").json()["ids"]]
         assert len(set(ids)) == 8192
-        assert "snowid_sequence_waits_total 0" not in httpx.get(f"{url}/metrics").text
+        text = httpx.get(f"{url}/metrics").text
+        assert f"snowid_sequence_waits_total{{{PID}}} 0" not in text
 
 
 def test_metrics_text_format_is_well_formed() -> None:
@@ -150,9 +156,31 @@ def test_metrics_text_format_is_well_formed() -> None:
         datacenter=1,
         machine=2,
     )
-    text = render(snapshot)
+    text = render([snapshot])
     assert text.endswith("\n")
     for line in text.splitlines():
         assert line.startswith("# ") or line.startswith("snowid_")
     assert 'lease="a\\"b"' in text
     assert "snowid_lease_ceiling_ms" not in text
+
+
+def test_a_static_lease_is_reported_as_static_not_held() -> None:
+    """The regression: ``--lease static://…`` showed the state "held" like a leased identity."""
+    from snowid.lease import open_lease
+
+    def build() -> tuple[Generator, Lease | None]:
+        lease = open_lease("static://2/3")
+        return Generator(fence=lease), lease
+
+    with serving(create_app(Settings(), service=IdService(build))) as url:
+        assert httpx.get(f"{url}/healthz").json() == {
+            "status": "ok",
+            "ready": True,
+            "lease": "static",
+        }
+        ready = httpx.get(f"{url}/readyz")
+        assert ready.status_code == 200
+        assert ready.json()["lease"] == "static"
+        metrics = httpx.get(f"{url}/metrics").text
+        assert f'snowid_lease_state{{{PID},state="static"}} 1' in metrics
+        assert f'snowid_lease_state{{{PID},state="held"}} 0' in metrics

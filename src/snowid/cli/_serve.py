@@ -1,7 +1,7 @@
 """``snowid serve``: the web page and the JSON API on uvicorn.
 
-Settings travel to the worker processes through the environment (SNOWID_HOST,
-SNOWID_PORT, SNOWID_LEASE, SNOWID_MAX_COUNT, SNOWID_LANG): uvicorn starts each
+Each flag is a field of ``snowid.web.Settings`` and has its SNOWID_* variable there;
+the settings travel to the worker processes as those variables: uvicorn starts each
 worker afresh and builds the app there with ``snowid.web:app_factory``, so with
 ``--workers N`` every process claims its own identity from the lease layer.
 """
@@ -9,122 +9,145 @@ worker afresh and builds the app there with ``snowid.web:app_factory``, so with
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
 import os
+import shutil
 import socket
-from urllib.parse import urlsplit
+import tempfile
+from collections.abc import Iterator
+from dataclasses import MISSING, fields, replace
 
-from snowid._parse import to_int
 from snowid.cli._common import add_lang_option
-from snowid.errors import AddressUnavailableError, InvalidLeaseUrlError, OutOfRangeError
+from snowid.errors import AddressUnavailableError
+from snowid.i18n import translate
+from snowid.web import Settings, preflight
 
-__all__ = ["register"]
+__all__ = ["FLAGS", "register"]
 
-_MAX_WORKERS = 1024  # one identity each at most: 32 datacenters x 32 machines
+# field -> (flag, metavar (None: a yes/no flag), help); the defaults are Settings'.
+FLAGS: dict[str, tuple[str, str | None, str]] = {
+    "host": ("--host", "HOST", "address to listen on"),
+    "port": ("--port", "PORT", "port to listen on; 0 picks a free one (logged at start)"),
+    "workers": ("--workers", "N", "worker processes, each with its own identity"),
+    "lease_url": (
+        "--lease",
+        "URL",
+        "where identities are leased: file://…, postgresql://…, static:…",
+    ),
+    "max_count": ("--max-count", "N", "most ids one POST /api/ids may ask for"),
+    "access_log": ("--access-log", None, "log every request (it costs)"),
+    "auth_token_file": (
+        "--auth-token-file",
+        "PATH",
+        "file of bearer tokens, one per line: POST /api/ids then requires one",
+    ),
+    "auth_metrics": ("--auth-metrics", None, "require a bearer token on /metrics too"),
+    "metrics_dir": (
+        "--metrics-dir",
+        "DIR",
+        "directory where worker processes share their metrics (with --workers N: a private"
+        " temporary one)",
+    ),
+}
+_NO_DEFAULT = {"lease_url": "file slots on this host", "auth_token_file": "no authentication"}
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve = subparsers.add_parser(
         "serve", help="serve the web page and the JSON API (Starlette on uvicorn)"
     )
-    serve.add_argument(
-        "--host", default=None, help="address to listen on (default: SNOWID_HOST, else 127.0.0.1)"
-    )
-    serve.add_argument(
-        "--port", default=None, help="port to listen on (default: SNOWID_PORT, else 8000)"
-    )
-    serve.add_argument(
-        "--workers", default="1", help="worker processes, each with its own identity (default 1)"
-    )
-    serve.add_argument(
-        "--lease",
-        default=None,
-        metavar="URL",
-        help="where identities are leased: file://…, postgresql://…, static:… (default:"
-        " SNOWID_LEASE, else file slots on this host)",
-    )
-    serve.add_argument(
-        "--max-count",
-        default=None,
-        help="most ids one POST /api/ids may ask for (default: SNOWID_MAX_COUNT, else 4096)",
-    )
-    serve.add_argument(
-        "--access-log", action="store_true", help="log every request (off by default: it costs)"
-    )
+    for item in fields(Settings):
+        flag, metavar, text = FLAGS[item.name]
+        default = item.default if item.default is not MISSING else None
+        shown = _NO_DEFAULT.get(item.name, "none") if default is None else default
+        if isinstance(shown, bool):
+            shown = "on" if shown else "off"
+        variable = Settings.ENVIRONMENT[item.name]
+        help_text = f"{text} (default: {variable}, else {shown})"
+        if metavar is None:
+            serve.add_argument(
+                flag,
+                dest=item.name,
+                action=argparse.BooleanOptionalAction,
+                default=None,
+                help=help_text,
+            )
+        else:
+            serve.add_argument(flag, dest=item.name, metavar=metavar, default=None, help=help_text)
     add_lang_option(serve)
     serve.set_defaults(func=_serve)
 
 
-def worker_environment(args: argparse.Namespace, lang: str) -> dict[str, str]:
-    """The SNOWID_* variables the worker processes read, flags winning over the environment."""
-    env = os.environ
-    values = {
-        "SNOWID_HOST": args.host or env.get("SNOWID_HOST") or "127.0.0.1",
-        "SNOWID_PORT": str(args.port or env.get("SNOWID_PORT") or "8000"),
-        "SNOWID_MAX_COUNT": str(args.max_count or env.get("SNOWID_MAX_COUNT") or "4096"),
-        "SNOWID_LANG": lang,
-    }
-    lease = args.lease or env.get("SNOWID_LEASE")
-    if lease:
-        values["SNOWID_LEASE"] = lease
-    return values
+def settings_from(args: argparse.Namespace) -> Settings:
+    """The flags given, else the SNOWID_* variables, else the defaults."""
+    return Settings.load({name: getattr(args, name) for name in FLAGS})
 
 
-def _check_lease(url: str | None) -> None:
-    """A bad URL or an unusable state directory fails here, once, not in every worker."""
-    from snowid.lease import FileLease, open_lease
+def _reserve(host: str, port: int, lang: str) -> socket.socket:
+    """Bind the address now, so that a bad host or a busy port is a clear error (exit 1)
+    and port 0 becomes a real port that the start log can name.
 
-    lease = open_lease(url)
-    try:
-        if isinstance(lease, FileLease):
-            lease.prepare()  # creates the state dir (as a worker would) and checks it
-    finally:
-        lease.close()
-
-
-def _check_address(host: str, port: int) -> None:
-    """Bind once, as uvicorn will, so a bad host or a busy port is a clear error (exit 1)."""
+    The socket stays bound (not listening) while uvicorn runs: with SO_REUSEADDR on
+    both, uvicorn can bind the same port, and nobody else can take it in between.
+    """
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
         family, kind, proto, _, address = infos[0]
-        with socket.socket(family, kind, proto) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            probe.bind(address)
+        sock = socket.socket(family, kind, proto)
+    except UnicodeError:  # the IDNA codec: a label over 63 characters, or an empty one
+        reason = translate("web.serve.bad_host", lang)
+        raise AddressUnavailableError(host=host, port=port, reason=reason) from None
     except OSError as error:  # socket.gaierror included
         reason = error.strerror or str(error)
         raise AddressUnavailableError(host=host, port=port, reason=reason) from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError as error:
+        sock.close()
+        reason = error.strerror or str(error)
+        raise AddressUnavailableError(host=host, port=port, reason=reason) from None
+    return sock
+
+
+@contextlib.contextmanager
+def _metrics_dir(settings: Settings) -> Iterator[Settings]:
+    """With several workers and no --metrics-dir, a private directory for this run."""
+    if settings.workers == 1 or settings.metrics_dir:
+        yield settings
+        return
+    directory = tempfile.mkdtemp(prefix="snowid-metrics-")
+    try:
+        yield replace(settings, metrics_dir=directory)
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def _serve(args: argparse.Namespace, lang: str) -> int:
     import uvicorn
     from uvicorn.config import LOGGING_CONFIG
 
-    from snowid.web._settings import Settings
-
-    workers = to_int("workers", args.workers)
-    if not 1 <= workers <= _MAX_WORKERS:
-        raise OutOfRangeError(field="workers", value=workers, min=1, max=_MAX_WORKERS)
-    environment = worker_environment(args, lang)
-    settings = Settings.from_env(environment)  # checks port and max count before starting
-    lease = settings.lease_url or ""
-    if workers > 1 and urlsplit(lease).scheme == "static":
-        from snowid.lease._url import redact
-
-        raise InvalidLeaseUrlError(value=redact(lease), reason="static_workers", workers=workers)
-    _check_lease(settings.lease_url)
-    _check_address(settings.host, settings.port)
-    os.environ.update(environment)
-
-    log_config = copy.deepcopy(LOGGING_CONFIG)
-    log_config["loggers"]["snowid"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
-    uvicorn.run(
-        "snowid.web:app_factory",
-        factory=True,
-        host=settings.host,
-        port=settings.port,
-        workers=workers,
-        log_config=log_config,
-        access_log=bool(args.access_log),
-        lifespan="on",
-    )
+    settings = settings_from(args)
+    preflight(settings)
+    with _reserve(settings.host, settings.port, lang) as reserved, _metrics_dir(settings) as ready:
+        run = replace(ready, port=reserved.getsockname()[1])
+        os.environ.update({**run.environment(), "SNOWID_LANG": lang})
+        log_config = copy.deepcopy(LOGGING_CONFIG)
+        log_config["loggers"]["snowid"] = {
+            "handlers": ["default"],
+            "level": "INFO",
+            "propagate": False,
+        }
+        uvicorn.run(
+            "snowid.web:app_factory",
+            factory=True,
+            host=run.host,
+            port=run.port,
+            workers=run.workers,
+            log_config=log_config,
+            access_log=run.access_log,
+            server_header=False,
+            lifespan="on",
+        )
     return 0

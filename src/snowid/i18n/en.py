@@ -96,6 +96,17 @@ MESSAGES: dict[str, str] = {
     ),
     "store_refused": "the lease store {store} refused the command: {reason}",
     "address_unavailable": "cannot listen on {host} port {port}: {reason}",
+    "not_a_boolean": (
+        "{field} {value} is not a yes/no value; allowed: 1, true, yes, on or 0, false, no, off"
+    ),
+    "auth_token_file_unreadable": "{field} {value} cannot be read: {reason}",
+    "auth_token_file_empty": (
+        "{field} {value} holds no token; put one token per line (blank lines and lines"
+        " starting with # are ignored)"
+    ),
+    "auth_token_file_missing": (
+        "{field} is on but no token file is given; set --auth-token-file or SNOWID_AUTH_TOKEN_FILE"
+    ),
     # --- field labels (used inside messages) ---------------------------------
     "field.timestamp": "timestamp",
     "field.datacenter": "datacenter",
@@ -106,6 +117,8 @@ MESSAGES: dict[str, str] = {
     "field.count": "count",
     "field.datetime": "datetime",
     "field.lease": "lease",
+    "field.auth_token_file": "auth token file",
+    "field.auth_metrics": "metrics authentication",
     # --- CLI ------------------------------------------------------------------
     "cli.error": "Error: {message}",
     "cli.output_failed": "cannot write the output: {reason}",

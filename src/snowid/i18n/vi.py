@@ -101,6 +101,19 @@ MESSAGES: dict[str, str] = {
     ),
     "store_refused": "kho lưu quyền thuê {store} từ chối lệnh: {reason}",
     "address_unavailable": "không thể lắng nghe trên {host} cổng {port}: {reason}",
+    "not_a_boolean": (
+        "{field} {value} không phải là giá trị có/không; chỉ chấp nhận 1, true, yes, on hoặc"
+        " 0, false, no, off"
+    ),
+    "auth_token_file_unreadable": "không đọc được {field} {value}: {reason}",
+    "auth_token_file_empty": (
+        "{field} {value} không chứa token nào; hãy ghi mỗi dòng một token (dòng trống và dòng"
+        " bắt đầu bằng # được bỏ qua)"
+    ),
+    "auth_token_file_missing": (
+        "{field} đang bật nhưng chưa có tệp token; hãy đặt --auth-token-file hoặc"
+        " SNOWID_AUTH_TOKEN_FILE"
+    ),
     # --- field labels (used inside messages) ---------------------------------
     "field.timestamp": "dấu thời gian",
     "field.datacenter": "mã trung tâm dữ liệu",
@@ -111,6 +124,8 @@ MESSAGES: dict[str, str] = {
     "field.count": "số lượng",
     "field.datetime": "thời điểm",
     "field.lease": "cấu hình thuê",
+    "field.auth_token_file": "tệp token xác thực",
+    "field.auth_metrics": "xác thực cho /metrics",
     # --- dòng lệnh ------------------------------------------------------------
     "cli.error": "Lỗi: {message}",
     "cli.output_failed": "không ghi được kết quả ra: {reason}",

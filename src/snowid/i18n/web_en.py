@@ -121,6 +121,10 @@ MESSAGES: dict[str, str] = {
     "web.error.method_not_allowed": "Method {method} is not allowed on {path}",
     "web.error.internal": "Internal server error",
     "web.error.not_ready": "No worker identity is held yet: {reason}",
+    "web.error.auth_required": (
+        "This endpoint needs a bearer token: send the header Authorization: Bearer <token>"
+    ),
+    "web.error.auth_invalid": "The bearer token is not accepted",
     "web.serve.started": (
         "snowid serve: process {pid} on http://{host}:{port} holds datacenter {datacenter},"
         " machine {machine} (lease {lease}, ceiling {ceiling})"
@@ -128,5 +132,12 @@ MESSAGES: dict[str, str] = {
     "web.serve.no_identity": (
         "snowid serve: process {pid} on http://{host}:{port} holds no identity yet (lease"
         " {lease}): {reason}"
+    ),
+    "web.serve.bad_host": (
+        "not a valid host name: it is made of labels of 1 to 63 characters separated by dots"
+    ),
+    "web.auth.reread": "snowid serve: process {pid} re-read {path}: {count} token(s)",
+    "web.auth.unusable": (
+        "snowid serve: process {pid}: {message}; every token is refused until it is fixed"
     ),
 }

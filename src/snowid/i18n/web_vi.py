@@ -122,6 +122,10 @@ MESSAGES: dict[str, str] = {
     "web.error.method_not_allowed": "Không cho phép phương thức {method} trên {path}",
     "web.error.internal": "Lỗi máy chủ nội bộ",
     "web.error.not_ready": "Chưa giữ được danh tính worker nào: {reason}",
+    "web.error.auth_required": (
+        "Điểm cuối này cần token: hãy gửi tiêu đề Authorization: Bearer <token>"
+    ),
+    "web.error.auth_invalid": "Token không được chấp nhận",
     "web.serve.started": (
         "snowid serve: tiến trình {pid} tại http://{host}:{port} giữ trung tâm dữ liệu"
         " {datacenter}, máy {machine} (thuê qua {lease}, mức trần {ceiling})"
@@ -129,5 +133,14 @@ MESSAGES: dict[str, str] = {
     "web.serve.no_identity": (
         "snowid serve: tiến trình {pid} tại http://{host}:{port} chưa giữ danh tính nào (thuê"
         " qua {lease}): {reason}"
+    ),
+    "web.serve.bad_host": (
+        "không phải tên máy chủ hợp lệ: tên gồm các nhãn dài 1 đến 63 ký tự, ngăn cách bằng"
+        " dấu chấm"
+    ),
+    "web.auth.reread": "snowid serve: tiến trình {pid} đã đọc lại {path}: {count} token",
+    "web.auth.unusable": (
+        "snowid serve: tiến trình {pid}: {message}; mọi token đều bị từ chối cho đến khi"
+        " tệp được sửa"
     ),
 }

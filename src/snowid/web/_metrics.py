@@ -1,7 +1,14 @@
-"""/metrics in the Prometheus text exposition format (version 0.0.4)."""
+"""/metrics in the Prometheus text exposition format (version 0.0.4).
+
+Every series has a ``pid`` label: a server started with ``--workers N`` answers for all
+its processes at once (see ``_share``), one sample per process.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from snowid import TWITTER
 from snowid.web._service import Snapshot
 
 __all__ = ["CONTENT_TYPE", "LEASE_STATES", "render"]
@@ -14,72 +21,82 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"')
 
 
-def render(snapshot: Snapshot) -> str:
+def render(snapshots: Sequence[Snapshot]) -> str:
+    """The text for ``snapshots``, one per process (the answering one first)."""
     lines: list[str] = []
 
     def metric(name: str, kind: str, help_text: str, samples: list[tuple[str, int]]) -> None:
         lines.append(f"# HELP {name} {help_text}")
         lines.append(f"# TYPE {name} {kind}")
-        lines.extend(f"{name}{labels} {value}" for labels, value in samples)
+        lines.extend(f"{name}{{{labels}}} {value}" for labels, value in samples)
 
-    metric(
-        "snowid_ids_issued_total",
-        "counter",
-        "Ids issued by this process.",
-        [("", snapshot.stats.issued)],
-    )
+    def each(value: str) -> list[tuple[str, int]]:
+        return [(f'pid="{s.pid}"', getattr(s.stats, value)) for s in snapshots]
+
+    metric("snowid_ids_issued_total", "counter", "Ids issued by this process.", each("issued"))
     metric(
         "snowid_sequence_waits_total",
         "counter",
         "Waits for the next millisecond after 4096 ids in one millisecond.",
-        [("", snapshot.stats.sequence_waits)],
+        each("sequence_waits"),
     )
     metric(
         "snowid_clock_backward_events_total",
         "counter",
         "Times the wall clock was seen stepping back.",
-        [("", snapshot.stats.clock_backward_events)],
+        each("clock_backward_events"),
     )
     metric(
         "snowid_clock_forward_jumps_total",
         "counter",
         "Times the wall clock was seen jumping forward.",
-        [("", snapshot.stats.forward_jumps)],
+        each("forward_jumps"),
     )
     metric(
         "snowid_ceiling_waits_total",
         "counter",
         "Waits for the lease ceiling to rise.",
-        [("", snapshot.stats.ceiling_waits)],
+        each("ceiling_waits"),
     )
     metric(
         "snowid_ready",
         "gauge",
         "1 while this process holds an identity and can issue ids.",
-        [("", int(snapshot.ready))],
+        [(f'pid="{s.pid}"', int(s.ready)) for s in snapshots],
     )
     metric(
         "snowid_lease_state",
         "gauge",
         "The lease state of this process (1 for the current one).",
-        [(f'{{state="{state}"}}', int(state == snapshot.lease_state)) for state in LEASE_STATES],
+        [
+            (f'pid="{s.pid}",state="{state}"', int(state == s.lease_state))
+            for s in snapshots
+            for state in LEASE_STATES
+        ],
     )
-    if snapshot.ceiling_ms is not None:
+    ceilings = [(f'pid="{s.pid}"', s.ceiling_ms) for s in snapshots if s.ceiling_ms is not None]
+    if ceilings:
         metric(
             "snowid_lease_ceiling_ms",
             "gauge",
             "Unix ms up to which ids may be issued under the current grant.",
-            [("", snapshot.ceiling_ms)],
+            ceilings,
         )
-    if snapshot.datacenter is not None and snapshot.machine is not None:
-        labels = (
-            f'{{datacenter="{snapshot.datacenter}",machine="{snapshot.machine}",'
-            f'lease="{_escape(snapshot.lease_url or "static")}"}}'
-        )
+    identities = []
+    for snapshot in snapshots:
+        if snapshot.datacenter is not None and snapshot.machine is not None:
+            worker = TWITTER.worker(snapshot.datacenter, snapshot.machine)
+            labels = (
+                f'pid="{snapshot.pid}",worker="{worker}",'
+                f'datacenter="{snapshot.datacenter}",machine="{snapshot.machine}",'
+                f'lease="{_escape(snapshot.lease_url or "static")}"'
+            )
+            identities.append((labels, 1))
+    if identities:
         metric(
             "snowid_identity_info",
             "gauge",
             "The worker identity held by this process.",
-            [(labels, 1)],
+            identities,
         )
     return "\n".join(lines) + "\n"

@@ -12,42 +12,23 @@ import contextlib
 import os
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Protocol
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
-from snowid._fence import Grant
-from snowid._generator import GeneratorStats
+from snowid import Generator, GeneratorStats, Grant
 from snowid.errors import GeneratorError, LeaseError, SnowIdError
 
-__all__ = ["IdService", "IdSource", "LeaseView", "Snapshot"]
+if TYPE_CHECKING:
+    from snowid.lease import Lease
+
+__all__ = ["Factory", "IdService", "Snapshot"]
 
 _NO_STATS = GeneratorStats(0, 0, 0, 0, 0)
 
 
-class IdSource(Protocol):
-    """What the service needs from snowid's Generator."""
-
-    @property
-    def stats(self) -> GeneratorStats: ...
-
-    async def anext_ids(self, n: int) -> list[int]: ...
-
-
-class LeaseView(Protocol):
-    """What the service reads from a Lease (see snowid.lease)."""
-
-    @property
-    def url(self) -> str: ...
-    @property
-    def state(self) -> str: ...
-    @property
-    def grant(self) -> Grant | None: ...
-    @property
-    def ceiling_ms(self) -> int: ...
-    def close(self) -> None: ...
-
-
-Factory = Callable[[], tuple[IdSource, LeaseView | None]]
+Factory = Callable[[], "tuple[Generator, Lease | None]"]
+"""Builds this process's generator and the lease behind it (None for a fixed identity)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,18 +44,17 @@ class Snapshot:
     machine: int | None = None
     stats: GeneratorStats = _NO_STATS
     last_error: str = ""
+    pid: int = field(default_factory=os.getpid)
 
 
 def default_factory(lease_url: str | None) -> Factory:
     """Generator(fence=open_lease(url)): the lease decides the identity."""
 
-    def build() -> tuple[IdSource, LeaseView | None]:
-        from snowid._generator import Generator
+    def build() -> tuple[Generator, Lease | None]:
         from snowid.lease import open_lease
 
         lease = open_lease(lease_url)
-        generator: IdSource = Generator(fence=lease)
-        return generator, lease
+        return Generator(fence=lease), lease
 
     return build
 
@@ -86,11 +66,11 @@ class IdService:
         self._factory = factory
         self._lock = threading.Lock()
         self._pid = -1
-        self._source: IdSource | None = None
-        self._lease: LeaseView | None = None
+        self._source: Generator | None = None
+        self._lease: Lease | None = None
         self._last_error: SnowIdError | None = None
 
-    def _ensure(self) -> IdSource:
+    def _ensure(self) -> Generator:
         source = self._source
         if source is not None and self._pid == os.getpid():
             return source
@@ -121,22 +101,25 @@ class IdService:
 
     def snapshot(self) -> Snapshot:
         source, lease = self._source, self._lease
+        grant = lease.grant if lease is not None else None
         if lease is None:
             ready = source is not None and self._last_error is None
             state = "static" if source is not None else "unclaimed"
-            url, grant, ceiling = "", None, None
+            url, ceiling = "", None
         else:
-            state = lease.state
-            ready = state == "held"
-            url, grant, ceiling = lease.url, lease.grant, lease.ceiling_ms
-        error = self._last_error
+            ready = lease.state == "held"
+            # An identity the operator chose is held for good: say so, not "held".
+            static = urlsplit(lease.url).scheme == "static"
+            state = "static" if ready and static else lease.state
+            url, ceiling = lease.url, lease.ceiling_ms
         datacenter: int | None
         machine: int | None
         if grant is not None:
             datacenter, machine = grant.datacenter, grant.machine
         else:  # a fixed identity: the generator knows it
-            datacenter = getattr(source, "datacenter", None)
-            machine = getattr(source, "machine", None)
+            datacenter = source.datacenter if source is not None else None
+            machine = source.machine if source is not None else None
+        error = self._last_error
         return Snapshot(
             ready=ready,
             lease_url=url,

@@ -1,50 +1,176 @@
-"""What one server needs to know, from flags or the environment."""
+"""What one server needs to know: the only copy of the service's defaults.
+
+Every setting has a field here, a ``SNOWID_*`` environment variable (``ENVIRONMENT``)
+and a ``snowid serve`` flag of the same name (``--max-count`` for ``max_count``).
+``Settings.load(flags, environ)`` takes each from its flag, else its variable, else the
+default below. ``environment()`` writes them back as variables: uvicorn builds the app
+anew in every worker process, which reads them with ``Settings.from_env()``.
+"""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import ClassVar
 
 from snowid._parse import to_int
-from snowid.errors import OutOfRangeError
+from snowid.errors import (
+    AuthTokenFileMissingError,
+    EmptyValueError,
+    InvalidLeaseUrlError,
+    NotABooleanError,
+    OutOfRangeError,
+)
 
-__all__ = ["DEFAULT_MAX_COUNT", "Settings"]
+__all__ = ["DEFAULT_MAX_COUNT", "Settings", "preflight"]
 
 DEFAULT_MAX_COUNT = 4096
 """One millisecond's worth of ids for one identity: the most one request may ask for."""
 
 _MAX_COUNT_LIMIT = 1_000_000
+_MAX_WORKERS = 1024  # one identity each at most: 32 datacenters x 32 machines
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
+
+
+def _text(field: str, raw: object) -> str:
+    text = str(raw).strip()
+    if not text:
+        raise EmptyValueError(field=field, value=str(raw))
+    return text
+
+
+def _flag(field: str, raw: object) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().lower()
+    if text in _TRUE or text in _FALSE:
+        return text in _TRUE
+    raise NotABooleanError(field=field, value=str(raw))
+
+
+_READERS: dict[str, Callable[[str, object], object]] = {
+    "host": _text,
+    "port": to_int,
+    "workers": to_int,
+    "lease_url": _text,
+    "max_count": to_int,
+    "access_log": _flag,
+    "auth_token_file": _text,
+    "auth_metrics": _flag,
+    "metrics_dir": _text,
+}
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """``lease_url`` None means SNOWID_LEASE, then file slots on this host (``open_lease``)."""
+    """One server's settings; build it with ``load``/``from_env`` or directly.
+
+    ``lease_url`` None means ``open_lease``'s default (file slots on this host).
+    ``auth_token_file`` names a file of bearer tokens that ``POST /api/ids`` (and
+    ``/metrics`` with ``auth_metrics``) then requires; None leaves them open.
+    ``metrics_dir`` is a directory the worker processes of one server share, so that
+    /metrics answers for all of them (``snowid serve --workers N`` makes one).
+    """
 
     host: str = "127.0.0.1"
     port: int = 8000
+    workers: int = 1
     lease_url: str | None = None
     max_count: int = DEFAULT_MAX_COUNT
+    access_log: bool = False
+    auth_token_file: str | None = None
+    auth_metrics: bool = False
+    metrics_dir: str | None = None
+
+    ENVIRONMENT: ClassVar[Mapping[str, str]] = {
+        "host": "SNOWID_HOST",
+        "port": "SNOWID_PORT",
+        "workers": "SNOWID_WORKERS",
+        "lease_url": "SNOWID_LEASE",
+        "max_count": "SNOWID_MAX_COUNT",
+        "access_log": "SNOWID_ACCESS_LOG",
+        "auth_token_file": "SNOWID_AUTH_TOKEN_FILE",
+        "auth_metrics": "SNOWID_AUTH_METRICS",
+        "metrics_dir": "SNOWID_METRICS_DIR",
+    }
+    """The environment variable of each field."""
 
     def __post_init__(self) -> None:
+        if not 0 <= self.port <= 65535:
+            raise OutOfRangeError(field="port", value=self.port, min=0, max=65535)
+        if not 1 <= self.workers <= _MAX_WORKERS:
+            raise OutOfRangeError(field="workers", value=self.workers, min=1, max=_MAX_WORKERS)
         if not 1 <= self.max_count <= _MAX_COUNT_LIMIT:
             raise OutOfRangeError(
                 field="max_count", value=self.max_count, min=1, max=_MAX_COUNT_LIMIT
             )
-        if not 0 <= self.port <= 65535:
-            raise OutOfRangeError(field="port", value=self.port, min=0, max=65535)
+        if self.auth_metrics and not self.auth_token_file:
+            raise AuthTokenFileMissingError(field="auth_metrics", value=self.auth_metrics)
+
+    @classmethod
+    def load(
+        cls, flags: Mapping[str, object] | None = None, environ: Mapping[str, str] | None = None
+    ) -> Settings:
+        """Each field from ``flags`` (a value of None means not given), else from its
+        SNOWID_* variable in ``environ`` (default ``os.environ``; blank means unset),
+        else the default. Names in ``flags`` that are not fields are refused. A bad
+        value raises an InvalidValueError naming the flag's field or the variable."""
+        given = dict(flags or {})
+        unknown = set(given) - set(cls.ENVIRONMENT)
+        if unknown:
+            raise TypeError(f"not a setting: {', '.join(sorted(unknown))}")
+        env = os.environ if environ is None else environ
+        values: dict[str, object] = {}
+        for name, variable in cls.ENVIRONMENT.items():
+            raw, source = given.get(name), name
+            if raw is None:  # an error then names the variable the operator set
+                raw, source = env.get(variable, "").strip() or None, variable
+            if raw is not None:
+                values[name] = _READERS[name](source, raw)
+        return cls(**values)  # type: ignore[arg-type]
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
-        """SNOWID_HOST, SNOWID_PORT, SNOWID_LEASE, SNOWID_MAX_COUNT; defaults for the rest.
+        """From the SNOWID_* variables alone (how each worker process reads them)."""
+        return cls.load(None, environ)
 
-        Worker processes started by ``snowid serve --workers N`` read their settings
-        here, since uvicorn builds the app anew in each process.
-        """
-        env = os.environ if environ is None else environ
-        return cls(
-            host=env.get("SNOWID_HOST") or "127.0.0.1",
-            port=to_int("port", env.get("SNOWID_PORT") or "8000"),
-            lease_url=env.get("SNOWID_LEASE") or None,
-            max_count=to_int("max_count", env.get("SNOWID_MAX_COUNT") or str(DEFAULT_MAX_COUNT)),
-        )
+    def environment(self) -> dict[str, str]:
+        """These settings as SNOWID_* variables (unset optional ones are left out)."""
+        out: dict[str, str] = {}
+        for item in fields(self):
+            value = getattr(self, item.name)
+            if value is None:
+                continue
+            if isinstance(value, bool):
+                value = "1" if value else "0"
+            out[self.ENVIRONMENT[item.name]] = str(value)
+        return out
+
+
+def preflight(settings: Settings) -> None:
+    """What can be found wrong before serving, checked once rather than in every worker.
+
+    The lease URL parses and its state directory is usable (created as a worker would);
+    a static identity is not shared by several workers; the token file has a token.
+    Raises the specific SnowIdError.
+    """
+    from urllib.parse import urlsplit
+
+    from snowid.lease import FileLease, open_lease
+
+    lease = open_lease(settings.lease_url)
+    try:
+        if settings.workers > 1 and urlsplit(lease.url).scheme == "static":
+            raise InvalidLeaseUrlError(
+                value=lease.url, reason="static_workers", workers=settings.workers
+            )
+        if isinstance(lease, FileLease):
+            lease.prepare()
+    finally:
+        lease.close()
+    if settings.auth_token_file:
+        from snowid.web._auth import read_tokens
+
+        read_tokens(settings.auth_token_file)

@@ -13,9 +13,11 @@ from snowid import breakdown
 from snowid._parse import to_int
 from snowid.errors import DuplicateParameterError, OutOfRangeError
 from snowid.web import _metrics
+from snowid.web._auth import TokenFile
 from snowid.web._forms import read_compose, read_id
 from snowid.web._service import IdService
 from snowid.web._settings import Settings
+from snowid.web._share import MetricsShare
 from snowid.web.openapi import document
 
 __all__ = ["routes"]
@@ -36,11 +38,25 @@ def _check_single_values(request: Request) -> None:
             raise DuplicateParameterError(field=name, parameter=name, value=values, count=count)
 
 
-def routes(settings: Settings, service: IdService) -> list[BaseRoute]:
+def routes(
+    settings: Settings,
+    service: IdService,
+    tokens: TokenFile | None = None,
+    share: MetricsShare | None = None,
+) -> list[BaseRoute]:
+    """``tokens``: required on POST /api/ids (and /metrics with ``settings.auth_metrics``);
+    ``share``: the other worker processes' snapshots for /metrics."""
     max_count = settings.max_count
-    openapi_body = json.dumps(document(max_count), ensure_ascii=False, indent=1)
+    metrics_tokens = tokens if settings.auth_metrics else None
+    openapi_body = json.dumps(
+        document(max_count, auth=tokens is not None, auth_metrics=metrics_tokens is not None),
+        ensure_ascii=False,
+        indent=1,
+    )
 
     async def ids(request: Request) -> Response:
+        if tokens is not None and (refused := tokens.refuse(request)) is not None:
+            return refused
         query: bytes = request.scope["query_string"]
         if query[:6] == b"count=" and query[6:].isdigit() and len(query) < 16:
             count = int(query[6:])  # the usual request, without parsing the whole query
@@ -84,9 +100,10 @@ def routes(settings: Settings, service: IdService) -> list[BaseRoute]:
         return _json(body, 200 if snapshot.ready else 503)
 
     async def metrics(request: Request) -> Response:
-        return PlainTextResponse(
-            _metrics.render(service.snapshot()), media_type=_metrics.CONTENT_TYPE
-        )
+        if metrics_tokens is not None and (refused := metrics_tokens.refuse(request)) is not None:
+            return refused
+        snapshots = [service.snapshot(), *(share.others() if share is not None else ())]
+        return PlainTextResponse(_metrics.render(snapshots), media_type=_metrics.CONTENT_TYPE)
 
     async def openapi(request: Request) -> Response:
         return Response(openapi_body, media_type=_JSON)

@@ -48,7 +48,34 @@ def _int_param(
     }
 
 
-def document(max_count: int = 4096) -> dict[str, Any]:
+def document(
+    max_count: int = 4096, *, auth: bool = False, auth_metrics: bool = False
+) -> dict[str, Any]:
+    """The document of a service; ``auth``/``auth_metrics``: a bearer token is required on
+    POST /api/ids / on GET /metrics (``snowid serve --auth-token-file``, ``--auth-metrics``)."""
+    doc = _document(max_count)
+    guarded = [("/api/ids", "post")] if auth else []
+    if auth_metrics:
+        guarded.append(("/metrics", "get"))
+    if guarded:
+        doc["components"]["securitySchemes"] = {
+            "bearer": {
+                "type": "http",
+                "scheme": "bearer",
+                "description": "One of the tokens in the server's --auth-token-file.",
+            }
+        }
+    for path, method in guarded:
+        operation = doc["paths"][path][method]
+        operation["security"] = [{"bearer": []}]
+        operation["responses"]["401"] = _error_response(
+            "No bearer token (auth_required) or one the server does not accept"
+            " (auth_invalid); the WWW-Authenticate header names the Bearer scheme."
+        )
+    return doc
+
+
+def _document(max_count: int) -> dict[str, Any]:
     errors = {
         "400": _error_response(
             "The input is not a whole number (code not_an_integer) or is empty (empty_value),"

@@ -53,13 +53,17 @@ def _translator(lang: str) -> Callable[..., str]:
 
 
 def _frame(request: Request, lang: str, page: str) -> dict[str, Any]:
-    """What base.html needs: the language, the translator, the switch links."""
+    """What base.html needs: the language, the translator, the switch links.
+
+    A switch link is only a query (``?…&lang=vi``): the browser keeps the current page,
+    so the link can never point off this site, whatever path was asked for (a 404 page
+    for ``//evil.example/x`` must not link to evil.example)."""
     query = {k: v for k, v in request.query_params.items() if k != "lang"}
     switch = [
         {
             "lang": other,
             "label": translate(f"web.lang.{other}", other),
-            "href": f"{request.url.path}?{urlencode({**query, 'lang': other})}",
+            "href": f"?{urlencode({**query, 'lang': other})}",
             "current": other == lang,
         }
         for other in LANGS

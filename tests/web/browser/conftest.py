@@ -2,6 +2,11 @@
 
 Never ``playwright install``: the browser is the system one. Without it the browser
 tests skip, except under CI, where a missing browser is a failure.
+
+The page's Content-Security-Policy allows no inline or evaluated script, and Playwright's
+``wait_for_function``/``evaluate`` with a string and any injected checker are just that:
+the contexts here bypass the CSP (``bypass_csp=True``). The test that the page itself
+runs under its CSP asks ``browser_factory(bypass_csp=False)``.
 """
 
 from __future__ import annotations
@@ -60,6 +65,7 @@ def browser(playwright: Any) -> Iterator[Any]:
             headless=True,
             args=CHROMIUM_ARGS,
             viewport={"width": 1280, "height": 900},
+            bypass_csp=True,
         )
         try:
             yield context
@@ -69,7 +75,8 @@ def browser(playwright: Any) -> Iterator[Any]:
 
 @pytest.fixture(scope="package")
 def browser_factory(playwright: Any) -> Iterator[Any]:
-    """Makes extra contexts (phone size, JavaScript off), each with its own fresh profile."""
+    """Makes extra contexts (phone size, JavaScript off, the CSP enforced), each with its own
+    fresh profile; they bypass the CSP unless ``bypass_csp=False`` is given."""
     made: list[Any] = []
     dirs: list[tempfile.TemporaryDirectory[str]] = []
 
@@ -81,7 +88,7 @@ def browser_factory(playwright: Any) -> Iterator[Any]:
             executable_path=str(CHROMIUM),
             headless=True,
             args=CHROMIUM_ARGS,
-            **options,
+            **{"bypass_csp": True, **options},
         )
         made.append(context)
         return context

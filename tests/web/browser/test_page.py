@@ -159,3 +159,28 @@ def test_screenshots_in_each_language(
         page.screenshot(path=str(artifacts / f"decode-{lang}-{name}.png"), full_page=False)
         # nothing may stick out sideways on a phone
         assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+
+
+def test_the_page_runs_under_its_content_security_policy(
+    browser_factory: Any, base_url: str
+) -> None:
+    """The CSP is enforced here (no bypass): live results, the copy button and the decoder
+    work, and the browser reports no violation (an inline style or script would be one)."""
+    from playwright.sync_api import expect
+
+    context = browser_factory(bypass_csp=False)
+    page = context.new_page()
+    reports: list[str] = []
+    page.on("console", lambda message: reports.append(message.text))
+    response = page.goto(f"{base_url}/?lang=en&timestamp=&datacenter=0&machine=0&sequence=0")
+    assert response is not None
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    fill_compose(page, "1288834975657", "1", "1", "0")
+    expect(page.locator("#out-id")).to_have_text(SEED_ID)  # the script fetched and swapped
+    expect(page.locator("#out-bits .block")).to_have_count(5)
+    page.click("button.copy")
+    expect(page.locator(".copied")).to_have_text("Copied")
+    page.goto(f"{base_url}/decode?lang=en&id={SEED_ID}")
+    page.fill("#f-id", "1541815603606036480")
+    expect(page.locator("#out-id")).to_have_text("1541815603606036480")
+    assert not [text for text in reports if "Content Security Policy" in text], reports

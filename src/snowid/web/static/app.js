@@ -38,8 +38,7 @@
     var area = document.createElement("textarea");
     area.value = text;
     area.setAttribute("readonly", "");
-    area.style.position = "absolute";
-    area.style.left = "-9999px";
+    area.className = "offscreen";  /* a class, not a style: the page's CSP allows no inline style */
     document.body.appendChild(area);
     area.select();
     try { document.execCommand("copy"); } catch (e) { /* nothing more to try */ }

@@ -1,0 +1,100 @@
+"""Building the Starlette app: routes, error handlers, headers, and the process's lifespan."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Mount
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp
+
+from snowid.errors import SnowIdError
+from snowid.i18n import translate
+from snowid.web import _log_start, api, pages
+from snowid.web._auth import TokenFile
+from snowid.web._errors import error_response, snowid_error_response
+from snowid.web._headers import SecurityHeaders
+from snowid.web._lang import negotiate
+from snowid.web._service import IdService, default_factory
+from snowid.web._settings import Settings
+from snowid.web._share import MetricsShare
+
+__all__ = ["app_factory", "create_app"]
+
+
+class _App(Starlette):
+    def build_middleware_stack(self) -> ASGIApp:
+        # Outside Starlette's own error middleware, so that a 500 gets the headers too.
+        return SecurityHeaders(super().build_middleware_stack())
+
+
+def create_app(settings: Settings | None = None, *, service: IdService | None = None) -> Starlette:
+    """The app; ``service`` defaults to a generator on ``open_lease(settings.lease_url)``.
+
+    Raises AuthTokenFileError when ``settings.auth_token_file`` cannot be used.
+    """
+    settings = settings or Settings.from_env()
+    service = service or IdService(default_factory(settings.lease_url))
+    tokens = TokenFile(settings.auth_token_file) if settings.auth_token_file else None
+    share = MetricsShare(settings.metrics_dir) if settings.metrics_dir else None
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        _log_start(settings, await service.start())
+        publishing = share.start(service) if share is not None else None
+        try:
+            yield
+        finally:
+            if publishing is not None:
+                await publishing.stop()
+            service.close()
+
+    async def on_snowid_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, SnowIdError)
+        return snowid_error_response(exc, negotiate(request))
+
+    async def on_http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        lang = negotiate(request)
+        path, method = request.url.path, request.method
+        if exc.status_code == 404:
+            if not path.startswith("/api/") and "text/html" in request.headers.get("accept", ""):
+                return pages.not_found_page(request)
+            message = translate("web.error.not_found", lang, method=method, path=path)
+            return error_response(404, "not_found", message)
+        if exc.status_code == 405:
+            message = translate("web.error.method_not_allowed", lang, method=method, path=path)
+            return error_response(405, "method_not_allowed", message, dict(exc.headers or {}))
+        return error_response(exc.status_code, "http_error", str(exc.detail))
+
+    async def on_crash(request: Request, exc: Exception) -> Response:
+        message = translate("web.error.internal", negotiate(request))
+        return error_response(500, "internal_error", message)
+
+    static = StaticFiles(packages=[("snowid.web", "static")])
+    app = _App(
+        routes=[
+            *api.routes(settings, service, tokens, share),
+            *pages.routes(),
+            Mount("/static", app=static, name="static"),
+        ],
+        exception_handlers={
+            SnowIdError: on_snowid_error,
+            HTTPException: on_http_error,
+            Exception: on_crash,
+        },
+        lifespan=lifespan,
+    )
+    app.state.service = service
+    app.state.settings = settings
+    return app
+
+
+def app_factory() -> Starlette:
+    """For ``uvicorn --factory snowid.web:app_factory``: settings from the environment."""
+    return create_app(Settings.from_env())

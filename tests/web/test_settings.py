@@ -1,0 +1,133 @@
+"""``snowid.web.Settings``: the one copy of the service's defaults, from flags and SNOWID_*."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from snowid.cli import build_parser
+from snowid.cli._serve import FLAGS, settings_from
+from snowid.errors import (
+    AuthTokenFileMissingError,
+    EmptyValueError,
+    NotABooleanError,
+    NotAnIntegerError,
+    OutOfRangeError,
+)
+from snowid.web import Settings
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def serve_args(*argv: str) -> argparse.Namespace:
+    return build_parser().parse_args(["serve", *argv])
+
+
+def test_defaults_without_flags_or_environment() -> None:
+    assert Settings.load({}, {}) == Settings()
+    assert Settings() == Settings(
+        host="127.0.0.1",
+        port=8000,
+        workers=1,
+        lease_url=None,
+        max_count=4096,
+        access_log=False,
+        auth_token_file=None,
+        auth_metrics=False,
+        metrics_dir=None,
+    )
+
+
+def test_every_setting_comes_from_its_variable() -> None:
+    env = {
+        "SNOWID_HOST": "::1",
+        "SNOWID_PORT": "9000",
+        "SNOWID_WORKERS": "3",
+        "SNOWID_LEASE": "file:",
+        "SNOWID_MAX_COUNT": "10",
+        "SNOWID_ACCESS_LOG": "yes",
+        "SNOWID_AUTH_TOKEN_FILE": "/etc/snowid/tokens",
+        "SNOWID_AUTH_METRICS": "on",
+        "SNOWID_METRICS_DIR": "/run/snowid",
+    }
+    settings = Settings.from_env(env)
+    assert settings == Settings(
+        "::1", 9000, 3, "file:", 10, True, "/etc/snowid/tokens", True, "/run/snowid"
+    )
+    assert settings.environment() == {**env, "SNOWID_ACCESS_LOG": "1", "SNOWID_AUTH_METRICS": "1"}
+    assert Settings.from_env(settings.environment()) == settings  # what each worker reads
+
+
+def test_flags_win_over_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SNOWID_HOST", "::1")
+    monkeypatch.setenv("SNOWID_PORT", "9000")
+    monkeypatch.setenv("SNOWID_LEASE", "static://1/1")
+    monkeypatch.setenv("SNOWID_ACCESS_LOG", "1")
+    from_env = settings_from(serve_args())
+    assert (from_env.host, from_env.port, from_env.lease_url) == ("::1", 9000, "static://1/1")
+    assert from_env.access_log is True
+    flags = settings_from(
+        serve_args("--host", "0.0.0.0", "--port", "8123", "--lease", "file:", "--no-access-log")
+    )
+    assert (flags.host, flags.port, flags.lease_url, flags.access_log) == (
+        "0.0.0.0",
+        8123,
+        "file:",
+        False,
+    )
+
+
+def test_every_serve_flag_has_its_variable_and_the_readme_names_them() -> None:
+    """The regression: --workers had no SNOWID_WORKERS although the README said so."""
+    names = [field.name for field in dataclasses.fields(Settings)]
+    assert list(FLAGS) == names
+    assert list(Settings.ENVIRONMENT) == names
+    serve = next(
+        action.choices["serve"]
+        for action in build_parser()._actions
+        if isinstance(action, argparse._SubParsersAction)
+    )
+    flags = {option for action in serve._actions for option in action.option_strings}
+    assert flags - {"-h", "--help", "--lang"} == {
+        option
+        for flag, metavar, _ in FLAGS.values()
+        for option in ([flag] if metavar else [flag, flag.replace("--", "--no-", 1)])
+    }
+    readme = README.read_text()
+    for variable in Settings.ENVIRONMENT.values():
+        assert f"`{variable}`" in readme
+    for flag, _, _ in FLAGS.values():
+        assert f"`{flag}`" in readme
+
+
+@pytest.mark.parametrize(
+    ("env", "error", "words"),
+    [
+        ({"SNOWID_PORT": "http"}, NotAnIntegerError, "SNOWID_PORT http is not a whole number"),
+        ({"SNOWID_WORKERS": "0"}, OutOfRangeError, "workers 0 is out of range 1..1024"),
+        ({"SNOWID_MAX_COUNT": "0"}, OutOfRangeError, "max_count 0 is out of range"),
+        (
+            {"SNOWID_ACCESS_LOG": "maybe"},
+            NotABooleanError,
+            "SNOWID_ACCESS_LOG maybe is not a yes/no",
+        ),
+        ({"SNOWID_AUTH_METRICS": "1"}, AuthTokenFileMissingError, "no token file is given"),
+    ],
+)
+def test_a_bad_variable_is_a_specific_error_naming_it(
+    env: dict[str, str], error: type[Exception], words: str
+) -> None:
+    with pytest.raises(error) as caught:
+        Settings.from_env(env)
+    assert words in str(caught.value)
+
+
+def test_blank_variables_are_unset_but_a_blank_flag_is_refused() -> None:
+    assert Settings.from_env({"SNOWID_HOST": " ", "SNOWID_LEASE": ""}) == Settings()
+    with pytest.raises(EmptyValueError):
+        Settings.load({"host": ""}, {})
+    with pytest.raises(TypeError):
+        Settings.load({"colour": "blue"}, {})
