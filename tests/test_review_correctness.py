@@ -154,18 +154,26 @@ def test_reclaim_of_the_same_file_slot_after_release_issues_without_error(
     tmp_path: Path,
 ) -> None:
     clock = FakeClock(NOW)
-    lease = open_lease(f"file://{tmp_path}?range=3-3&delta=5&max_wait=10", clock=clock)
+    lease = open_lease(f"file://{tmp_path}?range=3-3&max_wait=10", clock=clock)
     assert isinstance(lease, FileLease)
-    generator = Generator(fence=lease, clock=clock)  # max_wait_ms 1000 < delta 5000
+    generator = Generator(fence=lease, clock=clock)  # max_wait_ms 1000
     try:
         first = generator.next_id()
         lease.release()
+        # The write-ahead is at most 0.25 s, so for a wait longer than the generator's
+        # 1 s the mark comes from a holder whose clock ran 5 s ahead of this one.
+        ahead = open_lease(lease.url, clock=FakeClock(clock.time_ms() + 5000))
+        ahead.acquire(0)
+        mark = ahead.ceiling_ms
+        ahead.close()
         clock.advance(1)  # out of the current millisecond, so the next id needs a grant
-        # The re-claim starts above the persisted mark (NOW + 5000): the lease waits
-        # for the clock to reach it (max_wait 10 s), then hands the grant over.
+        # The re-claim starts above the mark: the lease waits for the clock to reach
+        # it (max_wait 10 s), then hands the grant over.
+        waited_from = clock.time_ms()
         second = generator.next_id()
+        assert clock.time_ms() - waited_from > 4000  # the claim waited for its start
         assert second > first
-        assert TWITTER.timestamp_of(second) > NOW + 5000
+        assert TWITTER.timestamp_of(second) > mark
     finally:
         lease.close()
 

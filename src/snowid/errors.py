@@ -41,6 +41,7 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
         ├── CeilingAheadError
         ├── UnsupportedFileSystemError
         ├── SlotQuarantinedError
+        ├── SlotEntryError                    not a slot file where one should be (``kind``)
         ├── StateDirUnusableError
         ├── StoreRegressedError
         ├── StoreNotDurableError             strict mode: the store can lose writes
@@ -92,6 +93,7 @@ __all__ = [
     "NumberTooLongError",
     "OutOfRangeError",
     "SignBitSetError",
+    "SlotEntryError",
     "SlotQuarantinedError",
     "SnowIdError",
     "StateDirUnusableError",
@@ -520,6 +522,27 @@ class SlotQuarantinedError(LeaseError):
 
     code = "slot_quarantined"
     path: str
+
+
+SlotEntryKind = Literal[
+    "symlink",  # a symbolic link: never followed (it could point anywhere)
+    "directory",  # a directory
+    "special",  # a FIFO, socket or device node
+    "foreign",  # a regular file holding no high-water-mark record: never written over
+]
+
+
+@_data
+class SlotEntryError(LeaseError):
+    """Something other than a slot file sits at the slot path ``path``; ``kind`` says what
+    (one of SlotEntryKind). The slot is skipped, never used or written through."""
+
+    code = "slot_entry"
+    path: str
+    kind: SlotEntryKind
+
+    def _catalog_key(self) -> str:
+        return f"{self.code}.{self.kind}"
 
 
 @_data

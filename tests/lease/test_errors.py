@@ -92,6 +92,7 @@ BAD_URLS: list[tuple[str, str, str]] = [
     ("file:///tmp/x?range=-1-2", "worker_range", "1023"),
     ("file:///tmp/x?delta=abc", "seconds", "0.001"),
     ("file:///tmp/x?delta=\u0661", "seconds", "0.001"),
+    ("file:///tmp/x?delta=1", "range", "0.001..0.25"),  # above the write-ahead horizon
     ("file:///tmp/x?max_wait=nan", "seconds", "0"),
     ("postgresql://u:s3cret@h/db?ttl=-1", "seconds", "0.05"),
     ("postgresql://u:s3cret@h/db?ttl=inf", "seconds", "0.05"),
@@ -144,9 +145,9 @@ def test_a_keyword_option_overrides_the_query_and_is_not_a_duplicate(tmp_path: P
 
 
 def test_numbers_follow_the_core_rules(tmp_path: Path) -> None:
-    lease = open_lease(f"file://{tmp_path}?range= 4 - 5 &delta=0.5&max_wait=.25")
+    lease = open_lease(f"file://{tmp_path}?range= 4 - 5 &delta=0.2&max_wait=.25")
     assert isinstance(lease, FileLease)
-    assert (lease.first, lease.last, lease.delta_ms, lease.max_wait_ms) == (4, 5, 500, 250)
+    assert (lease.first, lease.last, lease.delta_ms, lease.max_wait_ms) == (4, 5, 200, 250)
     with pytest.raises(InvalidLeaseUrlError) as caught:
         parse_lease_url("static:?worker=\u0661").get_int("worker", 0, 0, 1023)
     assert caught.value.reason == "integer"

@@ -23,7 +23,7 @@ from snowid.errors import (
     UnsupportedFileSystemError,
 )
 from snowid.lease import FileLease, lease_status, open_lease
-from snowid.lease._hwm import RECORD_SIZE
+from snowid.lease._hwm import HORIZON_MS, RECORD_SIZE
 from snowid.lease.file import slot_path
 from snowid.testing import FakeClock
 
@@ -38,13 +38,18 @@ def _lease(
     return lease
 
 
-def test_first_claim_starts_at_1_and_ceiling_is_now_plus_delta(tmp_path: Path) -> None:
+def test_first_claim_starts_above_now_plus_the_horizon_and_ceiling_is_start_plus_delta(
+    tmp_path: Path,
+) -> None:
+    """Even a slot never used before: a missing file may be one deleted under its holder."""
     clock = FakeClock(NOW)
     with _lease(tmp_path, clock) as lease:
         grant = lease.acquire(NOW)
         assert 0 <= lease.worker <= 3  # type: ignore[operator]
-        assert (grant.start_ms, grant.ceiling_ms, grant.epoch) == (1, NOW + 1000, 1)
-        assert lease.ceiling_ms == NOW + 1000
+        start = NOW + HORIZON_MS + 1
+        assert (grant.start_ms, grant.ceiling_ms, grant.epoch) == (start, start + HORIZON_MS, 1)
+        assert clock.time_ms() == start  # the claim waited out the horizon
+        assert lease.ceiling_ms == start + HORIZON_MS
         assert lease.state == "held"
 
 
@@ -53,23 +58,26 @@ def test_extending_persists_before_publishing(tmp_path: Path) -> None:
     with _lease(tmp_path, clock) as lease:
         grant = lease.acquire(NOW)
         clock.advance(1500)
-        extended = lease.acquire(NOW + 1500)
-        assert extended.ceiling_ms == NOW + 2500
+        now = clock.time_ms()
+        extended = lease.acquire(now)
+        assert extended.ceiling_ms == now + HORIZON_MS
         assert (extended.start_ms, extended.epoch) == (grant.start_ms, grant.epoch)
         row = lease_status(f"file://{tmp_path}")[0]
-        assert row.ceiling_ms == NOW + 2500
+        assert row.ceiling_ms == now + HORIZON_MS
         assert row.held
 
 
-def test_successor_on_a_slot_starts_above_every_mark(tmp_path: Path) -> None:
+def test_successor_on_a_slot_starts_above_every_mark_and_the_horizon(tmp_path: Path) -> None:
     clock = FakeClock(NOW)
     first = _lease(tmp_path, clock, "range=5-5")
     grant = first.acquire(NOW)
     first.close()
-    clock.advance(2000)
+    clock.advance(100)  # a quick restart: the mark is still ahead of the clock
+    now = clock.time_ms()
+    assert now < grant.ceiling_ms
     with _lease(tmp_path, clock, "range=5-5") as second:
-        next_grant = second.acquire(NOW + 2000)
-        assert next_grant.start_ms == grant.ceiling_ms + 1
+        next_grant = second.acquire(now)
+        assert next_grant.start_ms == max(grant.ceiling_ms, now + HORIZON_MS) + 1
         assert next_grant.epoch == grant.epoch + 1
 
 
@@ -88,18 +96,22 @@ def test_range_exhausted_raises_no_free_identity(tmp_path: Path) -> None:
         lease.close()
 
 
-def test_restart_with_clock_back_100ms_waits(tmp_path: Path) -> None:
-    """Case 8: the successor's clock is 100 ms behind the mark: it waits, then starts above it."""
+@pytest.mark.parametrize("back_ms", [100, 1000])
+def test_restart_with_clock_back_waits(tmp_path: Path, back_ms: int) -> None:
+    """Case 8: the successor's clock is 100 ms (within the horizon every claim waits out
+    anyway) or 1 s behind the mark: it waits, then starts above it."""
     clock = FakeClock(NOW)
     first = _lease(tmp_path, clock, "range=0-0")
     ceiling = first.acquire(NOW).ceiling_ms
     first.close()
-    clock.set(ceiling - 100)
+    clock.set(ceiling - back_ms)
+    slept = sum(clock.sleeps)
     with _lease(tmp_path, clock, "range=0-0") as second:
         grant = second.acquire(clock.time_ms())
-        assert grant.start_ms == ceiling + 1
+        assert grant.start_ms == max(ceiling, ceiling - back_ms + HORIZON_MS) + 1
+        assert grant.start_ms > ceiling
         assert clock.time_ms() >= grant.start_ms
-        assert sum(clock.sleeps) >= 0.1
+        assert sum(clock.sleeps) - slept >= max(back_ms, HORIZON_MS) / 1000
 
 
 def test_restart_with_clock_back_1h_is_refused(tmp_path: Path) -> None:

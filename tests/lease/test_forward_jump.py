@@ -18,13 +18,13 @@ from snowid import TWITTER, Generator
 from snowid.errors import CeilingReachedError, InvalidLeaseUrlError
 from snowid.lease import FileLease, LeaseEvent, open_lease
 from snowid.lease._base import ForwardJumpGuard
-from snowid.lease._hwm import HwmFile
+from snowid.lease._hwm import HORIZON_MS, HwmFile
 from snowid.lease.file import slot_path
 from snowid.testing import FakeClock
 
 NOW = 1_700_000_000_000
 HOUR_MS = 3_600_000
-DELTA_MS = 1000
+DELTA_MS = HORIZON_MS  # the default write-ahead (and its upper bound)
 WAIT_MS = 1000  # the generator's bounded wait at its ceiling
 
 
@@ -220,10 +220,11 @@ def test_forward_guard_zero_turns_the_guard_off(tmp_path: Path) -> None:
     lease = _lease(tmp_path, clock, "&forward_guard=0")
     generator = Generator(fence=lease, clock=clock)
     generator.next_id()
+    before = clock.time_ms()  # after the claim, which waited out the horizon
     clock.step(2 * HOUR_MS)
     value = generator.next_id()
-    assert TWITTER.timestamp_of(value) == NOW + 2 * HOUR_MS
-    assert _persisted_mark(tmp_path, 5) == NOW + 2 * HOUR_MS + DELTA_MS
+    assert TWITTER.timestamp_of(value) == before + 2 * HOUR_MS
+    assert _persisted_mark(tmp_path, 5) == before + 2 * HOUR_MS + DELTA_MS
     assert _kinds(lease) == []
     lease.close()
 

@@ -16,7 +16,7 @@ import pytest
 from snowid import TWITTER, Generator
 from snowid.errors import ClockMovedBackwards
 from snowid.lease import FileLease, open_lease
-from snowid.lease._hwm import HwmFile
+from snowid.lease._hwm import HORIZON_MS, HwmFile
 from snowid.lease.file import slot_path
 from snowid.testing import FakeClock
 
@@ -45,8 +45,9 @@ def test_4096_ids_in_one_ms_wait_for_the_next_and_never_pass_the_ceiling(tmp_pat
         ids.append(value)
     assert ids == sorted(set(ids))
     stamps = [TWITTER.timestamp_of(v) for v in ids]
-    assert stamps[4095] == NOW
-    assert stamps[4096] == NOW + 1  # the fake clock was made to pass by the generator's wait
+    start = NOW + HORIZON_MS + 1  # every claim starts above now + the write-ahead horizon
+    assert stamps[0] == stamps[4095] == start
+    assert stamps[4096] == start + 1  # the fake clock was made to pass by the generator's wait
     assert max(stamps) <= _persisted_mark(tmp_path, 7)
     assert generator.stats.sequence_waits >= 3
     lease.close()

@@ -1,4 +1,5 @@
-"""High-water-mark records and file-system checks (LEASES.md cases 9 and 13, unit level)."""
+"""High-water-mark records and file-system checks (LEASES.md cases 9 and 13, unit level),
+and opening a slot path only when it is a regular file."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from snowid.errors import SlotQuarantinedError, UnsupportedFileSystemError
-from snowid.lease._fs import check_state_dir, fs_type
+from snowid.errors import SlotEntryError, SlotQuarantinedError, UnsupportedFileSystemError
+from snowid.lease._fs import check_state_dir, fs_type, open_slot, same_file
 from snowid.lease._hwm import RECORD_SIZE, HwmFile, HwmRecord, decode_record, encode_record
 
 
@@ -74,6 +75,46 @@ def test_one_corrupt_record_and_one_never_written_quarantines(tmp_path: Path) ->
 
 def test_empty_file_is_a_fresh_slot(tmp_path: Path) -> None:
     assert _file(tmp_path).load() == HwmRecord(0, 0, 0)
+
+
+def test_data_without_any_record_magic_is_a_foreign_file_not_a_corrupt_slot(
+    tmp_path: Path,
+) -> None:
+    """A corrupt record still starts with the magic (case 9: quarantined); a file where
+    neither record does was never a slot file, and the error says so."""
+    hwm = _file(tmp_path)
+    os.pwrite(hwm.fd, b"#!/bin/sh\necho not a slot\n", 0)
+    with pytest.raises(SlotEntryError) as caught:
+        hwm.load()
+    assert (caught.value.kind, caught.value.path) == ("foreign", hwm.path)
+    hwm.write(100, 1)  # a real record in A, then its checksum broken: corrupt, not foreign
+    os.pwrite(hwm.fd, b"\x01", 30)
+    with pytest.raises(SlotQuarantinedError):
+        HwmFile(hwm.fd, hwm.path).load()
+
+
+def test_open_slot_creates_a_regular_file_and_refuses_anything_else(tmp_path: Path) -> None:
+    path = str(tmp_path / "slot-0001")
+    with pytest.raises(FileNotFoundError):
+        open_slot(path, create=False)
+    fd = open_slot(path)
+    identity = (os.fstat(fd).st_dev, os.fstat(fd).st_ino)
+    os.close(fd)
+    assert os.stat(path).st_mode & 0o777 == 0o600
+    assert same_file(path, identity)
+    os.rename(path, tmp_path / "real")
+    os.symlink(tmp_path / "real", path)
+    assert not same_file(path, identity)  # the path is a link now, even to the same file
+    for create in (True, False):
+        with pytest.raises(SlotEntryError) as caught:
+            open_slot(path, create=create)
+        assert caught.value.kind == "symlink"
+    os.unlink(path)
+    os.mkfifo(path)
+    with pytest.raises(SlotEntryError) as caught:
+        open_slot(path, create=False)  # O_RDONLY on a FIFO would block without O_NONBLOCK
+    assert caught.value.kind == "special"
+    assert not same_file(str(tmp_path / "missing"), identity)
 
 
 MOUNTINFO = """\

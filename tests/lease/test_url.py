@@ -71,9 +71,9 @@ def test_file_url_range_and_datacenter(tmp_path: Path) -> None:
 
 
 def test_keyword_options_override_the_query(tmp_path: Path) -> None:
-    lease = open_lease(f"file://{tmp_path}?range=0-3", range=(8, 9), delta=0.5)
+    lease = open_lease(f"file://{tmp_path}?range=0-3", range=(8, 9), delta=0.2)
     assert isinstance(lease, FileLease)
-    assert (lease.first, lease.last, lease.delta_ms) == (8, 9, 500)
+    assert (lease.first, lease.last, lease.delta_ms) == (8, 9, 200)
 
 
 def test_url_resolution_argument_then_env_then_default(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -80,6 +80,22 @@ MESSAGES: dict[str, str] = {
         "both high-water-mark records in {path} are corrupt; the slot is quarantined and never"
         " reused silently"
     ),
+    "slot_entry": "{path} sits where a slot file should be but is not one",
+    "slot_entry.symlink": (
+        "{path} is a symbolic link where a slot file should be; a slot file is never opened"
+        " through a link, which could point anywhere: remove the link"
+    ),
+    "slot_entry.directory": (
+        "{path} is a directory where a slot file should be: move it out of the state directory"
+    ),
+    "slot_entry.special": (
+        "{path} is a special file (a FIFO, socket or device) where a slot file should be: move"
+        " it out of the state directory"
+    ),
+    "slot_entry.foreign": (
+        "{path} is not a snowid slot file (it holds no high-water-mark record), so it is never"
+        " written over: move it out of the state directory"
+    ),
     "store_regressed": "the lease store went back in time for worker {worker}: {reason}",
     "store_not_durable": (
         "the lease store {store} can lose acknowledged writes: {setting} is {found}, strict mode"

@@ -84,6 +84,23 @@ MESSAGES: dict[str, str] = {
         "cả hai bản ghi mốc cao nhất trong {path} đều hỏng; slot bị cách ly và không bao giờ"
         " được dùng lại một cách âm thầm"
     ),
+    "slot_entry": "{path} nằm ở chỗ của một tệp slot nhưng không phải là tệp slot",
+    "slot_entry.symlink": (
+        "{path} là một liên kết tượng trưng (symlink) nằm ở chỗ của một tệp slot; snowid không"
+        " bao giờ mở tệp slot qua liên kết, vì liên kết có thể trỏ tới bất kỳ đâu: hãy xóa liên"
+        " kết này"
+    ),
+    "slot_entry.directory": (
+        "{path} là một thư mục nằm ở chỗ của một tệp slot: hãy chuyển nó ra khỏi thư mục trạng thái"
+    ),
+    "slot_entry.special": (
+        "{path} là một tệp đặc biệt (FIFO, socket hoặc tệp thiết bị) nằm ở chỗ của một tệp slot:"
+        " hãy chuyển nó ra khỏi thư mục trạng thái"
+    ),
+    "slot_entry.foreign": (
+        "{path} không phải là tệp slot của snowid (không chứa bản ghi mốc cao nhất nào) nên"
+        " snowid không bao giờ ghi đè lên nó: hãy chuyển nó ra khỏi thư mục trạng thái"
+    ),
     "store_regressed": "kho lưu quyền thuê đã quay ngược thời gian với worker {worker}: {reason}",
     "store_not_durable": (
         "kho lưu quyền thuê {store} có thể làm mất dữ liệu đã xác nhận ghi: {setting} đang là"

@@ -15,9 +15,10 @@ URL forms (query options may also be passed as keyword arguments, which win)::
                                           ($XDG_STATE_HOME/snowid or ~/.local/state/snowid)
     file:///var/lib/snowid?range=0-63     host slots in that dir, workers 0..63
     file:///var/lib/snowid?datacenter=3   workers of datacenter 3 (its 32 machines)
-        options: delta (s, write-ahead of the high-water mark, 1), max_wait (s, claim
-        waits for the clock to pass the mark, 3), max_regression (s, host clock behind
-        the highest mark, 10), forward_guard (s, a wall clock ahead of the boot clock by
+        options: delta (s, write-ahead of the high-water mark, at most and by default
+        0.25: the horizon every claim waits out), max_wait (s, a claim waits this long
+        beyond the horizon for the clock to pass the mark, 3), max_regression (s, host
+        clock behind the highest mark, 10), forward_guard (s, a wall clock ahead of the boot clock by
         more than this is a jump: the mark is not extended, 5; 0 turns the guard off),
         forward_confirm (s, a jump is accepted after the new time has held this long,
         30), allow_volatile (tmpfs allowed, 0)
@@ -45,6 +46,7 @@ from typing import Any
 from snowid._clock import Clock
 from snowid._layout import TWITTER
 from snowid.lease._base import BaseLease, IdentityStatus, LeaseEvent
+from snowid.lease._hwm import HORIZON_MS
 from snowid.lease._protocol import Lease, LeaseState
 from snowid.lease._url import LeaseUrl, parse_lease_url, redact
 from snowid.lease.file import FileLease, default_state_dir, file_status
@@ -139,7 +141,9 @@ def _open_file(
         path or None,
         first=first,
         last=last,
-        delta_ms=round(parsed.get_seconds("delta", 1.0, 0.001) * 1000),
+        delta_ms=round(
+            parsed.get_seconds("delta", HORIZON_MS / 1000, 0.001, HORIZON_MS / 1000) * 1000
+        ),
         max_wait_ms=round(parsed.get_seconds("max_wait", 3.0) * 1000),
         max_regression_ms=round(parsed.get_seconds("max_regression", 10.0) * 1000),
         forward_guard_ms=round(parsed.get_seconds("forward_guard", 5.0) * 1000),

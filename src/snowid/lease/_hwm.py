@@ -11,7 +11,15 @@ mid-write can tear at most the record being written, and the other still holds t
 previous mark. On read the newest valid record wins. A record of zeros (or a file too
 short to hold it) was never written; a non-zero record that fails its checksum is
 corrupt. Both corrupt (or one corrupt and the other never written) means the mark is
-unknown: the slot is quarantined, never reused silently.
+unknown: the slot is quarantined, never reused silently. A file with data but neither
+record even starting with the magic was never a slot file (SlotEntryError, "foreign").
+
+The write-ahead horizon (``HORIZON_MS``) bounds how far ahead of its clock any holder
+persists a mark, and so how far ahead of the clock a holder may issue. Every claim
+starts above ``now + HORIZON_MS`` (see ``file``): a claimant that finds the slot file
+missing or replaced by an older copy still starts above anything a holder of the lost
+file can issue. It is one fixed number, not a per-lease choice, so that no claimant
+can use a smaller one than a holder.
 """
 
 from __future__ import annotations
@@ -23,9 +31,20 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from snowid.errors import SlotQuarantinedError
+from snowid.errors import SlotEntryError, SlotQuarantinedError
 
-__all__ = ["RECORD_SIZE", "HwmFile", "HwmRecord", "decode_record", "encode_record"]
+__all__ = [
+    "HORIZON_MS",
+    "RECORD_SIZE",
+    "HwmFile",
+    "HwmRecord",
+    "decode_record",
+    "encode_record",
+]
+
+HORIZON_MS = 250
+"""The most a mark is ever written ahead of the clock reading it is based on (ms); also
+what every claim adds to its clock for its start, so a claim waits about this long."""
 
 MAGIC = b"SNWH"
 VERSION = 1
@@ -84,6 +103,8 @@ class HwmFile:
         valid = [rec for rec in decoded if isinstance(rec, HwmRecord)]
         if not valid:
             if any(rec is False for rec in decoded):
+                if not any(raw[i : i + len(MAGIC)] == MAGIC for i in (0, RECORD_SIZE)):
+                    raise SlotEntryError(path=self.path, kind="foreign")
                 raise SlotQuarantinedError(path=self.path)
             self._slots = [HwmRecord(0, 0, 0), HwmRecord(0, 0, 0)]
             self.current = HwmRecord(0, 0, 0)

@@ -90,13 +90,17 @@ class LeaseUrl:
             raise self.fail("range", option=name, text=text, min=minimum, max=upper)
         return value
 
-    def get_seconds(self, name: str, default: float, minimum: float = 0.0) -> float:
+    def get_seconds(
+        self, name: str, default: float, minimum: float = 0.0, maximum: float | None = None
+    ) -> float:
         text = self.options.get(name)
         if text is None:
             return default
         value = float(text) if _DECIMAL.match(text) else math.nan
         if not minimum <= value < math.inf:
             raise self.fail("seconds", option=name, text=text, min=f"{minimum:g}")
+        if maximum is not None and value > maximum:
+            raise self.fail("range", option=name, text=text, min=f"{minimum:g}", max=f"{maximum:g}")
         return value
 
     def get_bool(self, name: str, default: bool) -> bool:

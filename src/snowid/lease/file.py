@@ -4,12 +4,23 @@ A process claims a free slot in its range by a non-blocking ``flock`` on the slo
 file and keeps the descriptor for its life; the kernel drops the lock when the process
 dies. ``fcntl.lockf`` is never used: POSIX record locks belong to (process, inode) and
 vanish when the process closes *any* descriptor of the file. Slot files are never
-deleted; after locking, the (device, inode) of the descriptor and of the path must
-match, and they are checked again at every high-water-mark write.
+deleted, and never opened through a symbolic link (see ``_fs.open_slot``); after
+locking, the (device, inode) of the descriptor and of the path must match, and they
+are checked again after every high-water-mark write, before the new ceiling is used.
 
 The high-water mark (see ``_hwm``) is the local ceiling: it is persisted before any
 id timestamp above it is issued, so a successor on the slot - or this host restarted
 with its clock set back - starts above every id ever issued under it.
+
+A slot file deleted or replaced while held (a tmp cleaner, a restored backup, an
+operator) loses that mark, and its holder only notices at its next mark write. So a
+claim never trusts the file alone: it starts above ``now + HORIZON_MS`` too. Every
+ceiling a holder uses is a clock reading taken *before* it last saw the path still
+naming its own file, plus at most ``HORIZON_MS``; a claimant can only open another file
+at that path *after* that moment, and reads its clock after opening it. So the
+claimant's start is above every ceiling the old holder can still use, whatever the
+file it found says (missing, empty, an older copy). The old holder's next write then
+finds the path changed, and it stops before using the mark it just wrote.
 
 Forward-jump guard: a mark is written ahead as ``now + delta``, so a wall clock stepped
 hours ahead (a bad NTP step) would persist a mark hours ahead and lock the slot - and,
@@ -36,14 +47,17 @@ from snowid._fence import Grant
 from snowid._layout import TWITTER
 from snowid.errors import (
     CeilingAheadError,
+    LeaseError,
     LeaseLostError,
     NoFreeIdentityError,
+    OutOfRangeError,
+    SlotEntryError,
     SlotQuarantinedError,
     StateDirUnusableError,
 )
 from snowid.lease._base import BaseLease, ForwardJumpGuard, IdentityStatus
-from snowid.lease._fs import check_state_dir
-from snowid.lease._hwm import HwmFile, HwmRecord, decode_record
+from snowid.lease._fs import check_state_dir, open_slot, same_file
+from snowid.lease._hwm import HORIZON_MS, HwmFile, HwmRecord, decode_record
 
 __all__ = [
     "FileLease",
@@ -100,7 +114,7 @@ class FileLease(BaseLease):
         *,
         first: int = 0,
         last: int = TWITTER.max_worker,
-        delta_ms: int = 1000,
+        delta_ms: int = HORIZON_MS,
         max_wait_ms: int = 3000,
         max_regression_ms: int = 10_000,
         forward_guard_ms: int = 5000,
@@ -115,6 +129,8 @@ class FileLease(BaseLease):
         super().__init__(url or f"file://{directory}?range={first}-{last}", clock)
         TWITTER.check_worker(first)
         TWITTER.check_worker(last)
+        if not 1 <= delta_ms <= HORIZON_MS:  # a longer write-ahead would outrun claimants
+            raise OutOfRangeError(field="delta_ms", value=delta_ms, min=1, max=HORIZON_MS)
         self.state_dir = directory
         self.first, self.last = first, last
         self.delta_ms = delta_ms
@@ -140,20 +156,22 @@ class FileLease(BaseLease):
         marks = self._check_host_regression()
         now = self._clock.time_ms()
 
-        # Slots whose mark is already behind the clock first (no wait), in random order to
-        # spread claimants; then the others, lowest mark first (the shortest wait).
+        # Every claim waits for now + HORIZON_MS; slots whose mark is below that cost
+        # nothing more and go first, in random order to spread claimants; then the
+        # others, lowest mark first (the shortest wait).
         def preference(worker: int) -> tuple[bool, int, float]:
             mark = marks.get(worker, 0)
-            return (mark >= now, mark if mark >= now else 0, random.random())
+            late = mark > now + HORIZON_MS
+            return (late, mark if late else 0, random.random())
 
         order = sorted(range(self.first, self.last + 1), key=preference)
-        quarantined: list[str] = []
+        refused: list[LeaseError] = []  # quarantined slots, things that are not slot files
         for worker in order:
-            grant = self._try_slot(worker, needed_ms, quarantined)
+            grant = self._try_slot(worker, needed_ms, refused)
             if grant is not None:
                 return grant
-        if quarantined:
-            raise SlotQuarantinedError(path=quarantined[0])
+        if refused:
+            raise refused[0]
         raise NoFreeIdentityError(first=self.first, last=self.last, store=str(self.state_dir))
 
     def prepare(self) -> str | None:
@@ -168,9 +186,13 @@ class FileLease(BaseLease):
                 self.state_dir, allow_volatile=self.allow_volatile, mountinfo=self._mountinfo
             )
 
-    def _try_slot(self, worker: int, needed_ms: int, quarantined: list[str]) -> Grant | None:
+    def _try_slot(self, worker: int, needed_ms: int, refused: list[LeaseError]) -> Grant | None:
         path = str(slot_path(self.state_dir, worker))
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fd = open_slot(path)
+        except SlotEntryError as error:  # a link, a directory, ...: never used, reported
+            refused.append(error)
+            return None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -178,12 +200,8 @@ class FileLease(BaseLease):
             return None
         try:
             held = os.fstat(fd)
-            try:
-                named = os.stat(path)
-            except FileNotFoundError:
-                os.close(fd)
-                return None
-            if (held.st_dev, held.st_ino) != (named.st_dev, named.st_ino):
+            identity = (held.st_dev, held.st_ino)
+            if not same_file(path, identity):
                 os.close(fd)  # replaced between open and lock: not ours to use
                 return None
             if held.st_size == 0:
@@ -191,36 +209,48 @@ class FileLease(BaseLease):
             hwm = HwmFile(fd, path, self.before_sync)
             try:
                 record = hwm.load()
-            except SlotQuarantinedError:
-                quarantined.append(path)
+            except (SlotQuarantinedError, SlotEntryError) as error:
+                refused.append(error)
                 os.close(fd)
                 return None
-            start = max(record.hwm_ms, self._issued.get(worker, 0)) + 1
-            now = self._wait_until(start, worker)
+            # The clock is read only now, after the path was seen naming this file: a
+            # holder of a file that was at this path before saw it there earlier still,
+            # so all it can issue is below now + HORIZON_MS (module docstring).
+            now = self._clock.time_ms()
+            marked = max(record.hwm_ms, self._issued.get(worker, 0))
+            start = max(marked, now + HORIZON_MS) + 1
+            now = self._wait_until(start, worker, marked)
             ceiling = max(now, needed_ms, start) + self.delta_ms
             record = hwm.write(ceiling, record.epoch + 1)
+            if not same_file(path, identity):
+                os.close(fd)  # replaced while we waited or wrote: that mark is not used
+                return None
             hwm.write_info(_holder_info(self._clock.time_ms()))
         except BaseException:
             os.close(fd)
             raise
-        self._fd, self._hwm, self._inode = fd, hwm, (held.st_dev, held.st_ino)
+        self._fd, self._hwm, self._inode = fd, hwm, identity
         self._issued[worker] = ceiling
         self.forward_guard.reset(ceiling - self.delta_ms, self._clock.monotonic_ns())
         datacenter, machine = TWITTER.split_worker(worker)
         return self._set_held(Grant(datacenter, machine, start, ceiling, record.epoch))
 
-    def _wait_until(self, start_ms: int, worker: int) -> int:
-        """Wait (bounded) until the clock reaches ``start_ms``; the clock reading."""
+    def _wait_until(self, start_ms: int, worker: int, mark_ms: int) -> int:
+        """Wait until the clock reaches ``start_ms``; the clock reading.
+
+        Bounded by the horizon (every claim waits that long) plus ``max_wait_ms``, the
+        time allowed for a clock behind the slot's mark ``mark_ms`` to catch up with it.
+        """
         clock = self._clock
-        deadline = clock.monotonic_ns() + self.max_wait_ms * 1_000_000
+        deadline = clock.monotonic_ns() + (HORIZON_MS + self.max_wait_ms) * 1_000_000
         now = clock.time_ms()
         while now < start_ms:
             left_ns = deadline - clock.monotonic_ns()
             if left_ns <= 0:
                 raise CeilingAheadError(
                     worker=worker,
-                    ceiling=start_ms - 1,
-                    ahead_ms=start_ms - now,
+                    ceiling=mark_ms,
+                    ahead_ms=mark_ms + 1 - now,
                     max_ms=self.max_wait_ms,
                 )
             clock.sleep(min((start_ms - now) / 1000, left_ns / 1e9))
@@ -241,7 +271,7 @@ class FileLease(BaseLease):
                     marks[int(digits)] = record.hwm_ms
         worker = max(marks, key=lambda w: marks[w], default=0)
         ahead = marks.get(worker, 0) - self._clock.time_ms()
-        if ahead - self.delta_ms > self.max_regression_ms:
+        if ahead - HORIZON_MS > self.max_regression_ms:
             raise CeilingAheadError(
                 worker=worker, ceiling=marks[worker], ahead_ms=ahead, max_ms=self.max_regression_ms
             )
@@ -252,14 +282,18 @@ class FileLease(BaseLease):
     def _extend(self, grant: Grant, needed_ms: int) -> Grant:
         hwm = self._hwm
         assert hwm is not None
-        self._check_inode(grant)
+        # First the clock, then the write, then the path check, and only then the new
+        # ceiling: a holder paused anywhere in between gets a ceiling no later than a
+        # claimant that opened a new file at the path must start above (docstring).
         wall = max(self._clock.time_ms(), needed_ms)
         if not self._forward_allows(self.forward_guard, grant, wall):
+            self._check_inode(grant)
             self.ceiling_ms = grant.ceiling_ms
             return grant  # paused: nothing persisted, the ceiling stays where it was
         ceiling = wall + self.delta_ms
         with state_dir_errors(self.state_dir, self.url):  # the old ceiling stays in force
             hwm.write(ceiling, grant.epoch)
+        self._check_inode(grant)
         self.forward_guard.reset(wall, self._clock.monotonic_ns())
         self._issued[TWITTER.worker(grant.datacenter, grant.machine)] = ceiling
         return self._raise_ceiling(ceiling)
@@ -267,12 +301,7 @@ class FileLease(BaseLease):
     def _check_inode(self, grant: Grant) -> None:
         hwm = self._hwm
         assert hwm is not None
-        try:
-            named = os.stat(hwm.path)
-            current: tuple[int, int] | None = (named.st_dev, named.st_ino)
-        except OSError:  # gone, its directory replaced by a file, no longer reachable: lost
-            current = None
-        if current != self._inode:
+        if not same_file(hwm.path, self._inode):
             self._set_unheld("lost", "lost", "slot file replaced or removed")
             self._close_fd()
             raise LeaseLostError(
@@ -309,13 +338,13 @@ def _fsync_dir(path: Path) -> None:
 def _peek(path: str) -> HwmRecord | None:
     """The newest valid record of a slot file, read without its lock (None if none)."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-    except OSError:
+        fd = open_slot(path, create=False)
+    except (OSError, SlotEntryError):
         return None
     try:
         hwm = HwmFile(fd, path)
         return hwm.load()
-    except SlotQuarantinedError:
+    except (SlotQuarantinedError, SlotEntryError):
         return None
     finally:
         os.close(fd)
@@ -376,8 +405,8 @@ def _status_rows(
         if worker > TWITTER.max_worker:
             continue
         try:
-            fd = os.open(entry.path, os.O_RDONLY | os.O_CLOEXEC)
-        except OSError:
+            fd = open_slot(entry.path, create=False)
+        except (OSError, SlotEntryError):  # not a slot file: nothing to report on
             continue
         try:
             st = os.fstat(fd)
