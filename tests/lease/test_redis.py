@@ -384,3 +384,36 @@ def test_an_out_of_memory_store_is_a_specific_error(tmp_path: Path) -> None:
             lease.acquire(0)
         assert isinstance(caught.value, StoreRefusedError)
         assert "OOM" in caught.value.reason or "memory" in caught.value.reason
+
+
+def test_rediss_connects_over_tls_and_checks_the_certificate(tmp_path: Path) -> None:
+    """rediss:// against a TLS-only port: the lease claims with the CA given in the URL;
+    without it the self-signed certificate is refused (StoreUnreachableError, no traceback)."""
+    import shutil
+    import subprocess
+
+    from tests.support.web import free_port
+
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key),
+         "-out", str(cert), "-days", "1", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    tls_port = free_port()
+    settings = {
+        "tls-port": str(tls_port), "tls-cert-file": str(cert), "tls-key-file": str(key),
+        "tls-ca-cert-file": str(cert), "tls-auth-clients": "no",
+    }  # fmt: skip
+    with redis_server(tmp_path / "r", settings):
+        base = f"rediss://127.0.0.1:{tls_port}/0?key={new_prefix()}&range=0-0&ttl=1"
+        url = f"{base}&ssl_ca_certs={cert}"
+        init_lease(url, first_deployment=True)
+        with open_redis(url) as lease:
+            assert Generator(fence=lease).next_ids(100)
+            assert [row.held for row in lease_status(url)] == [True]
+        with open_redis(base) as lease, pytest.raises(StoreUnreachableError):
+            lease.acquire(0)
