@@ -8,7 +8,6 @@ import pytest
 
 from snowid.errors import InvalidLeaseUrlError
 from snowid.lease import ENV_VAR, FileLease, StaticLease, open_lease, resolve_lease_url
-from snowid.lease._url import redact
 from snowid.lease.postgres import PostgresLease
 
 
@@ -103,10 +102,3 @@ def test_postgres_url_keeps_libpq_params_and_hides_the_password() -> None:
     assert "ttl" not in lease.conninfo
     assert (lease.first, lease.last, lease.ttl_ms, lease.renew_ms) == (3, 4, 2000, 667)
     lease.close()
-
-
-def test_redact_removes_only_the_password() -> None:
-    assert redact("postgresql://u:pw@h:1/db?x=1") == "postgresql://u@h:1/db?x=1"
-    assert redact("file:///tmp/x") == "file:///tmp/x"
-    assert redact("postgresql://u:pw@h:abc/db") == "postgresql://u@h:abc/db"  # no port parse
-    assert redact("postgresql://u:pw@[::1/db") == "postgresql://u@[::1/db"  # unparsable

@@ -70,8 +70,8 @@ def _init(args: argparse.Namespace, lang: str) -> int:
 
 
 def _status(args: argparse.Namespace, lang: str) -> int:
+    from snowid._redact import redact
     from snowid.lease import lease_status, resolve_lease_url
-    from snowid.lease._url import redact
 
     url = resolve_lease_url(args.url)
     rows = [row for row in lease_status(url) if args.all or row.held]

@@ -120,6 +120,9 @@ MESSAGES: dict[str, str] = {
     "web.error.not_found": "No route {method} {path}",
     "web.error.method_not_allowed": "Method {method} is not allowed on {path}",
     "web.error.internal": "Internal server error",
+    "web.error.unavailable": (
+        "Ids cannot be issued right now; try again shortly (the server log says why)"
+    ),
     "web.error.not_ready": "No worker identity is held yet: {reason}",
     "web.error.auth_required": (
         "This endpoint needs a bearer token: send the header Authorization: Bearer <token>"

@@ -121,6 +121,9 @@ MESSAGES: dict[str, str] = {
     "web.error.not_found": "Không có đường dẫn {method} {path}",
     "web.error.method_not_allowed": "Không cho phép phương thức {method} trên {path}",
     "web.error.internal": "Lỗi máy chủ nội bộ",
+    "web.error.unavailable": (
+        "Hiện chưa thể cấp ID; vui lòng thử lại sau giây lát (nhật ký máy chủ ghi rõ nguyên nhân)"
+    ),
     "web.error.not_ready": "Chưa giữ được danh tính worker nào: {reason}",
     "web.error.auth_required": (
         "Điểm cuối này cần token: hãy gửi tiêu đề Authorization: Bearer <token>"

@@ -45,10 +45,11 @@ from typing import Any
 
 from snowid._clock import Clock
 from snowid._layout import TWITTER
+from snowid._redact import redact
 from snowid.lease._base import BaseLease, IdentityStatus, LeaseEvent
 from snowid.lease._hwm import HORIZON_MS
 from snowid.lease._protocol import Lease, LeaseState
-from snowid.lease._url import LeaseUrl, parse_lease_url, redact
+from snowid.lease._url import LeaseUrl, parse_lease_url
 from snowid.lease.file import FileLease, default_state_dir, file_status
 from snowid.lease.static import StaticLease
 

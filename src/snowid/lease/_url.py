@@ -23,6 +23,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 from snowid._layout import TWITTER
 from snowid._parse import to_int
+from snowid._redact import hide, hides_raw_password, redact
 from snowid.errors import (
     InvalidLeaseUrlError,
     InvalidValueError,
@@ -54,11 +55,11 @@ _MAX_PORT = 65535
 class LeaseUrl:
     """A parsed lease URL: which backend, where, and the raw options (strings)."""
 
-    raw: str
+    raw: str = field(repr=False)  # may hold a password: never in a repr
     backend: str
-    netloc: str
+    netloc: str = field(repr=False)
     path: str
-    options: dict[str, str] = field(default_factory=dict)
+    options: dict[str, str] = field(default_factory=dict, repr=False)
 
     def fail(self, reason: LeaseUrlReason, **data: Any) -> InvalidLeaseUrlError:
         return _error(reason, self.raw, **data)
@@ -151,6 +152,10 @@ def parse_lease_url(url: str, options: Mapping[str, object] | None = None) -> Le
     backend = _SCHEMES.get(parts.scheme.lower())
     if backend is None:
         raise _error("unknown_scheme", text, scheme=f"{parts.scheme}:" if parts.scheme else "-")
+    if hides_raw_password(text):
+        # "u:pa/ss@h": libpq and urllib split it differently, and what looks like a
+        # host or port may be part of the password; refused, naming nothing after "//".
+        raise _error("syntax", text)
     pairs = parse_qsl(parts.query, keep_blank_values=True)
     counts = Counter(key for key, _ in pairs)
     repeated = sorted(key for key, count in counts.items() if count > 1)
@@ -189,9 +194,14 @@ def _check_ports(netloc: str, url: str) -> None:
 
 
 def _error(reason: LeaseUrlReason, url: str, **data: Any) -> InvalidLeaseUrlError:
-    """The refusal of ``url``, which it names without its password (the error's message
-    shortens the text taken from the URL and makes control characters visible)."""
-    return InvalidLeaseUrlError(value=redact(url), reason=reason, **data)
+    """The refusal of ``url``, which it names as ``redact`` shows it; a piece of text
+    taken from the URL is dropped if a secret is in it (the error's message shortens
+    the rest and makes control characters visible)."""
+    shown: dict[str, Any] = {
+        key: hide(value, url) if isinstance(value, str) and key != "allowed" else value
+        for key, value in data.items()
+    }
+    return InvalidLeaseUrlError(value=redact(url), reason=reason, **shown)
 
 
 def _option_text(value: object) -> str:
@@ -207,29 +217,3 @@ def check_identifier(name: str, value: str) -> str:
     if not _IDENT.match(value):
         raise _error("identifier", value, option=name, text=value)
     return value
-
-
-def redact(url: str) -> str:
-    """The URL without a password (``postgresql://u:secret@h/db`` -> ``postgresql://u@h/db``).
-
-    Works on the text, never on a parse that may fail: the user information is what lies
-    between ``://`` and the last ``@`` of the authority (as urllib and libpq read it),
-    and its password is everything after its first ``:``. When the authority holds no
-    ``@`` but one follows later (a password with an unencoded ``/``, ``?`` or ``#``
-    splits the URL early), everything between ``://`` and the last ``@`` is masked.
-    """
-    head, sep, rest = url.partition("://")
-    if not sep:
-        return url  # no authority, no password (static:?…, file:/path)
-    end = next((i for i, char in enumerate(rest) if char in "/?#"), len(rest))
-    authority, tail = rest[:end], rest[end:]
-    userinfo, at, hostport = authority.rpartition("@")
-    if at:
-        if ":" in userinfo:
-            authority = userinfo.partition(":")[0] + "@" + hostport
-        return head + sep + authority + tail
-    if "@" in tail and ":" in authority:
-        # "u:pa/ss@h/db": what looks like host:port may be user:password-prefix.
-        user = authority.partition(":")[0]
-        return head + sep + user + ":***@" + rest.rpartition("@")[2]
-    return url

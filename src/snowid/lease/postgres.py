@@ -24,6 +24,7 @@ from typing import Any, NoReturn
 from snowid._clock import Clock
 from snowid._fence import Grant
 from snowid._layout import TWITTER
+from snowid._redact import redact, scrub
 from snowid.errors import (
     CeilingAheadError,
     ClockSkewError,
@@ -36,7 +37,6 @@ from snowid.errors import (
 from snowid.lease._base import BaseLease, IdentityStatus
 from snowid.lease._pgconn import StatementTimer, abandon_inherited
 from snowid.lease._pgsql import Sql
-from snowid.lease._url import redact
 
 _CANCEL_TIMEOUT_S = 1.0
 """How long a timed-out statement's cancel request may take before the socket is shut."""
@@ -117,7 +117,8 @@ class PostgresLease(BaseLease):
 
     def _unreachable(self, error: BaseException) -> StoreUnreachableError:
         reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
-        return StoreUnreachableError(store=self.url, reason=reason)
+        # libpq quotes what it could not read, which may be a piece of the password
+        return StoreUnreachableError(store=self.url, reason=scrub(reason, self.conninfo))
 
     def _run(self, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
         """Execute one autocommit statement with a client-side timeout; its rows."""

@@ -13,6 +13,7 @@ import logging
 import os
 from typing import TYPE_CHECKING, Any
 
+from snowid._redact import redact
 from snowid.i18n import detect_lang, translate
 from snowid.web._service import IdService
 from snowid.web._settings import Settings, preflight
@@ -42,7 +43,7 @@ def _log_start(settings: Settings, snapshot: object) -> None:
         "pid": os.getpid(),
         "host": settings.host,
         "port": settings.port,
-        "lease": snapshot.lease_url or "static",
+        "lease": redact(snapshot.lease_url) or "static",  # never a password
     }
     if snapshot.datacenter is not None:
         LOGGER.info(

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from snowid import TWITTER
+from snowid._redact import url_kind
 from snowid.web._service import Snapshot
 
 __all__ = ["CONTENT_TYPE", "LEASE_STATES", "render"]
@@ -89,7 +90,8 @@ def render(snapshots: Sequence[Snapshot]) -> str:
             labels = (
                 f'pid="{snapshot.pid}",worker="{worker}",'
                 f'datacenter="{snapshot.datacenter}",machine="{snapshot.machine}",'
-                f'lease="{_escape(snapshot.lease_url or "static")}"'
+                # only the kind (postgresql, file, static): a scrape never says where the store is
+                f'lease="{_escape(url_kind(snapshot.lease_url))}"'
             )
             identities.append((labels, 1))
     if identities:

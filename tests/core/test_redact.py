@@ -1,0 +1,236 @@
+"""No secret of a lease URL or connection string ever reaches an output (issue 8, item 1).
+
+The property: a password is written with "marker" characters (Greek letters) that
+appear nowhere else in the generated URL (scheme, user, hosts, database and other
+options are lower-case ASCII and digits) nor in any message text, mixed
+with the characters that break naive splitting (/ ? # @ : % & = space quote backslash).
+If any marker shows up in an output, raw or percent-encoded, a piece of the password
+leaked. The password sits
+in every position libpq reads one from: the user-information (raw and percent-encoded),
+``?password=`` / ``sslpassword=`` / other secret-named options (raw and encoded), and
+libpq ``key=value`` strings (plain and single-quoted with escapes).
+
+Outputs checked: the display form (``redact``), the kind (``url_kind``), a library
+message about the URL after ``scrub`` (libpq's own parse errors, and any quoted or
+whole-password piece of the URL), and every message ``open_lease`` gives for the URL
+(or the URL of the lease it opens).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import psycopg
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from snowid._redact import MASK, hide, hides_raw_password, redact, scrub, secrets_in, url_kind
+from snowid.errors import SnowIdError
+from snowid.lease import open_lease
+
+MARKERS = "ΣΔΩΘΛΞΠΦΨ"
+ENCODED = [quote(marker) for marker in MARKERS]  # "%CE%A3": two bytes each
+BREAKERS = "/?#@:%&= '\\+[],"
+LOWER = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _leaked(text: str) -> set[str]:
+    upper = text.upper()
+    return {char for char in text if char in MARKERS} | {e for e in ENCODED if e in upper}
+
+
+passwords = st.text(alphabet=MARKERS + BREAKERS, min_size=1, max_size=24).filter(
+    lambda text: bool(_leaked(text))
+)
+names = st.text(alphabet=LOWER + "0123456789", min_size=1, max_size=8)
+schemes = st.sampled_from(["postgresql", "postgres", "file", "static", "ftp"])
+hosts = st.one_of(
+    names,
+    st.just("127.0.0.1"),
+    st.just("[::1]"),
+    st.builds(lambda a, b: f"{a},{b}", names, names),
+).flatmap(
+    lambda host: st.one_of(st.just(host), st.integers(1, 65535).map(lambda port: f"{host}:{port}"))
+)
+plain_options = st.lists(
+    st.tuples(
+        st.sampled_from(["sslmode", "application_name", "ttl", "range", "connect_timeout"]),
+        names,
+    ),
+    max_size=3,
+).map(lambda pairs: "".join(f"&{key}={value}" for key, value in pairs))
+secret_keys = st.sampled_from(
+    ["password", "sslpassword", "passfile", "sslkey", "token", "pass%77ord"]
+)
+
+
+@st.composite
+def userinfo_urls(draw: st.DrawFn) -> str:
+    """``scheme://user:PASSWORD@hosts/db?options``, the password raw or encoded."""
+    password = draw(passwords)
+    if draw(st.booleans()):
+        password = quote(password, safe="")
+    user = draw(st.one_of(st.just(""), names))
+    db = draw(st.one_of(st.just(""), names.map(lambda name: "/" + name)))
+    query = draw(plain_options)
+    return (
+        f"{draw(schemes)}://{user}:{password}@{draw(hosts)}{db}{'?' + query[1:] if query else ''}"
+    )
+
+
+@st.composite
+def query_urls(draw: st.DrawFn) -> str:
+    """``scheme://user@hosts/db?…&password=PASSWORD&…``: raw (without "&", which ends any
+    query value, however written) or percent-encoded."""
+    password = draw(passwords)
+    if "&" in password or draw(st.booleans()):
+        password = quote(password, safe="")
+    user = draw(st.one_of(st.just(""), names.map(lambda name: name + "@")))
+    before, after = draw(plain_options), draw(plain_options)
+    query = f"{before[1:]}{'&' if before else ''}{draw(secret_keys)}={password}{after}"
+    return f"{draw(schemes)}://{user}{draw(hosts)}/{draw(names)}?{query}"
+
+
+def _libpq_quote(value: str) -> str:
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+@st.composite
+def conninfo_strings(draw: st.DrawFn) -> str:
+    """libpq ``key=value`` strings; the secret quoted when it must be (or by choice)."""
+    password = draw(passwords)
+    needs_quotes = any(char.isspace() or char in "'\\" for char in password)
+    shown = _libpq_quote(password) if needs_quotes or draw(st.booleans()) else password
+    key = draw(st.sampled_from(["password", "sslpassword", "sslkey"]))
+    parts = [f"host={draw(names)}", f"port={draw(st.integers(1, 65535))}", f"{key}={shown}"]
+    parts.append(f"dbname={draw(names)}")
+    return " ".join(draw(st.permutations(parts)))
+
+
+any_secret_url = st.one_of(userinfo_urls(), query_urls(), conninfo_strings())
+
+
+@given(any_secret_url)
+@example("postgres://u:sΣc/ret@127.0.0.1:1/x")
+@example("postgresql://u@127.0.0.1:1/x?password=sΣcret")
+@example("host=127.0.0.1 password=sΣcret")
+@example("host=127.0.0.1 password='sΣ cr\\'et'")
+@example("postgresql://u:sΣ@cret@h/db")
+@example("postgresql://u:sΣ?c#ret@h/db")
+@example("postgresql://h/db?password=sΣ@cret")
+def test_the_display_form_holds_no_piece_of_a_password(url: str) -> None:
+    assert not _leaked(redact(url))
+    assert not _leaked(url_kind(url))
+
+
+@given(any_secret_url)
+def test_a_libpq_parse_error_about_the_url_is_scrubbed(url: str) -> None:
+    message = ""
+    try:
+        psycopg.conninfo.conninfo_to_dict(url)
+    except psycopg.Error as error:
+        message = str(error)
+    assert not _leaked(scrub(message, url))
+
+
+@given(any_secret_url, st.data())
+def test_any_quoted_piece_of_the_url_is_scrubbed(url: str, data: st.DataObject) -> None:
+    start = data.draw(st.integers(0, len(url)))
+    end = data.draw(st.integers(start, len(url)))
+    piece = url[start:end]
+    message = f'could not read "{piece}" in the connection string'
+    assert not _leaked(scrub(message, url))
+
+
+@given(any_secret_url)
+def test_a_whole_password_anywhere_in_a_message_is_scrubbed(url: str) -> None:
+    for secret in secrets_in(url):
+        if len(secret) >= 3:
+            assert secret not in scrub(f"failed: {secret} (at {secret})", url)
+
+
+@given(st.one_of(userinfo_urls(), query_urls()))
+@settings(suppress_health_check=[HealthCheck.too_slow], max_examples=300)
+def test_no_lease_message_holds_a_piece_of_a_password(url: str) -> None:
+    """Whatever open_lease says about such a URL (its refusal, or the URL of the lease
+    it opens) shows no piece of the password, in either language."""
+    try:
+        lease = open_lease(url)
+    except SnowIdError as error:
+        said = [error.message("en"), error.message("vi"), repr(error)]
+    else:
+        said = [lease.url, repr(lease)]
+        lease.close()
+    assert not _leaked(" ".join(said))
+
+
+# --- what the display form keeps ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("postgresql://u:pw@h:5432/db?sslmode=require&password=x", "postgresql://h:5432/db"),
+        ("postgresql://u@127.0.0.1:1/x?password=secret", "postgresql://127.0.0.1:1/x"),
+        ("postgres://u:sec/ret@127.0.0.1:1/x", f"postgres://{MASK}"),
+        ("postgresql://u:s3c@ret@h/db", f"postgresql://{MASK}"),
+        ("postgresql://u@h1:1,[::1]:2/db#frag", "postgresql://h1:1,[::1]:2/db"),
+        ("postgresql:///db?host=/var/run/postgresql", "postgresql:///db"),
+        ("postgresql://h/db?application_name=a@b", "postgresql://h/db"),
+        ("file:///var/lib/snowid?range=0-7", "file:///var/lib/snowid"),
+        ("file:/var/lib/snowid", "file:/var/lib/snowid"),
+        ("static://1/2", "static://1/2"),
+        ("static:?worker=3", "static:"),
+        ("host=127.0.0.1 password=secret dbname=x", "host=127.0.0.1 dbname=x"),
+        ("host='a b' password='x y'", "host='a b'"),
+        ("dbname=postgresql://u:pw@h/db", MASK),
+        ("user:hunter2", "user:"),
+        ("garbage", MASK),
+        ("password=x", MASK),
+        ("  ", ""),
+    ],
+)
+def test_the_display_form_keeps_scheme_hosts_and_database(url: str, shown: str) -> None:
+    assert redact(url) == shown
+
+
+@pytest.mark.parametrize(
+    ("url", "kind"),
+    [
+        ("postgres://u:pw@h/db", "postgresql"),
+        ("POSTGRESQL://h/db", "postgresql"),
+        ("host=h password=x", "postgresql"),
+        ("file:///tmp/x", "file"),
+        ("static://1/2", "static"),
+        (None, "static"),
+        ("redis://u:pw@h", "other"),
+        ("garbage", "other"),
+    ],
+)
+def test_the_kind_names_only_the_backend(url: str | None, kind: str) -> None:
+    assert url_kind(url) == kind
+
+
+def test_a_password_with_a_raw_slash_question_mark_or_hash_is_ambiguous() -> None:
+    for url in ("postgres://u:a/b@h/db", "postgres://u:a?b@h", "postgres://u:a#b@h", "x://u:a@b@h"):
+        assert hides_raw_password(url), url
+    for url in ("postgres://u:ab@h/db", "postgresql:///db?x=a@b", "postgres://h/db?x=a@b"):
+        assert not hides_raw_password(url), url
+
+
+def test_scrub_keeps_hosts_ports_users_and_databases() -> None:
+    url = "postgresql://alice:pw@db.example:5433/app"
+    message = 'connection to server at "db.example", port 5433 failed: FATAL: role "alice"'
+    assert scrub(message, url) == message
+    assert scrub('database "app" does not exist', url) == 'database "app" does not exist'
+    assert scrub('invalid token "pw%zz"', url) == f'invalid token "{MASK}"'
+    socket_url = "postgresql:///app?host=/run/postgresql"
+    socket = 'connection to server on socket "/run/postgresql/.s.PGSQL.5432" failed'
+    assert scrub(socket, socket_url) == socket
+
+
+def test_hide_drops_a_piece_that_holds_a_secret() -> None:
+    url = "static://u:hunter2@1/2"
+    assert hide("u:hunter2@1", url) == MASK
+    assert hide("ttl", url) == "ttl"
