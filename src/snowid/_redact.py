@@ -35,7 +35,7 @@ _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]{0,30}):")
 _SECRET_KEY = re.compile(r"pass|pwd|secret|token|key|cred|auth", re.IGNORECASE)
 _SAFE_CONNINFO_KEYS = ("host", "hostaddr", "port", "dbname")
 _KINDS = {"postgresql": "postgresql", "postgres": "postgresql", "file": "file", "static": "static"}
-_QUOTED = re.compile(r'"([^"]*)"')
+_QUOTED = re.compile(r""""([^"]*)"|'([^']*)'""")  # libpq quotes "so", psycopg 'so'
 _MIN_SCRUB = 3  # shorter secrets are only removed inside quotes: "a" must not eat every a
 
 
@@ -300,4 +300,9 @@ def scrub(message: str, source: str) -> str:
         if len(secret) >= _MIN_SCRUB:
             message = message.replace(secret, MASK)
     safe = _safe_tokens(source)
-    return _QUOTED.sub(lambda m: m.group(0) if m.group(1) in safe else f'"{MASK}"', message)
+
+    def keep_known(match: re.Match[str]) -> str:
+        quote, token = match.group(0)[0], match.group(1) or match.group(2) or ""
+        return match.group(0) if token in safe else f"{quote}{MASK}{quote}"
+
+    return _QUOTED.sub(keep_known, message)

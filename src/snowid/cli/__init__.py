@@ -2,7 +2,8 @@
 
 Each sub-command lives in its own module with ``register(subparsers)``; this module
 builds the parser, picks the language and turns snowid errors and a failed write
-to stdout into exit code 1 with ``Error: …`` on stderr (argparse's usage errors exit 2).
+to stdout into exit code 1 with ``Error: …`` on stderr (argparse's usage errors exit 2,
+in the same language and without repeating a value: see ``_usage``).
 """
 
 from __future__ import annotations
@@ -15,14 +16,15 @@ from collections.abc import Sequence
 from snowid import __version__
 from snowid.cli import _compose, _generate, _lease, _serve
 from snowid.cli._common import Handler, OutputError, discard_stdout, guarded_stdout
+from snowid.cli._usage import Parser, lang_from_argv, usage_lang
 from snowid.errors import SnowIdError
-from snowid.i18n import LANGS, detect_lang, translate
+from snowid.i18n import LANGS, translate
 
 __all__ = ["build_parser", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="snowid",
         description="Compose, decode, explain and generate Twitter Snowflake ids.",
     )
@@ -37,11 +39,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    lang = lang_from_argv(arguments)
+    usage_lang.set(lang)  # a usage error can come before --lang is parsed
     parser = build_parser()
-    lang = detect_lang()
     try:
         with guarded_stdout(closed_is_error=False):  # --help; argparse falls back to stderr
-            args = parser.parse_args(argv)
+            args = parser.parse_args(arguments)
         lang = args.lang or lang
         handler: Handler = args.func
         if args.command == "serve":  # writes no output of its own: logs go to stderr

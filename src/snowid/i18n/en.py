@@ -288,4 +288,31 @@ MESSAGES: dict[str, str] = {
         "{field} {value} is a floating-point number, which cannot hold every 64-bit id exactly"
         " (above 2^53 it may already be another id); send ids as decimal strings"
     ),
+    # --- argparse usage errors (never repeating a value the user typed) ---
+    "cli.usage": "usage: ",
+    "cli.usage_error": "{prog}: error: {message}",
+    "cli.arg.named": "argument {name}: {message}",
+    "cli.arg.invalid_choice": "invalid choice; choose from {choices}",
+    "cli.arg.expected_one": "expected one argument",
+    "cli.arg.expected_at_most_one": "expected at most one argument",
+    "cli.arg.expected_at_least_one": "expected at least one argument",
+    "cli.arg.expected_n": "expected {count} arguments",
+    "cli.arg.no_value": "takes no value",
+    "cli.arg.invalid_value": "invalid value",
+    "cli.arg.not_allowed_with": "not allowed with argument {other}",
+    "cli.arg.required": "the following arguments are required: {names}",
+    "cli.arg.one_required": "one of the arguments {names} is required",
+    "cli.arg.ambiguous": "ambiguous option: {option} could match {matches}",
+    "cli.arg.unrecognized": (
+        "unrecognized arguments: {args} (values are not repeated: they may hold a password)"
+    ),
+    "cli.arg.invalid": "invalid arguments; see --help",
+    # --- more field labels ---
+    "field.port": "port",
+    "field.workers": "workers",
+    "field.max_count": "max_count",
+    "field.max_backward_ms": "max_backward_ms",
+    "field.max_wait_ms": "max_wait_ms",
+    "field.ceiling_ms": "ceiling_ms",
+    "field.start_ms": "start_ms",
 }

@@ -308,4 +308,31 @@ MESSAGES: dict[str, str] = {
         " (lớn hơn 2^53 thì có thể đã bị làm tròn thành một ID khác); hãy gửi ID dưới dạng"
         " chuỗi chữ số thập phân"
     ),
+    # --- lỗi cú pháp dòng lệnh (không bao giờ nhắc lại giá trị người dùng gõ) ---
+    "cli.usage": "cách dùng: ",
+    "cli.usage_error": "{prog}: lỗi: {message}",
+    "cli.arg.named": "đối số {name}: {message}",
+    "cli.arg.invalid_choice": "giá trị không hợp lệ; chỉ chấp nhận: {choices}",
+    "cli.arg.expected_one": "cần đúng một giá trị đi kèm",
+    "cli.arg.expected_at_most_one": "chỉ nhận tối đa một giá trị",
+    "cli.arg.expected_at_least_one": "cần ít nhất một giá trị",
+    "cli.arg.expected_n": "cần {count} giá trị",
+    "cli.arg.no_value": "không nhận giá trị nào",
+    "cli.arg.invalid_value": "giá trị không hợp lệ",
+    "cli.arg.not_allowed_with": "không được dùng cùng với đối số {other}",
+    "cli.arg.required": "thiếu các đối số bắt buộc: {names}",
+    "cli.arg.one_required": "cần có một trong các đối số {names}",
+    "cli.arg.ambiguous": "tùy chọn {option} chưa rõ ràng: có thể là {matches}",
+    "cli.arg.unrecognized": (
+        "không nhận ra các đối số: {args} (không nhắc lại giá trị vì có thể chứa mật khẩu)"
+    ),
+    "cli.arg.invalid": "đối số không hợp lệ; xem --help",
+    # --- thêm nhãn trường ---
+    "field.port": "cổng",
+    "field.workers": "số tiến trình worker",
+    "field.max_count": "số ID tối đa mỗi yêu cầu (max_count)",
+    "field.max_backward_ms": "mức lùi đồng hồ tối đa (max_backward_ms)",
+    "field.max_wait_ms": "thời gian chờ tối đa (max_wait_ms)",
+    "field.ceiling_ms": "mức trần (ceiling_ms)",
+    "field.start_ms": "thời điểm bắt đầu (start_ms)",
 }
