@@ -11,6 +11,7 @@ the store named but never the password.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -114,3 +115,25 @@ def test_a_held_lease_is_named_by_its_kind_only(table: str, tmp_path: Path) -> N
     assert "holds datacenter" in text  # the start line names the store, redacted
     assert "postgresql://127.0.0.1:5432/test" in text
     assert "qz7wk9" not in text
+
+
+def test_an_unusable_lease_url_is_a_generic_503_not_a_400(caplog: pytest.LogCaptureFixture) -> None:
+    """A lease URL only reaches the service from its own configuration: a refusal is
+    the server's problem (503, generic), and the client never sees the URL."""
+    from snowid.web import Settings, create_app
+
+    app = create_app(Settings(lease_url="postgres://usrqv4:qz7/wk9@127.0.0.3:1/dbqv5"))
+
+    async def post() -> httpx.Response:  # no lifespan: the first request builds the lease
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            return await http.post("/api/ids?count=1")
+
+    with caplog.at_level("WARNING", logger="snowid.serve"):
+        response = asyncio.run(post())
+    assert response.status_code == 503
+    assert response.json()["error"]["code"] == "invalid_lease_url"
+    _assert_anonymous_sees_nothing(response)
+    assert "invalid_lease_url" in caplog.text
+    for piece in PASSWORD:
+        assert piece not in caplog.text
