@@ -24,6 +24,7 @@ Everything here works on the text, never on a parse that may fail. Stdlib only.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from urllib.parse import unquote, unquote_plus
 
 __all__ = ["MASK", "hide", "hides_raw_password", "redact", "scrub", "secrets_in", "url_kind"]
@@ -35,6 +36,7 @@ _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]{0,30}):")
 _SECRET_KEY = re.compile(r"pass|pwd|secret|token|key|cred|auth", re.IGNORECASE)
 _SAFE_CONNINFO_KEYS = ("host", "hostaddr", "port", "dbname")
 _KINDS = {"postgresql": "postgresql", "postgres": "postgresql", "file": "file", "static": "static"}
+_KINDS.update(redis="redis", rediss="redis")
 _QUOTED = re.compile(r""""([^"]*)"|'([^']*)'""")  # libpq quotes "so", psycopg 'so'
 _MIN_SCRUB = 3  # shorter secrets are only removed inside quotes: "a" must not eat every a
 
@@ -221,8 +223,8 @@ def redact(text: str) -> str:
 
 
 def url_kind(text: str | None) -> str:
-    """``postgresql``, ``file`` or ``static`` (``postgres:`` counts as postgresql);
-    ``other`` for anything else. Says nothing about where the store is."""
+    """``postgresql``, ``redis``, ``file`` or ``static`` (``postgres:`` counts as
+    postgresql, ``rediss:`` as redis); ``other`` for anything else. Says nothing about where the store is."""
     if not text:
         return "static"
     url = _parse_url(text.strip())
@@ -293,13 +295,15 @@ def _safe_tokens(source: str) -> set[str]:
     return safe - set(secrets_in(source))
 
 
-def scrub(message: str, source: str) -> str:
+def scrub(message: str, source: str, secrets: Iterable[str] = ()) -> str:
     """``message`` (written by another library about ``source``) without any secret of
-    ``source`` and without any quoted token that is not a known name."""
-    for secret in secrets_in(source):
+    ``source`` (or of ``secrets``, when the caller holds them apart, as the Redis lease
+    does) and without any quoted token that is not a known name."""
+    extra = {form for raw in secrets for form in (raw, unquote(raw))}
+    for secret in sorted({*secrets_in(source), *extra}, key=len, reverse=True):
         if len(secret) >= _MIN_SCRUB:
             message = message.replace(secret, MASK)
-    safe = _safe_tokens(source)
+    safe = _safe_tokens(source) - set(extra)
 
     def keep_known(match: re.Match[str]) -> str:
         quote, token = match.group(0)[0], match.group(1) or match.group(2) or ""

@@ -55,6 +55,8 @@ LEASE_URLS = [
     (f"postgres://u:qz7:wk9@{STORE}/db", f"postgres://{STORE}/db"),
     (f"postgres://u:qz7/wk9@{STORE}:abc/db", "postgres://…"),
     (f"postgres://u@{STORE}/db?password=qz7&wk9", f"postgres://{STORE}/db"),
+    (f"redis://:qz7wk9@{STORE}/0", f"redis://{STORE}/0"),
+    (f"rediss://usr:qz7/wk9@{STORE}/0", "rediss://…"),
     ("host=127.0.0.1 port=1 password=qz7wk9", "host=127.0.0.1 port=1"),
     ("host=127.0.0.1 password='qz7 wk9'", "host=127.0.0.1"),
     ("qz7wk9", "…"),

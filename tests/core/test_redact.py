@@ -44,7 +44,7 @@ passwords = st.text(alphabet=MARKERS + BREAKERS, min_size=1, max_size=24).filter
     lambda text: bool(_leaked(text))
 )
 names = st.text(alphabet=LOWER + "0123456789", min_size=1, max_size=8)
-schemes = st.sampled_from(["postgresql", "postgres", "file", "static", "ftp"])
+schemes = st.sampled_from(["postgresql", "postgres", "redis", "rediss", "file", "static", "ftp"])
 hosts = st.one_of(
     names,
     st.just("127.0.0.1"),
@@ -206,7 +206,8 @@ def test_the_display_form_keeps_scheme_hosts_and_database(url: str, shown: str) 
         ("file:///tmp/x", "file"),
         ("static://1/2", "static"),
         (None, "static"),
-        ("redis://u:pw@h", "other"),
+        ("rediss://u:pw@h", "redis"),
+        ("ftp://u:pw@h", "other"),
         ("garbage", "other"),
     ],
 )
@@ -231,6 +232,13 @@ def test_scrub_keeps_hosts_ports_users_and_databases() -> None:
     socket_url = "postgresql:///app?host=/run/postgresql"
     socket = 'connection to server on socket "/run/postgresql/.s.PGSQL.5432" failed'
     assert scrub(socket, socket_url) == socket
+
+
+def test_scrub_drops_a_secret_the_caller_holds_apart() -> None:
+    message = "WRONGPASS for 'hunter2' at 127.0.0.1:6379"
+    assert scrub(message, "redis://127.0.0.1:6379/0", ["hunter2"]) == (
+        f"WRONGPASS for '{MASK}' at 127.0.0.1:6379"
+    )
 
 
 def test_hide_drops_a_piece_that_holds_a_secret() -> None:

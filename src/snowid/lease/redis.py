@@ -28,6 +28,7 @@ from typing import Any
 
 from snowid._clock import Clock
 from snowid._layout import TWITTER
+from snowid._redact import redact, scrub
 from snowid.errors import (
     StoreConfigHiddenError,
     StoreNotDurableError,
@@ -38,7 +39,7 @@ from snowid.errors import (
 from snowid.lease._base import IdentityStatus
 from snowid.lease._redis_lua import CLAIM, INIT, RELEASE, RENEW, REPAIR, Keys
 from snowid.lease._store import Claimed, Renewed, StoreLease, StoreMissing
-from snowid.lease._url import LeaseUrl, redact
+from snowid.lease._url import LeaseUrl
 
 __all__ = ["DURABILITY", "OPTIONS", "RedisLease"]
 
@@ -224,7 +225,7 @@ class RedisLease(StoreLease):
         except StoreRefusedError as error:
             raise StoreConfigHiddenError(store=self.url, reason=error.reason) from None
         except redis.RedisError as error:  # pragma: no cover - mapped by _call
-            raise StoreConfigHiddenError(store=self.url, reason=str(error)) from None
+            raise StoreConfigHiddenError(store=self.url, reason=self._reason(error)) from None
         found: dict[str, str] = {}
         for reply in replies:
             found.update({_text(k): _text(v) for k, v in reply.items()})
@@ -277,13 +278,18 @@ class RedisLease(StoreLease):
             ) from None
         except redis.ConnectionError as error:
             self._drop_connection()
-            raise StoreUnreachableError(store=self.url, reason=_first_line(error)) from None
+            raise StoreUnreachableError(store=self.url, reason=self._reason(error)) from None
         except redis.ResponseError as error:
             self._drop_connection()
-            raise StoreRefusedError(store=self.url, reason=_first_line(error)) from None
+            raise StoreRefusedError(store=self.url, reason=self._reason(error)) from None
         except redis.RedisError as error:
             self._drop_connection()
-            raise StoreUnreachableError(store=self.url, reason=_first_line(error)) from None
+            raise StoreUnreachableError(store=self.url, reason=self._reason(error)) from None
+
+    def _reason(self, error: BaseException) -> str:
+        """The first line of redis-py's message, without the password."""
+        password = self.connection.get("password")
+        return scrub(_first_line(error), self.url, [password] if password else [])
 
     def _script(self, name: str, *args: object) -> Any:
         client = self._client()
