@@ -95,7 +95,7 @@ def configure(*, lease: str) -> None:
     with _state.lock:
         current = _state.configured
         if current is not None and current != url:
-            from snowid.lease._url import redact
+            from snowid._redact import redact
 
             raise AlreadyConfiguredError(field="lease", value=redact(url), current=redact(current))
         _state.configured = url
