@@ -154,7 +154,8 @@ def test_reclaim_of_the_same_file_slot_after_release_issues_without_error(
     tmp_path: Path,
 ) -> None:
     clock = FakeClock(NOW)
-    lease = open_lease(f"file://{tmp_path}?range=3-3&max_wait=10", clock=clock)
+    url = f"file://{tmp_path}?range=3-3&max_wait=10"
+    lease = open_lease(url, clock=clock)
     assert isinstance(lease, FileLease)
     generator = Generator(fence=lease, clock=clock)  # max_wait_ms 1000
     try:
@@ -162,7 +163,8 @@ def test_reclaim_of_the_same_file_slot_after_release_issues_without_error(
         lease.release()
         # The write-ahead is at most 0.25 s, so for a wait longer than the generator's
         # 1 s the mark comes from a holder whose clock ran 5 s ahead of this one.
-        ahead = open_lease(lease.url, clock=FakeClock(clock.time_ms() + 5000))
+        # the URL itself: lease.url is only its display form (no options)
+        ahead = open_lease(url, clock=FakeClock(clock.time_ms() + 5000))
         ahead.acquire(0)
         mark = ahead.ceiling_ms
         ahead.close()
