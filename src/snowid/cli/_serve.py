@@ -46,11 +46,14 @@ FLAGS: dict[str, tuple[str, str | None, str]] = {
     "metrics_dir": (
         "--metrics-dir",
         "DIR",
-        "directory where worker processes share their metrics (with --workers N: a private"
-        " temporary one)",
+        "directory where the worker processes share their metrics, so /metrics shows them all",
     ),
 }
-_NO_DEFAULT = {"lease_url": "file slots on this host", "auth_token_file": "no authentication"}
+_NO_DEFAULT = {
+    "lease_url": "file slots on this host",
+    "auth_token_file": "no authentication",
+    "metrics_dir": "a private temporary one with --workers N",
+}
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
