@@ -60,7 +60,12 @@ def default_factory(lease_url: str | None) -> Factory:
 
 
 class IdService:
-    """Holds this process's generator and lease; builds them on first need."""
+    """Holds this process's generator and lease; builds them on first need.
+
+    ``factory`` returns a ``snowid.Generator`` and the ``snowid.lease.Lease`` it issues
+    under (None for a fixed identity). Pass one to ``create_app(service=IdService(...))``
+    to serve a generator of your own, as the tests do.
+    """
 
     def __init__(self, factory: Factory) -> None:
         self._factory = factory
