@@ -131,3 +131,12 @@ def test_blank_variables_are_unset_but_a_blank_flag_is_refused() -> None:
         Settings.load({"host": ""}, {})
     with pytest.raises(TypeError):
         Settings.load({"colour": "blue"}, {})
+
+
+def test_the_repr_of_settings_never_shows_the_lease_password() -> None:
+    """A Settings object that ends up in a log or a traceback shows the store, not its secret."""
+    settings = Settings(lease_url="postgresql://snow:hunter2@db.example/ids?password=hunter2")
+    text = repr(settings)
+    assert "hunter2" not in text
+    assert "db.example" in text
+    assert "port=8000" in text

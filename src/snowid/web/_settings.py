@@ -15,6 +15,7 @@ from dataclasses import dataclass, fields
 from typing import ClassVar
 
 from snowid._parse import to_int
+from snowid._redact import redact
 from snowid.errors import (
     AuthTokenFileMissingError,
     EmptyValueError,
@@ -108,6 +109,13 @@ class Settings:
             )
         if self.auth_metrics and not self.auth_token_file:
             raise AuthTokenFileMissingError(field="auth_metrics", value=self.auth_metrics)
+
+    def __repr__(self) -> str:
+        # A lease URL may carry a password: a logged or printed Settings never shows it.
+        shown = {f.name: getattr(self, f.name) for f in fields(self)}
+        if self.lease_url is not None:
+            shown["lease_url"] = redact(self.lease_url)
+        return f"Settings({', '.join(f'{k}={v!r}' for k, v in shown.items())})"
 
     @classmethod
     def load(
