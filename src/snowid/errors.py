@@ -26,7 +26,8 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     │   ├── DuplicateParameterError            an HTTP query parameter given twice
     │   ├── InvalidLeaseUrlError               a lease URL snowid cannot use (``reason`` says why)
     │   ├── MissingIdentityError               a Generator with no identity and no lease
-    │   └── AlreadyConfiguredError             snowid.configure() with another lease
+    │   ├── AlreadyConfiguredError             snowid.configure() with another lease
+    │   └── InvalidDatabaseUrlError            snowid sql postgres --apply: not a postgresql:// URL
     ├── GeneratorError (RuntimeError)          the generator cannot safely issue
     │   ├── ClockMovedBackwards
     │   ├── EndOfTimeError
@@ -53,6 +54,9 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     (InvalidValueError) NotABooleanError       a yes/no setting that is neither
     (InvalidValueError) AuthTokenFileError     the bearer-token file cannot be used
         └── AuthTokenFileEmptyError, AuthTokenFileMissingError
+    DatabaseUnreachableError (ConnectionError) snowid sql … --apply cannot connect
+    DatabaseRefusedError (RuntimeError)        … connected, but the SQL was refused
+    ExtraMissingError (ImportError)            a feature's optional package is not installed
 """
 
 from __future__ import annotations
@@ -71,13 +75,17 @@ __all__ = [
     "CeilingReachedError",
     "ClockMovedBackwards",
     "ClockSkewError",
+    "DatabaseRefusedError",
+    "DatabaseUnreachableError",
     "DuplicateParameterError",
     "EmptyValueError",
     "EndOfTimeError",
+    "ExtraMissingError",
     "FloatIdError",
     "ForkedGeneratorError",
     "GeneratorError",
     "IdTooLargeError",
+    "InvalidDatabaseUrlError",
     "InvalidIdError",
     "InvalidLeaseUrlError",
     "InvalidValueError",
@@ -698,3 +706,43 @@ class AuthTokenFileMissingError(AuthTokenFileError):
     """Token authentication for /metrics (``field``) is on without a token file."""
 
     code = "auth_token_file_missing"
+
+
+# --- SQL functions installed into a database (snowid sql postgres --apply) ---------------
+
+
+@_data
+class InvalidDatabaseUrlError(InvalidValueError):
+    """``snowid sql postgres --apply`` was given something other than a ``postgresql://``
+    URL; ``value`` is what was given, with any password masked."""
+
+    code = "invalid_database_url"
+    field: str = "--apply"
+
+
+@_data
+class DatabaseUnreachableError(SnowIdError, ConnectionError):
+    """The database ``url`` (without its password) could not be connected to: ``reason``."""
+
+    code = "database_unreachable"
+    url: str
+    reason: str
+
+
+@_data
+class DatabaseRefusedError(SnowIdError, RuntimeError):
+    """The database ``url`` (without its password) refused the SQL: ``reason``."""
+
+    code = "database_refused"
+    url: str
+    reason: str
+
+
+@_data
+class ExtraMissingError(SnowIdError, ImportError):
+    """``feature`` needs ``package``, installed by ``pip install 'snowid[extra]'``."""
+
+    code = "extra_missing"
+    feature: str
+    package: str
+    extra: str

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from snowid import __version__
-from snowid.cli import _compose, _generate, _lease, _serve
+from snowid.cli import _compose, _generate, _lease, _serve, _sql
 from snowid.cli._common import Handler, OutputError, discard_stdout, guarded_stdout
 from snowid.cli._usage import Parser, lang_from_argv, usage_lang
 from snowid.errors import SnowIdError
@@ -33,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"snowid {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (_compose, _generate, _lease, _serve):
+    for module in (_compose, _generate, _lease, _serve, _sql):
         module.register(sub)
     return parser
 

@@ -315,4 +315,20 @@ MESSAGES: dict[str, str] = {
     "field.max_wait_ms": "max_wait_ms",
     "field.ceiling_ms": "ceiling_ms",
     "field.start_ms": "start_ms",
+    # --- the integrations: Django, SQL in PostgreSQL ---
+    "django.made_at": "made at {time} (UTC)",
+    "invalid_database_url": (
+        "{field} {value} is not a PostgreSQL URL; use postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
+    ),
+    "database_unreachable": "cannot connect to the database {url}: {reason}",
+    "database_refused": "the database {url} refused the SQL functions: {reason}",
+    "extra_missing": (
+        "{feature} needs the Python package {package}, which is not installed:"
+        " pip install 'snowid[{extra}]'"
+    ),
+    "sql.header": (
+        "SQL functions that read Snowflake ids of the {layout} layout, made by snowid {version}."
+        " Running this again replaces them with the same definitions."
+    ),
+    "sql.applied": "installed {count} SQL functions into {url}: {names}",
 }

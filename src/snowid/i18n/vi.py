@@ -335,4 +335,21 @@ MESSAGES: dict[str, str] = {
     "field.max_wait_ms": "thời gian chờ tối đa (max_wait_ms)",
     "field.ceiling_ms": "mức trần (ceiling_ms)",
     "field.start_ms": "thời điểm bắt đầu (start_ms)",
+    # --- tích hợp: Django, SQL trong PostgreSQL ---
+    "django.made_at": "tạo lúc {time} (giờ UTC)",
+    "invalid_database_url": (
+        "{field} {value} không phải là URL PostgreSQL; hãy dùng dạng"
+        " postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
+    ),
+    "database_unreachable": "không kết nối được tới cơ sở dữ liệu {url}: {reason}",
+    "database_refused": "cơ sở dữ liệu {url} từ chối các hàm SQL: {reason}",
+    "extra_missing": (
+        "{feature} cần gói Python {package} nhưng gói này chưa được cài:"
+        " pip install 'snowid[{extra}]'"
+    ),
+    "sql.header": (
+        "Các hàm SQL để đọc ID Snowflake theo bố cục {layout}, do snowid {version} tạo ra."
+        " Chạy lại đoạn này chỉ thay các hàm bằng đúng định nghĩa cũ, không hỏng gì."
+    ),
+    "sql.applied": "đã cài {count} hàm SQL vào {url}: {names}",
 }

@@ -1,0 +1,196 @@
+"""SQL functions that read Snowflake ids inside PostgreSQL, written from a ``Layout``.
+
+``snowid sql postgres`` prints them; ``--apply URL`` installs them (``apply_postgres``):
+
+- ``snowid_timestamp(bigint) → timestamptz``: when the id was made;
+- ``snowid_parts(bigint) → ("timestamp" timestamptz, datacenter, machine, sequence)``;
+- ``snowid_first_id_at(timestamptz) → bigint`` and ``snowid_last_id_at(timestamptz) →
+  bigint``: the bounds of ``WHERE id BETWEEN …`` for a time window, as
+  ``snowid.first_id_at``/``last_id_at`` compute them (the first rounds a time between
+  two milliseconds up, the last rounds it down).
+
+Every number in the SQL comes from the layout: a field is read by dividing by the power of
+two below it (``2 ** shift``) and taking the remainder by its size, and an id is the
+milliseconds since the epoch times ``2 ** timestamp_shift``. All four are ``IMMUTABLE
+STRICT PARALLEL SAFE`` (usable in indexes and in plans run in parallel), written in
+PL/pgSQL so that bad input raises snowid's message (a negative id; a time outside the
+layout's range) instead of giving a wrong answer. Times are computed in whole
+milliseconds with exact arithmetic (numeric and intervals), never through a float.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from snowid import __version__
+from snowid._layout import TWITTER, Layout
+from snowid._redact import redact, scrub
+from snowid.errors import (
+    DatabaseRefusedError,
+    DatabaseUnreachableError,
+    ExtraMissingError,
+    InvalidDatabaseUrlError,
+)
+from snowid.i18n import translate, translate_field
+
+__all__ = ["FUNCTIONS", "apply_postgres", "postgres_script", "postgres_statements"]
+
+FUNCTIONS = ("snowid_timestamp", "snowid_parts", "snowid_first_id_at", "snowid_last_id_at")
+"""The functions installed, in the order they are created."""
+
+_MARK = "\x00"  # where an SQL value goes inside a catalog message
+_QUALIFIERS = "IMMUTABLE STRICT PARALLEL SAFE"
+_CONNECT_TIMEOUT_S = 5
+
+
+def postgres_statements(layout: Layout = TWITTER, lang: str = "en") -> list[str]:
+    """One ``CREATE OR REPLACE FUNCTION`` statement per function, for ``layout``.
+
+    ``lang`` is the language of the errors the functions raise.
+    """
+    return [
+        _timestamp_function(layout, lang),
+        _parts_function(layout, lang),
+        _bound_function("snowid_first_id_at", "ceil", 0, layout, lang),
+        _bound_function("snowid_last_id_at", "floor", _low_bits_full(layout), layout, lang),
+    ]
+
+
+def postgres_script(layout: Layout = TWITTER, lang: str = "en") -> str:
+    """The statements as one script for psql: a header, then one transaction."""
+    header = translate("sql.header", lang, layout=layout.name, version=__version__)
+    body = "\n\n".join(f"{statement};" for statement in postgres_statements(layout, lang))
+    return f"-- {header}\nBEGIN;\n\n{body}\n\nCOMMIT;\n"
+
+
+# --- the functions ----------------------------------------------------------------------
+
+
+def _unit(shift: int) -> int:
+    """The value of the lowest bit of a field: the divisor that brings it down to bit 0."""
+    unit: int = 2**shift
+    return unit
+
+
+def _low_bits_full(layout: Layout) -> int:
+    """Every bit below the timestamp set: the last id of a millisecond, minus its time."""
+    return layout.pack(
+        layout.epoch_ms, layout.max_datacenter, layout.max_machine, layout.max_sequence
+    )
+
+
+def _field(shift: int, size: int) -> str:
+    """The SQL reading one field of ``id``: below it divided away, above it cut off."""
+    unit = _unit(shift)
+    return f"id % {size}" if unit == 1 else f"(id / {unit}) % {size}"
+
+
+def _time_of(layout: Layout) -> str:
+    """The id's time as timestamptz: exact (interval arithmetic in microseconds, no float),
+    and built from immutable operations only (a timestamp read as UTC)."""
+    ms = f"id / {_unit(layout.timestamp_shift)} + {layout.epoch_ms}"
+    return (
+        f"(TIMESTAMP '1970-01-01 00:00:00' + ({ms}) * INTERVAL '1 millisecond') AT TIME ZONE 'UTC'"
+    )
+
+
+def _negative_check(lang: str) -> str:
+    message = _message("id_negative", lang, "id", field=translate_field("id", lang))
+    return f"    IF id < 0 THEN\n        RAISE EXCEPTION USING ERRCODE = '22003', MESSAGE = {message};\n    END IF;\n"
+
+
+def _timestamp_function(layout: Layout, lang: str) -> str:
+    return (
+        f"CREATE OR REPLACE FUNCTION snowid_timestamp(id bigint)\n"
+        f"RETURNS timestamptz\nLANGUAGE plpgsql {_QUALIFIERS}\nAS $snowid$\nBEGIN\n"
+        f"{_negative_check(lang)}"
+        f"    RETURN {_time_of(layout)};\nEND\n$snowid$"
+    )
+
+
+def _parts_function(layout: Layout, lang: str) -> str:
+    fields = (
+        ('"timestamp"', _time_of(layout)),
+        ("datacenter", _field(layout.datacenter_shift, layout.max_datacenter + 1)),
+        ("machine", _field(layout.machine_shift, layout.max_machine + 1)),
+        ("sequence", _field(layout.sequence_shift, layout.max_sequence + 1)),
+    )
+    assignments = "".join(f"    {name} := {value};\n" for name, value in fields)
+    return (
+        "CREATE OR REPLACE FUNCTION snowid_parts(\n    id bigint,\n"
+        '    OUT "timestamp" timestamptz,\n    OUT datacenter integer,\n'
+        "    OUT machine integer,\n    OUT sequence integer\n)\n"
+        f"LANGUAGE plpgsql {_QUALIFIERS}\nAS $snowid$\nBEGIN\n"
+        f"{_negative_check(lang)}{assignments}END\n$snowid$"
+    )
+
+
+def _bound_function(name: str, rounding: str, low_bits: int, layout: Layout, lang: str) -> str:
+    """``first_id_at`` (``ceil``, low bits 0) or ``last_id_at`` (``floor``, low bits full)."""
+    limits = {"min": layout.epoch_ms, "max": layout.max_timestamp}
+    before = _message("timestamp_before_epoch", lang, "ms::text", **limits)
+    after = _message("timestamp_after_end", lang, "ms::text", **limits)
+    low = f" + {low_bits}" if low_bits else ""
+    return (
+        f"CREATE OR REPLACE FUNCTION {name}(t timestamptz)\n"
+        f"RETURNS bigint\nLANGUAGE plpgsql {_QUALIFIERS}\nAS $snowid$\n"
+        # extract(epoch) is numeric (exact) since PostgreSQL 14; ±infinity stays infinite.
+        f"DECLARE\n    ms numeric := {rounding}(extract(epoch FROM t) * 1000);\nBEGIN\n"
+        f"    IF ms < {layout.epoch_ms} THEN\n"
+        f"        RAISE EXCEPTION USING ERRCODE = '22008', MESSAGE = {before};\n    END IF;\n"
+        f"    IF ms > {layout.max_timestamp} THEN\n"
+        f"        RAISE EXCEPTION USING ERRCODE = '22008', MESSAGE = {after};\n    END IF;\n"
+        f"    RETURN (ms::bigint - {layout.epoch_ms}) * {_unit(layout.timestamp_shift)}{low};\n"
+        f"END\n$snowid$"
+    )
+
+
+def _message(code: str, lang: str, value_sql: str, **params: object) -> str:
+    """snowid's catalog message ``code`` as an SQL expression, the value spliced in."""
+    text = translate(code, lang, value=_MARK, **params)
+    head, _, tail = text.partition(_MARK)
+    return f"{_literal(head)} || {value_sql} || {_literal(tail)}"
+
+
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+# --- installing them --------------------------------------------------------------------
+
+
+def apply_postgres(url: str, statements: Sequence[str]) -> None:
+    """Run ``statements`` in one transaction on the PostgreSQL database at ``url``.
+
+    Errors show the URL's display form (``snowid._redact``: never a user or password):
+    ``InvalidDatabaseUrlError`` (not a ``postgresql://`` URL), ``DatabaseUnreachableError``,
+    ``DatabaseRefusedError`` (nothing was changed), ``ExtraMissingError`` (no psycopg).
+    """
+    text = str(url)
+    if not text.startswith(("postgresql://", "postgres://")):
+        raise InvalidDatabaseUrlError(value=redact(text))
+    try:
+        import psycopg
+    except ImportError:
+        raise ExtraMissingError(
+            feature="snowid sql postgres --apply", package="psycopg", extra="postgres"
+        ) from None
+    shown = redact(text)
+    try:
+        conn: Any = psycopg.connect(text, connect_timeout=_CONNECT_TIMEOUT_S)
+    except (psycopg.Error, ValueError) as error:  # ValueError: a URL libpq cannot parse
+        raise DatabaseUnreachableError(url=shown, reason=_reason(error, text)) from None
+    try:
+        with conn.transaction():
+            for statement in statements:
+                conn.execute(statement)
+    except psycopg.Error as error:
+        raise DatabaseRefusedError(url=shown, reason=_reason(error, text)) from None
+    finally:
+        conn.close()
+
+
+def _reason(error: BaseException, url: str) -> str:
+    """The driver's first line, without any secret of the URL should it quote one."""
+    return scrub((str(error).strip().splitlines() or [type(error).__name__])[0], url)
