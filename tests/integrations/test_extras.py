@@ -83,6 +83,7 @@ def test_the_core_needs_nothing() -> None:
         ("sqlmodel", {"sqlmodel", "sqlalchemy", "pydantic"}),
         ("mysql", {"pymysql"}),
         ("postgres", {"psycopg"}),
+        ("django", {"django"}),
     ],
 )
 def test_each_integration_extra_installs_only_what_it_needs(extra: str, expected: set[str]) -> None:

@@ -7,7 +7,16 @@ import sys
 import textwrap
 from pathlib import Path
 
-EXTRAS = ("pydantic", "pydantic_core", "fastapi", "sqlalchemy", "sqlmodel", "psycopg", "pymysql")
+EXTRAS = (
+    "pydantic",
+    "pydantic_core",
+    "fastapi",
+    "sqlalchemy",
+    "sqlmodel",
+    "psycopg",
+    "pymysql",
+    "django",
+)
 
 
 def _run(code: str) -> list[str]:
@@ -28,7 +37,7 @@ def test_import_snowid_and_the_process_wide_generator_load_no_extra(tmp_path: Pa
         import snowid
         snowid.configure(lease="file://{tmp_path}/slots")
         snowid.next_id(), snowid.next_ids(3), snowid.SnowId(4194439168).datetime
-        print(*sorted(m for m in {EXTRAS!r} + ("snowid._pydantic", "snowid.dbapi")
+        print(*sorted(m for m in {EXTRAS!r} + ("snowid._pydantic", "snowid.dbapi", "snowid.django")
                       if m in sys.modules))
         """
     )
@@ -58,6 +67,18 @@ def test_the_sqlalchemy_integration_does_not_load_pydantic_or_fastapi() -> None:
         import sys
         import snowid.sqlalchemy
         print(*sorted(m for m in ("pydantic", "fastapi", "sqlmodel") if m in sys.modules))
+        """
+    )
+    assert loaded == []
+
+
+def test_the_django_integration_loads_django_only() -> None:
+    loaded = _run(
+        """
+        import sys
+        import snowid.django
+        print(*sorted(m for m in ("pydantic", "sqlalchemy", "psycopg", "pymysql")
+                      if m in sys.modules))
         """
     )
     assert loaded == []

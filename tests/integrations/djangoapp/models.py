@@ -1,0 +1,19 @@
+"""Models keyed by SnowIdField: a key, a foreign key to such a key, and a plain id column."""
+
+from __future__ import annotations
+
+from django.db import models
+
+from snowid.django import SnowIdField
+
+
+class Customer(models.Model):
+    id = SnowIdField(primary_key=True)
+    name = models.CharField(max_length=40, blank=True, default="")
+
+
+class Order(models.Model):
+    id = SnowIdField(primary_key=True)
+    customer = models.ForeignKey(Customer, null=True, blank=True, on_delete=models.CASCADE)
+    parent_id = SnowIdField(null=True, blank=True, default=None)  # another order's id
+    note = models.CharField(max_length=40, blank=True, default="")
