@@ -349,7 +349,7 @@ MESSAGES: dict[str, str] = {
     ),
     "sql.header": (
         "Các hàm SQL để đọc ID Snowflake theo bố cục {layout}, do snowid {version} tạo ra."
-        " Chạy lại đoạn này chỉ thay các hàm bằng đúng định nghĩa cũ, không hỏng gì."
+        " Chạy lại bao nhiêu lần cũng được: các hàm chỉ được thay bằng đúng định nghĩa này."
     ),
     "sql.applied": "đã cài {count} hàm SQL vào {url}: {names}",
 }
