@@ -46,7 +46,7 @@ from snowid.errors import (
 if TYPE_CHECKING:
     import socket
 
-    from snowid.lease._base import BaseLease
+    from snowid.lease._base import Lease
 
 __all__ = ["ENV_VAR", "anext_id", "configure", "next_id", "next_ids"]
 
@@ -66,7 +66,7 @@ class _State:
         """The URL given to configure(), or read from the environment at first use."""
         self.generator: Generator | None = None
         """This process's generator; None until first use, and again in a forked child."""
-        self.lease: BaseLease | None = None
+        self.lease: Lease | None = None
         self.guard: socket.socket | None = None
         """The abstract socket that marks this process's static identity as taken."""
         self.fixed: tuple[int, int] | None = None
@@ -137,12 +137,13 @@ def _make(value: int) -> SnowId:
 
 
 def _check_url(lease: object) -> str:
+    from snowid.lease._registry import backend_for
     from snowid.lease._url import parse_lease_url
 
     if not isinstance(lease, str):
         raise wrong_type("lease", lease, "snowid.configure()", "str")
     url = lease.strip()
-    parse_lease_url(url, {})  # "" and unknown schemes are refused here, never defaulted
+    backend_for(parse_lease_url(url))  # "" and unknown schemes are refused here, never defaulted
     return url
 
 
@@ -195,7 +196,7 @@ def _after_fork_in_child() -> None:
     state = _state
     state.lock = threading.Lock()
     state.generator = None
-    state.lease = None  # the inherited lease drops its grant itself (BaseLease)
+    state.lease = None  # the inherited lease drops its grant itself (Lease)
     if state.fixed is not None:
         state.ancestor_fixed.add(state.fixed)
         state.fixed = None

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from snowid import TWITTER, Generator
-from snowid.lease import BaseLease, lease_status, open_lease
+from snowid.lease import Lease, lease_status, open_lease
 from tests.lease_support.stores import Store, store
 
 __all__ = ["store"]  # the fixture, imported for pytest
@@ -79,7 +79,7 @@ def test_anext_id_keeps_the_loop_responsive_through_claim_renewals_and_close(
     url = store.url("range=0-0&ttl=1&renew=0.2")
     before = set(threading.enumerate())
 
-    async def run() -> tuple[list[int], float, BaseLease, Ticker]:
+    async def run() -> tuple[list[int], float, Lease, Ticker]:
         ticker = Ticker()
         ticker.start()
         await asyncio.sleep(0.02)
@@ -116,7 +116,7 @@ def test_cancelled_anext_id_during_a_claim_then_close_leaves_nothing_held(store:
     store.push_ceiling(0, 600)
     url = store.url("range=0-0&ttl=5&renew=0.2&span=0.5")
 
-    async def run() -> tuple[BaseLease, Ticker]:
+    async def run() -> tuple[Lease, Ticker]:
         ticker = Ticker()
         ticker.start()
         lease = open_lease(url, claim_wait=5)

@@ -17,7 +17,7 @@ import pytest
 from snowid import TWITTER, Generator
 from snowid.errors import CeilingReachedError, InvalidLeaseUrlError
 from snowid.lease import FileLease, LeaseEvent, open_lease
-from snowid.lease._base import ForwardJumpGuard
+from snowid.lease._forward import ForwardJumpGuard
 from snowid.lease._hwm import HORIZON_MS, HwmFile
 from snowid.lease.file import slot_path
 from snowid.testing import FakeClock

@@ -1,21 +1,51 @@
 """PostgreSQL leases against the real local server (LEASES.md cases 22 and 23; cases 14-17,
-19, 20 and 26 run on every backend in test_store_faults.py).
+19, 20 and 26 run on every backend in test_store_faults.py), and libpq's URL forms.
 
 Timings are scaled down (TTL about a second); every process and loop is bounded.
 """
 
 from __future__ import annotations
 
+import os
 import time
+from pathlib import Path
 
 import pytest
 
 from snowid import TWITTER, Generator
 from snowid.errors import StoreRegressedError
+from snowid.lease import lease_status
 from tests.lease_support.holders import wait_until
 from tests.lease_support.pg import PG, open_pg, sql
 
 pytestmark = [pytest.mark.postgres, pytest.mark.timeout(120)]
+
+SOCKET_DIR = "/var/run/postgresql"
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        "postgresql:///test?{options}",
+        "postgresql:///test?host=/var/run/postgresql&{options}",
+        "postgresql://postgres@/test?host=/var/run/postgresql&{options}",
+    ],
+)
+def test_unix_socket_forms_connect_as_psql_does(
+    table: str, form: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 8 item 11: libpq's Unix-socket URLs reached libpq as ``postgresql:/test``."""
+    if not Path(SOCKET_DIR, ".s.PGSQL.5432").exists():
+        pytest.skip(f"no PostgreSQL socket in {SOCKET_DIR}")
+    monkeypatch.setenv("PGUSER", "postgres")  # the forms without a user (tests run as root)
+    url = form.format(options=f"table={table}&range=5-5&ttl=1")
+    with open_pg(url) as lease:
+        assert lease.acquire(0).machine == 5
+        assert lease._conn.info.host == SOCKET_DIR  # a socket directory, not a TCP host
+        rows = lease_status(url)
+        assert [(r.worker, r.held) for r in rows] == [(5, True)]
+        (holder,) = sql(f"SELECT holder FROM {table} WHERE worker = 5")[0]
+        assert str(os.getpid()) in holder
 
 
 def test_store_wiped_holder_fails_closed_and_reinit_quarantines(table: str) -> None:

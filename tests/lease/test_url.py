@@ -102,3 +102,26 @@ def test_postgres_url_keeps_libpq_params_and_hides_the_password() -> None:
     assert "ttl" not in lease.conninfo
     assert (lease.first, lease.last, lease.ttl_ms, lease.renew_ms) == (3, 4, 2000, 667)
     lease.close()
+
+
+@pytest.mark.parametrize(
+    ("url", "conninfo"),
+    [
+        ("postgresql:///test", "postgresql:///test"),
+        (
+            "postgresql:///test?ttl=2&host=/var/run/postgresql",
+            "postgresql:///test?host=%2Fvar%2Frun%2Fpostgresql",
+        ),
+        (
+            "postgres://postgres@/test?host=/var/run/postgresql",
+            "postgres://postgres@/test?host=%2Fvar%2Frun%2Fpostgresql",
+        ),
+        ("postgresql://h1:5432,h2/test?range=0-3", "postgresql://h1:5432,h2/test"),
+    ],
+)
+def test_libpq_gets_the_url_as_written_without_our_options(url: str, conninfo: str) -> None:
+    """Issue 8 item 11: ``postgresql:///db`` (libpq's Unix socket) became ``postgresql:/db``."""
+    lease = open_lease(url)
+    assert isinstance(lease, PostgresLease)
+    assert lease.conninfo == conninfo
+    lease.close()

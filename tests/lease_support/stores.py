@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from snowid.lease import BaseLease, init_lease, open_lease
+from snowid.lease import Lease, init_lease, open_lease
 from tests.lease_support.pg import fresh_table, sql
 from tests.lease_support.redis import RedisServer, new_prefix, redis_server
 
@@ -33,7 +33,7 @@ class Store:
 
     def open(self, query: str = "", port: int | None = None, **options: Any) -> Any:
         lease = open_lease(self.url(query, port), **options)
-        assert isinstance(lease, BaseLease)
+        assert isinstance(lease, Lease)
         return lease
 
     def expire(self, worker: int) -> None:

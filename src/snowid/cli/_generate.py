@@ -14,7 +14,7 @@ from snowid.cli._common import add_lang_option
 from snowid.errors import EmptyValueError, OutOfRangeError
 
 if TYPE_CHECKING:
-    from snowid.lease._protocol import Lease
+    from snowid.lease import Lease
 
 MAX_COUNT = 10_000_000
 _CHUNK = 65_536  # ids per write: output streams instead of holding millions of strings

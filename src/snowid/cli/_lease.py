@@ -70,12 +70,11 @@ def _init(args: argparse.Namespace, lang: str) -> int:
 
 
 def _status(args: argparse.Namespace, lang: str) -> int:
-    from snowid._redact import redact
-    from snowid.lease import lease_status, resolve_lease_url
+    from snowid.lease import open_lease
 
-    url = resolve_lease_url(args.url)
-    rows = [row for row in lease_status(url) if args.all or row.held]
-    url = redact(url)  # printed: never with its password
+    with open_lease(args.url) as lease:
+        rows = [row for row in lease.status() if args.all or row.held]
+        url = lease.url  # printed: never with its password
     if args.json:
         print_json({"url": url, "identities": [_row_json(row) for row in rows]})
         return 0

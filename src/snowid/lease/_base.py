@@ -1,9 +1,19 @@
-"""What every lease backend shares: state, locking, fork handling, the context manager.
+"""The one lease type: what every backend shares, and the hooks each one fills in.
 
-A backend implements ``_claim`` (get a new identity), ``_extend`` (raise the ceiling of
-the one held), ``_release`` (give it back) and ``_drop_inherited`` (a forked child
-forgets what it inherited without touching it). This class turns them into the Fence
-contract: ``ceiling_ms`` is the hot-path bound, -1 whenever no grant is usable.
+:class:`Lease` is the generator's Fence (``ceiling_ms``, ``acquire``) plus a worker
+identity claimed lazily on the first ``acquire``. A backend is one module with one
+subclass that implements:
+
+- ``from_url`` (classmethod): read its options from a parsed :class:`LeaseUrl`, check
+  them, and call its constructor, where its defaults live (only there);
+- ``_claim`` (get a new identity), ``_extend`` (raise the ceiling of the one held),
+  ``_release`` (give it back), and optionally ``_drop_inherited`` (a forked child
+  forgets what it inherited without touching it) and ``_close_resources``;
+- ``prepare`` (``snowid lease init``), ``status`` (``snowid lease status``) and
+  ``check`` (the early check of ``snowid serve``) where the defaults do not fit.
+
+This class turns the hooks into the Fence contract: ``ceiling_ms`` is the hot-path
+bound, -1 whenever no grant is usable. Backends are found by scheme in ``_registry``.
 """
 
 from __future__ import annotations
@@ -11,25 +21,24 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
-import logging
 import os
 import threading
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
-from snowid._clock import SYSTEM_CLOCK, Clock, wall_lead_ms
+from snowid._clock import SYSTEM_CLOCK, Clock
 from snowid._fence import Grant
 from snowid._layout import TWITTER
 from snowid.errors import LeaseLostError
-from snowid.lease._protocol import LeaseState
 
-__all__ = ["BaseLease", "ForwardJumpGuard", "ForwardVerdict", "IdentityStatus", "LeaseEvent"]
+if TYPE_CHECKING:
+    from snowid.lease._url import LeaseUrl
 
-log = logging.getLogger("snowid.lease")
+__all__ = ["IdentityStatus", "Lease", "LeaseEvent", "LeaseState"]
 
-_NS_PER_MS = 1_000_000
+LeaseState = Literal["unclaimed", "held", "lost", "closed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,8 +60,8 @@ class IdentityStatus:
 class LeaseEvent:
     """A change of state, kept for logs and tests (``lease.events``)."""
 
-    kind: str  # "claim", "extend", "lost", "release", "expired", "fork", "forward_jump",
-    # "forward_accept", "forward_clear" (see ForwardJumpGuard)
+    kind: str  # "claim", "extend", "lost", "release", "expired", "forward_jump",
+    # "forward_accept", "forward_clear" (the last three: file slots, see ForwardJumpGuard)
     worker: int
     epoch: int
     start_ms: int
@@ -60,81 +69,7 @@ class LeaseEvent:
     detail: str = ""
 
 
-ForwardVerdict = Literal["ok", "jump", "moved", "hold", "accept", "clear"]
-"""What :meth:`ForwardJumpGuard.check` says about persisting a mark for a wall time:
-``ok`` persist; ``jump`` a forward jump starts an episode (do not persist); ``moved`` the
-clock moved again within the episode (do not persist, confirm anew); ``hold`` still
-waiting for confirmation (do not persist); ``accept`` the new time held for the
-confirmation period (persist); ``clear`` the clock came back (persist)."""
-
-
-@dataclass(slots=True)
-class ForwardJumpGuard:
-    """Keeps a bad forward step of the wall clock out of a persisted ceiling.
-
-    A mark written ahead as ``now + delta`` with a wall clock hours ahead locks the
-    identity out (and, through the host clock-regression check, the whole host) until
-    real time catches up. So each accepted extension records a reference (wall ms,
-    boot-clock ns), and before the next one the wall clock's progress since then is
-    compared with the boot clock's (``Clock.monotonic_ns``: never steps, counts
-    suspend where the OS allows). Wall progress ahead by more than ``guard_ms`` (plus
-    1 ms per second of boot progress, for NTP slewing) is a jump: nothing is
-    persisted, so the ceiling stays where it was, until either the clock comes back or
-    the new wall-minus-boot offset has stayed within ``guard_ms`` of itself for
-    ``confirm_ms`` of boot-clock time. A backward step is not this guard's business
-    (the generator and the regression check handle it). ``guard_ms <= 0`` turns it off.
-
-    Clock bookkeeping only: no I/O, no locking (the lease's lock covers it).
-    """
-
-    guard_ms: int = 5000
-    confirm_ms: int = 30_000
-    ref_ms: int = -1
-    """Wall time of the last accepted extension; -1 before the first (nothing to compare)."""
-    ref_ns: int = 0
-    """Boot-clock reading at the last accepted extension."""
-    since_ns: int = -1
-    """Boot-clock reading since which the episode's offset held; -1 outside an episode."""
-    offset_ms: int = 0
-    """Wall minus boot clock (ms) of the episode."""
-
-    @property
-    def paused(self) -> bool:
-        return self.since_ns >= 0
-
-    def reset(self, wall_ms: int, mono_ns: int) -> None:
-        """A mark for ``wall_ms`` was accepted at boot-clock ``mono_ns``: the new reference."""
-        self.ref_ms, self.ref_ns = wall_ms, mono_ns
-        self.since_ns = -1
-
-    def forget(self) -> None:
-        """No reference (a new identity, a forked child): the next extension is not checked."""
-        self.ref_ms, self.since_ns = -1, -1
-
-    def check(self, wall_ms: int, mono_ns: int) -> tuple[ForwardVerdict, int]:
-        """The verdict on persisting a mark for wall time ``wall_ms``, and the jump in ms
-        (wall progress minus boot progress since the reference, beyond slewing)."""
-        if self.guard_ms <= 0 or self.ref_ms < 0:
-            return "ok", 0
-        jump_ms = wall_lead_ms(self.ref_ms, self.ref_ns, wall_ms, mono_ns)
-        if jump_ms <= self.guard_ms:
-            verdict: ForwardVerdict = "clear" if self.paused else "ok"
-            self.since_ns = -1
-            return verdict, jump_ms
-        offset = wall_ms - mono_ns // _NS_PER_MS
-        if not self.paused:
-            self.since_ns, self.offset_ms = mono_ns, offset
-            return "jump", jump_ms
-        if abs(offset - self.offset_ms) > self.guard_ms:
-            self.since_ns, self.offset_ms = mono_ns, offset
-            return "moved", jump_ms
-        if mono_ns - self.since_ns >= self.confirm_ms * _NS_PER_MS:
-            self.since_ns = -1
-            return "accept", jump_ms
-        return "hold", jump_ms
-
-
-_LIVE: weakref.WeakSet[BaseLease] = weakref.WeakSet()
+_LIVE: weakref.WeakSet[Lease] = weakref.WeakSet()
 
 
 def _after_fork_in_child() -> None:
@@ -152,11 +87,16 @@ os.register_at_fork(after_in_child=_after_fork_in_child)
 atexit.register(_at_exit)
 
 
-class BaseLease:
-    """Lease state machine: unclaimed -> held -> (lost -> held ...) -> closed."""
+class Lease:
+    """A worker identity behind a Fence: unclaimed -> held -> (lost -> held ...) -> closed.
 
-    kind: ClassVar[str] = "base"
+    Open one with ``snowid.lease.open_lease(url)``; use it as a generator's fence and
+    close it (or use it as a context manager) to give the identity back.
+    """
+
     max_events: ClassVar[int] = 1000
+    object_options: ClassVar[tuple[str, ...]] = ()
+    """Keyword options of ``open_lease`` passed to ``from_url`` as objects, not as text."""
 
     def __init__(self, url: str, clock: Clock | None = None) -> None:
         self.ceiling_ms: int = -1
@@ -171,10 +111,35 @@ class BaseLease:
         """Called with every event, before the change it records takes effect."""
         _LIVE.add(self)
 
-    # --- the Lease protocol ----------------------------------------------------
+    @classmethod
+    def from_url(cls, url: LeaseUrl, *, clock: Clock | None = None) -> Lease:
+        """The lease a parsed URL describes (options checked here; nothing claimed yet)."""
+        raise NotImplementedError
+
+    # --- what the CLI and the service ask of any backend -----------------------
+
+    def prepare(self, *, first_deployment: bool = False) -> dict[str, object]:
+        """Create what the store needs if it is missing (idempotent); what was found.
+
+        ``first_deployment`` vouches that no holder of an earlier store can be alive
+        (stores that quarantine a newly created table skip it). Always has ``url``.
+        """
+        del first_deployment
+        return {"url": self.url}
+
+    def status(self) -> list[IdentityStatus]:
+        """Who holds (or last held) each identity of this lease's range, by worker."""
+        return []
+
+    def check(self) -> None:
+        """Refuse early what can be told without the store (``snowid serve`` calls it
+        once before starting workers); a store that is down is not an error here."""
+
+    # --- the lease ---------------------------------------------------------------
 
     @property
     def url(self) -> str:
+        """Where the lease lives, without any password."""
         return self._url
 
     @property
@@ -183,6 +148,7 @@ class BaseLease:
 
     @property
     def grant(self) -> Grant | None:
+        """The grant held now, or None while unclaimed, lost or closed."""
         return self._grant if self._state == "held" else None
 
     @property
@@ -208,6 +174,7 @@ class BaseLease:
         return await asyncio.to_thread(self.acquire, needed_ms)
 
     def release(self) -> None:
+        """Give the identity back (its ceiling stays); the next acquire claims again."""
         with self._lock:
             grant = self._grant
             self.ceiling_ms = -1
@@ -218,6 +185,7 @@ class BaseLease:
                     self._set_unheld("unclaimed", "release", "")
 
     def close(self) -> None:
+        """Release and stop any background renewal; acquire then raises."""
         with self._lock:
             if self._state == "closed":
                 return
@@ -228,7 +196,7 @@ class BaseLease:
                 self._close_resources()
                 _LIVE.discard(self)
 
-    def __enter__(self) -> BaseLease:
+    def __enter__(self) -> Lease:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -270,41 +238,6 @@ class BaseLease:
             self._event("extend", grant)  # logged before the new ceiling is published
         self.ceiling_ms = grant.ceiling_ms
         return grant
-
-    def _forward_allows(self, guard: ForwardJumpGuard, grant: Grant, wall_ms: int) -> bool:
-        """Whether a mark for ``wall_ms`` may be persisted now (see ForwardJumpGuard).
-
-        Records a ``forward_jump`` event (and logs a warning) when an episode starts, an
-        event when the clock moves again within it, ``forward_accept`` when the new time
-        is confirmed and ``forward_clear`` when the clock came back. On True the caller
-        persists and then calls ``guard.reset``.
-        """
-        verdict, jump_ms = guard.check(wall_ms, self._clock.monotonic_ns())
-        if verdict == "ok":
-            return True
-        from snowid.i18n import translate  # only on this rare path, as errors.py does
-
-        worker = TWITTER.worker(grant.datacenter, grant.machine)
-        params = {
-            "worker": worker,
-            "jump_ms": jump_ms,
-            "ceiling": grant.ceiling_ms,
-            "guard_ms": guard.guard_ms,
-            "confirm_ms": guard.confirm_ms,
-        }
-        if verdict in ("jump", "moved"):
-            detail = translate("lease.forward_jump", **params)
-            self._event("forward_jump", grant, detail)
-            if verdict == "jump":  # once per episode
-                log.warning("snowid: %s", detail)
-            return False
-        if verdict == "hold":
-            return False
-        code = "lease.forward_accept" if verdict == "accept" else "lease.forward_clear"
-        detail = translate(code, **params)
-        self._event(f"forward_{verdict}", grant, detail)
-        (log.warning if verdict == "accept" else log.info)("snowid: %s", detail)
-        return True
 
     def _set_unheld(self, state: LeaseState, kind: str, detail: str) -> None:
         self.ceiling_ms = -1

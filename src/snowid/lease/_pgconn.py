@@ -1,4 +1,5 @@
-"""Connection chores for the PostgreSQL lease: client-side timeouts and fork safety.
+"""Connection chores for the PostgreSQL lease: the connection string, client-side
+timeouts and fork safety.
 
 psycopg's sync connections have no per-statement client timeout, and a partitioned
 store can leave a query waiting forever on a socket the kernel still calls healthy.
@@ -12,12 +13,29 @@ import contextlib
 import os
 import socket
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
+from urllib.parse import SplitResult, quote, urlencode
 
-__all__ = ["StatementTimer", "abandon_inherited"]
+__all__ = ["StatementTimer", "abandon_inherited", "libpq_conninfo"]
 
 _ABANDONED: list[object] = []  # connections inherited over fork: never finished by GC
+
+
+def libpq_conninfo(parts: SplitResult, query: Iterable[tuple[str, str]]) -> str:
+    """The lease URL as libpq's connection URI, with only libpq's ``query`` parameters.
+
+    Rebuilt from the split URL as written, never through ``urlunsplit``: that drops the
+    empty authority of libpq's Unix-socket forms (``postgresql:///db`` would become
+    ``postgresql:/db``, which libpq cannot read). A ``#`` stays where it was: libpq
+    reads it as part of the value before it, so it is its error to report.
+    """
+    # quote, not quote_plus: libpq reads "+" literally, so a space must stay %20
+    encoded = urlencode(list(query), quote_via=quote)
+    text = f"{parts.scheme}://{parts.netloc}{parts.path}"
+    if encoded:
+        text += f"?{encoded}"
+    return f"{text}#{parts.fragment}" if parts.fragment else text
 
 
 class StatementTimer:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from snowid._layout import TWITTER
 from snowid.lease._url import check_identifier
 
 __all__ = ["Sql", "check_identifier"]
@@ -31,7 +32,7 @@ class Sql:
 
     def __init__(self, schema: str, table: str) -> None:
         self.schema = check_identifier("schema", schema)
-        self.table_name = check_identifier("table", table)
+        check_identifier("table", table)
         self.table = f'"{schema}"."{table}"'
         self.meta = f'"{schema}"."{table}_meta"'
 
@@ -52,7 +53,7 @@ class Sql:
         )
         cur.execute(
             f"CREATE TABLE IF NOT EXISTS {self.table} ("
-            " worker smallint PRIMARY KEY CHECK (worker BETWEEN 0 AND 1023),"
+            f" worker smallint PRIMARY KEY CHECK (worker BETWEEN 0 AND {TWITTER.max_worker}),"
             " owner uuid, epoch bigint NOT NULL DEFAULT 0,"
             " ceiling_ms bigint NOT NULL DEFAULT 0,"
             " expires_at timestamptz NOT NULL DEFAULT '-infinity',"
@@ -63,7 +64,7 @@ class Sql:
         if row is not None:
             return str(row[0]), False
         cur.execute(
-            f"INSERT INTO {self.table} (worker) SELECT generate_series(0, 1023)"
+            f"INSERT INTO {self.table} (worker) SELECT generate_series(0, {TWITTER.max_worker})"
             " ON CONFLICT (worker) DO NOTHING"
         )
         if quarantine_ms is not None:
@@ -130,10 +131,6 @@ class Sql:
             " SET expires_at = clock_timestamp() - interval '1 millisecond' FROM durable"
             " WHERE worker = %(worker)s AND owner = %(owner)s AND epoch = %(epoch)s"
         )
-
-    @property
-    def row(self) -> str:
-        return f"SELECT owner::text, epoch, ceiling_ms FROM {self.table} WHERE worker = %s"
 
     @property
     def status(self) -> str:

@@ -34,7 +34,7 @@ from snowid.errors import (
     StoreRegressedError,
     StoreUnreachableError,
 )
-from snowid.lease._base import BaseLease
+from snowid.lease._base import Lease
 
 __all__ = ["Claimed", "Renewed", "StoreLease", "StoreMissing"]
 
@@ -71,10 +71,8 @@ class Renewed:
     reason: str = ""
 
 
-class StoreLease(BaseLease):
+class StoreLease(Lease):
     """A worker identity in ``[first, last]`` leased from a networked store."""
-
-    kind = "store"
 
     def __init__(
         self,

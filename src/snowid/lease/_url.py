@@ -1,9 +1,12 @@
 """Parsing lease URLs into a scheme, a location and typed options.
 
+The URL is split here, once per ``open_lease``; the backend chosen by its scheme (see
+``_registry``) reads the options it knows from the :class:`LeaseUrl` in its ``from_url``.
 Every option comes from the URL query or from keyword arguments (which win); each
-value is checked here, once, so the backends receive clean numbers. Unknown options
-are an error: a typo such as ``rnage=0-7`` must not silently fall back to a default;
-so is an option given twice in the query (which one was meant?).
+value is checked when read, so the backends receive clean numbers. An option that is
+absent reads as None, and the backend's constructor supplies the default. Unknown
+options are an error: a typo such as ``rnage=0-7`` must not silently fall back to a
+default; so is an option given twice in the query (which one was meant?).
 
 Every refusal is an :class:`InvalidLeaseUrlError` whose ``reason`` picks its
 catalog message (en/vi), naming the field (``lease``), the URL without its password
@@ -17,9 +20,9 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import SplitResult, parse_qsl, unquote, urlsplit
 
 from snowid._layout import TWITTER
 from snowid._parse import to_int
@@ -39,8 +42,6 @@ __all__ = [
     "redact",
 ]
 
-_SCHEMES = {"static": "static", "file": "file", "postgresql": "postgres", "postgres": "postgres"}
-_SCHEMES.update(redis="redis", rediss="redis")
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 _IDENT = re.compile(r"^[a-z_][a-z0-9_]{0,50}$")
@@ -53,13 +54,48 @@ _MAX_PORT = 65535
 
 @dataclass(frozen=True, slots=True)
 class LeaseUrl:
-    """A parsed lease URL: which backend, where, and the raw options (strings)."""
+    """A parsed lease URL: its scheme, where, and the options (strings, checked when read).
+
+    ``parts`` is the split URL as written (path and query still percent-encoded), for
+    backends that hand the location to a driver; ``query`` holds the URL's own query
+    pairs, ``options`` those merged with keyword options, ``objects`` the keyword
+    options a backend takes as objects (``Lease.object_options``).
+    """
 
     raw: str = field(repr=False)  # may hold a password: never in a repr
-    backend: str
-    netloc: str = field(repr=False)
-    path: str
+    scheme: str
+    parts: SplitResult = field(repr=False)
+    query: tuple[tuple[str, str], ...] = field(default=(), repr=False)
     options: dict[str, str] = field(default_factory=dict, repr=False)
+    objects: dict[str, object] = field(default_factory=dict, repr=False)
+
+    @property
+    def netloc(self) -> str:
+        return self.parts.netloc
+
+    @property
+    def path(self) -> str:
+        """The path, percent-decoded."""
+        return unquote(self.parts.path)
+
+    @property
+    def shown(self) -> str:
+        """The URL as it may be printed (``snowid._redact.redact``: never a secret)."""
+        return redact(self.raw)
+
+    def with_options(self, options: Mapping[str, object], objects: Iterable[str] = ()) -> LeaseUrl:
+        """Keyword ``options`` merged over the query (stringified), except those named in
+        ``objects``, which are kept as they are in ``objects``."""
+        keep = set(objects)
+        merged, held = dict(self.options), dict(self.objects)
+        for key, option in options.items():
+            if option is None:
+                continue
+            if key in keep:
+                held[key] = option
+            else:
+                merged[key] = _option_text(option)
+        return replace(self, options=merged, objects=held)
 
     def fail(self, reason: LeaseUrlReason, **data: Any) -> InvalidLeaseUrlError:
         return _error(reason, self.raw, **data)
@@ -72,10 +108,11 @@ class LeaseUrl:
                 "unknown_option", options=", ".join(unknown), allowed=", ".join(allowed)
             )
 
-    def get_int(self, name: str, default: int, minimum: int = 0, maximum: int | None = None) -> int:
+    def integer(self, name: str, minimum: int = 0, maximum: int | None = None) -> int | None:
+        """Option ``name`` as a whole number in ``minimum..maximum``; None if absent."""
         text = self.options.get(name)
         if text is None:
-            return default
+            return None
         return self.to_int(name, text, minimum, maximum)
 
     def to_int(self, name: str, text: str, minimum: int = 0, maximum: int | None = None) -> int:
@@ -91,12 +128,14 @@ class LeaseUrl:
             raise self.fail("range", option=name, text=text, min=minimum, max=upper)
         return value
 
-    def get_seconds(
-        self, name: str, default: float, minimum: float = 0.0, maximum: float | None = None
-    ) -> float:
+    def seconds(
+        self, name: str, minimum: float = 0.0, maximum: float | None = None
+    ) -> float | None:
+        """Option ``name`` as a decimal number of seconds in ``minimum..maximum``; None if
+        absent."""
         text = self.options.get(name)
         if text is None:
-            return default
+            return None
         value = float(text) if _DECIMAL.match(text) else math.nan
         if not minimum <= value < math.inf:
             raise self.fail("seconds", option=name, text=text, min=f"{minimum:g}")
@@ -104,10 +143,11 @@ class LeaseUrl:
             raise self.fail("range", option=name, text=text, min=f"{minimum:g}", max=f"{maximum:g}")
         return value
 
-    def get_bool(self, name: str, default: bool) -> bool:
+    def flag(self, name: str) -> bool | None:
+        """Option ``name`` as yes/no; None if absent."""
         text = self.options.get(name)
         if text is None:
-            return default
+            return None
         lowered = text.strip().lower()
         if lowered in _TRUE:
             return True
@@ -115,13 +155,16 @@ class LeaseUrl:
             return False
         raise self.fail("bool", option=name, text=text)
 
-    def get_identifier(self, name: str, default: str) -> str:
-        text = self.options.get(name, default)
+    def identifier(self, name: str) -> str | None:
+        """Option ``name`` as a plain SQL name; None if absent."""
+        text = self.options.get(name)
+        if text is None:
+            return None
         if not _IDENT.match(text):
             raise self.fail("identifier", option=name, text=text)
         return text
 
-    def get_range(self) -> tuple[int, int] | None:
+    def worker_range(self) -> tuple[int, int] | None:
         """``range=A-B`` (worker numbers) or ``datacenter=N`` (its 32 machines); None if neither."""
         text = self.options.get("range")
         if text is not None:
@@ -135,23 +178,38 @@ class LeaseUrl:
             if not 0 <= first <= last <= TWITTER.max_worker:
                 raise self.fail("worker_range", text=text, max=TWITTER.max_worker)
             return first, last
-        if "datacenter" in self.options:
-            dc = self.get_int("datacenter", 0, 0, TWITTER.max_datacenter)
-            first = dc << TWITTER.machine_bits
-            return first, first + TWITTER.max_machine
+        dc = self.integer("datacenter", 0, TWITTER.max_datacenter)
+        if dc is not None:
+            return TWITTER.worker(dc, 0), TWITTER.worker(dc, TWITTER.max_machine)
         return None
 
+    def check_ports(self) -> None:
+        """Every ``host:port`` of the (possibly multi-host) authority has a port in 1..65535
+        (for backends that connect to hosts: a bad port is an error naming it)."""
+        for host in self.netloc.rpartition("@")[2].split(","):
+            if host.startswith("["):
+                port = host.partition("]")[2]
+                if port and not port.startswith(":"):
+                    raise self.fail("syntax")
+                port = port[1:]
+            else:
+                port = host.rpartition(":")[2] if ":" in host else ""
+            if not port:
+                continue  # no port: the driver's default
+            if not (port.isascii() and port.isdigit()) or not 1 <= int(port) <= _MAX_PORT:
+                raise self.fail("port", port=port)
 
-def parse_lease_url(url: str, options: Mapping[str, object] | None = None) -> LeaseUrl:
-    """Split ``url`` and merge keyword ``options`` (stringified) over its query."""
+
+def parse_lease_url(url: str) -> LeaseUrl:
+    """Split ``url`` (surrounding white space ignored) into a :class:`LeaseUrl`.
+
+    Which schemes exist is the registry's business (``_registry.backend_for``).
+    """
     text = url.strip()
     try:
         parts = urlsplit(text)
     except ValueError:
         raise _error("syntax", text) from None
-    backend = _SCHEMES.get(parts.scheme.lower())
-    if backend is None:
-        raise _error("unknown_scheme", text, scheme=f"{parts.scheme}:" if parts.scheme else "-")
     if hides_raw_password(text):
         # "u:pa/ss@h": libpq and urllib split it differently, and what looks like a
         # host or port may be part of the password; refused, naming nothing after "//".
@@ -161,36 +219,9 @@ def parse_lease_url(url: str, options: Mapping[str, object] | None = None) -> Le
     repeated = sorted(key for key, count in counts.items() if count > 1)
     if repeated:
         raise _error("duplicate_option", text, option=repeated[0], count=counts[repeated[0]])
-    merged = dict(pairs)
-    for key, option in (options or {}).items():
-        if option is not None:
-            merged[key] = _option_text(option)
-    if backend in ("postgres", "redis"):
-        _check_ports(parts.netloc, text)
     return LeaseUrl(
-        raw=text,
-        backend=backend,
-        netloc=parts.netloc,
-        path=unquote(parts.path),
-        options=merged,
+        raw=text, scheme=parts.scheme.lower(), parts=parts, query=tuple(pairs), options=dict(pairs)
     )
-
-
-def _check_ports(netloc: str, url: str) -> None:
-    """Every ``host:port`` of the (possibly multi-host) authority has a port in 1..65535."""
-    hosts = netloc.rpartition("@")[2]
-    for host in hosts.split(","):
-        if host.startswith("["):
-            port = host.partition("]")[2]
-            if port and not port.startswith(":"):
-                raise _error("syntax", url)
-            port = port[1:]
-        else:
-            port = host.rpartition(":")[2] if ":" in host else ""
-        if not port:
-            continue  # no port: libpq's default
-        if not (port.isascii() and port.isdigit()) or not 1 <= int(port) <= _MAX_PORT:
-            raise _error("port", url, port=port)
 
 
 def _error(reason: LeaseUrlReason, url: str, **data: Any) -> InvalidLeaseUrlError:

@@ -28,19 +28,19 @@ through the host clock-regression check, the host - out after the correction. Be
 each extension the wall clock's progress since the last one is compared with the boot
 clock's; ahead by more than ``forward_guard_ms`` and nothing is written: the ceiling
 stays (the generator waits at it, then raises CeilingReachedError) until the clock
-comes back or the new time has held for ``forward_confirm_ms`` (see ForwardJumpGuard).
+comes back or the new time has held for ``forward_confirm_ms`` (see ``_forward``).
 """
 
 from __future__ import annotations
 
 import contextlib
-import errno
 import fcntl
 import os
 import random
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from snowid._clock import Clock
 from snowid._fence import Grant
@@ -53,60 +53,32 @@ from snowid.errors import (
     OutOfRangeError,
     SlotEntryError,
     SlotQuarantinedError,
-    StateDirUnusableError,
 )
-from snowid.lease._base import BaseLease, ForwardJumpGuard, IdentityStatus
+from snowid.lease._base import IdentityStatus, Lease
+from snowid.lease._forward import ForwardJumpGuard
 from snowid.lease._fs import check_state_dir, open_slot, same_file
-from snowid.lease._hwm import HORIZON_MS, HwmFile, HwmRecord, decode_record
+from snowid.lease._hwm import HORIZON_MS, HwmFile, HwmRecord
+from snowid.lease._slotdir import (
+    SLOT_PREFIX,
+    default_state_dir,
+    file_status,
+    slot_path,
+    state_dir_errors,
+)
+from snowid.lease._url import LeaseUrl
 
-__all__ = [
-    "FileLease",
-    "default_state_dir",
-    "file_status",
-    "slot_path",
-    "state_dir_errors",
-]
-
-SLOT_PREFIX = "slot-"
-
-
-@contextlib.contextmanager
-def state_dir_errors(state_dir: str | os.PathLike[str], url: str | None = None) -> Iterator[None]:
-    """Turn an OSError from preparing, scanning or writing ``state_dir`` into a
-    :class:`StateDirUnusableError` naming the lease, the directory and the OS reason."""
-    try:
-        yield
-    except OSError as error:
-        raise StateDirUnusableError(
-            field="lease",
-            value=url or f"file://{state_dir}",
-            path=str(state_dir),
-            reason=_os_reason(error),
-        ) from error
+__all__ = ["FileLease", "default_state_dir", "file_status", "slot_path", "state_dir_errors"]
 
 
-def _os_reason(error: OSError) -> str:
-    name = errno.errorcode.get(error.errno or 0)
-    text = error.strerror or type(error).__name__
-    return f"{text} ({name})" if name else text
-
-
-def default_state_dir() -> Path:
-    """``$XDG_STATE_HOME/snowid``, else ``~/.local/state/snowid``."""
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(
-        os.path.expanduser("~"), ".local", "state"
-    )
-    return Path(base) / "snowid"
-
-
-def slot_path(state_dir: str | os.PathLike[str], worker: int) -> Path:
-    return Path(state_dir) / f"{SLOT_PREFIX}{worker:04d}"
-
-
-class FileLease(BaseLease):
+class FileLease(Lease):
     """A slot in ``[first, last]`` under ``state_dir``, held by an exclusive flock."""
 
-    kind = "file"
+    object_options = ("before_sync", "mountinfo")
+    tuning = (
+        "delta", "max_wait", "max_regression", "forward_guard", "forward_confirm",
+        "allow_volatile",
+    )  # fmt: skip
+    """The URL options of the slot files themselves (``static:?state_dir=`` takes them too)."""
 
     def __init__(
         self,
@@ -145,6 +117,50 @@ class FileLease(BaseLease):
         self._inode: tuple[int, int] = (0, 0)
         self._issued: dict[int, int] = {}  # worker -> highest ceiling this process persisted
 
+    @classmethod
+    def from_url(cls, url: LeaseUrl, *, clock: Clock | None = None) -> FileLease:
+        """``file:[//localhost]/dir?range=A-B`` (or ``datacenter=N``) and the tuning options."""
+        url.check_known(("range", "datacenter", *cls.tuning))
+        if url.netloc not in ("", "localhost"):
+            raise url.fail("file_host", host=url.netloc.rpartition("@")[2])
+        first, last = url.worker_range() or (None, None)
+        return cls._from_options(url, url.path or None, first, last, clock)
+
+    @classmethod
+    def for_slot(
+        cls, url: LeaseUrl, state_dir: str, worker: int, clock: Clock | None = None
+    ) -> FileLease:
+        """The one slot ``worker`` in ``state_dir``, tuned by ``url``'s options (static:)."""
+        return cls._from_options(url, state_dir, worker, worker, clock)
+
+    @classmethod
+    def _from_options(
+        cls,
+        url: LeaseUrl,
+        state_dir: str | None,
+        first: int | None,
+        last: int | None,
+        clock: Clock | None,
+    ) -> FileLease:
+        def ms(name: str, minimum: float = 0.0, maximum: float | None = None) -> int | None:
+            seconds = url.seconds(name, minimum, maximum)
+            return None if seconds is None else round(seconds * 1000)
+
+        given: dict[str, Any] = {
+            "first": first,
+            "last": last,
+            "delta_ms": ms("delta", 0.001, HORIZON_MS / 1000),
+            "max_wait_ms": ms("max_wait"),
+            "max_regression_ms": ms("max_regression"),
+            "forward_guard_ms": ms("forward_guard"),
+            "forward_confirm_ms": ms("forward_confirm"),
+            "allow_volatile": url.flag("allow_volatile"),
+            "before_sync": url.objects.get("before_sync"),
+            "mountinfo": url.objects.get("mountinfo"),
+        }
+        options = {key: value for key, value in given.items() if value is not None}
+        return cls(state_dir, url=url.shown, clock=clock, **options)
+
     # --- claim ---------------------------------------------------------------
 
     def _claim(self, needed_ms: int) -> Grant:
@@ -174,17 +190,28 @@ class FileLease(BaseLease):
             raise refused[0]
         raise NoFreeIdentityError(first=self.first, last=self.last, store=str(self.state_dir))
 
-    def prepare(self) -> str | None:
-        """Create the state directory if missing and check its file system; the type.
+    def prepare(self, *, first_deployment: bool = False) -> dict[str, object]:
+        """Create the state directory if missing and check its file system (its type in
+        ``fstype``); a first deployment changes nothing for slot files.
 
         StateDirUnusableError when it cannot be a directory (a file, under /proc, no
         permission), UnsupportedFileSystemError on a network or RAM file system.
         """
+        del first_deployment
         with state_dir_errors(self.state_dir, self.url):
             self.state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-            return check_state_dir(
+            fstype = check_state_dir(
                 self.state_dir, allow_volatile=self.allow_volatile, mountinfo=self._mountinfo
             )
+        return {"url": self.url, "state_dir": str(self.state_dir), "fstype": fstype}
+
+    def check(self) -> None:
+        """The state directory is created (as a claim would) and its file system checked."""
+        self.prepare()
+
+    def status(self) -> list[IdentityStatus]:
+        rows = file_status(self.state_dir, url=self.url)
+        return [row for row in rows if self.first <= row.worker <= self.last]
 
     def _try_slot(self, worker: int, needed_ms: int, refused: list[LeaseError]) -> Grant | None:
         path = str(slot_path(self.state_dir, worker))
@@ -298,6 +325,10 @@ class FileLease(BaseLease):
         self._issued[TWITTER.worker(grant.datacenter, grant.machine)] = ceiling
         return self._raise_ceiling(ceiling)
 
+    def _forward_allows(self, guard: ForwardJumpGuard, grant: Grant, wall_ms: int) -> bool:
+        """Whether a mark for ``wall_ms`` may be persisted now (see ForwardJumpGuard)."""
+        return guard.allows(grant, wall_ms, self._clock.monotonic_ns(), self._event)
+
     def _check_inode(self, grant: Grant) -> None:
         hwm = self._hwm
         assert hwm is not None
@@ -355,84 +386,3 @@ def _holder_info(now_ms: int) -> dict[str, object]:
     with contextlib.suppress(OSError):
         info["boot_id"] = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
     return info
-
-
-def _flock_holders() -> dict[tuple[int, int, int], int]:
-    """(major, minor, inode) -> pid of FLOCK write locks, from /proc/locks."""
-    holders: dict[tuple[int, int, int], int] = {}
-    try:
-        text = Path("/proc/locks").read_text()
-    except OSError:
-        return holders
-    for line in text.splitlines():
-        fields = line.split()
-        if len(fields) < 6 or fields[1] != "FLOCK" or fields[3] != "WRITE":
-            continue
-        try:
-            major, minor, inode = fields[5].split(":")
-            holders[(int(major, 16), int(minor, 16), int(inode))] = int(fields[4])
-        except ValueError:
-            continue
-    return holders
-
-
-def file_status(
-    state_dir: str | os.PathLike[str], *, url: str | None = None
-) -> list[IdentityStatus]:
-    """Every slot file in ``state_dir``: held or not (from /proc/locks), holder, mark.
-
-    No rows when the directory does not exist yet; StateDirUnusableError when it cannot
-    be listed (a file, no permission).
-    """
-    holders = _flock_holders()
-    with state_dir_errors(state_dir, url):
-        try:
-            entries = sorted(os.scandir(state_dir), key=lambda e: e.name)
-        except FileNotFoundError:
-            return []
-        return _status_rows(entries, holders)
-
-
-def _status_rows(
-    entries: list[os.DirEntry[str]], holders: dict[tuple[int, int, int], int]
-) -> list[IdentityStatus]:
-    rows: list[IdentityStatus] = []
-    for entry in entries:
-        name = entry.name
-        if not name.startswith(SLOT_PREFIX) or not name[len(SLOT_PREFIX) :].isdigit():
-            continue
-        worker = int(name[len(SLOT_PREFIX) :])
-        if worker > TWITTER.max_worker:
-            continue
-        try:
-            fd = open_slot(entry.path, create=False)
-        except (OSError, SlotEntryError):  # not a slot file: nothing to report on
-            continue
-        try:
-            st = os.fstat(fd)
-            hwm = HwmFile(fd, entry.path)
-            raw = os.pread(fd, 128, 0)
-            records = [decode_record(raw[i : i + 64]) for i in (0, 64)]
-            valid = [r for r in records if isinstance(r, HwmRecord)]
-            record = max(valid, key=lambda r: r.seq) if valid else HwmRecord(0, 0, 0)
-            info = hwm.read_info()
-        finally:
-            os.close(fd)
-        pid = holders.get((os.major(st.st_dev), os.minor(st.st_dev), st.st_ino))
-        since = info.get("since_ms")
-        datacenter, machine = TWITTER.split_worker(worker)
-        quarantined = not valid and any(r is False for r in records)
-        holder = f"{info.get('host', '?')} pid {pid if pid is not None else info.get('pid', '?')}"
-        rows.append(
-            IdentityStatus(
-                worker=worker,
-                datacenter=datacenter,
-                machine=machine,
-                held=pid is not None,
-                holder="QUARANTINED" if quarantined else holder,
-                epoch=record.epoch,
-                ceiling_ms=record.hwm_ms,
-                since_ms=since if isinstance(since, int) else None,
-            )
-        )
-    return rows

@@ -34,9 +34,10 @@ from snowid.errors import (
     StoreRegressedError,
     StoreUnreachableError,
 )
-from snowid.lease._base import BaseLease, IdentityStatus
-from snowid.lease._pgconn import StatementTimer, abandon_inherited
+from snowid.lease._base import IdentityStatus, Lease
+from snowid.lease._pgconn import StatementTimer, abandon_inherited, libpq_conninfo
 from snowid.lease._pgsql import Sql
+from snowid.lease._url import LeaseUrl
 
 _CANCEL_TIMEOUT_S = 1.0
 """How long a timed-out statement's cancel request may take before the socket is shut."""
@@ -46,10 +47,14 @@ __all__ = ["PostgresLease"]
 log = logging.getLogger("snowid.lease")
 
 
-class PostgresLease(BaseLease):
+class PostgresLease(Lease):
     """A worker identity in ``[first, last]`` leased from a PostgreSQL table."""
 
-    kind = "postgres"
+    options = (
+        "range", "datacenter", "schema", "table", "ttl", "renew", "span", "max_skew", "timeout",
+        "claim_wait", "connect_timeout",
+    )  # fmt: skip
+    """The URL's options for snowid; every other query parameter goes to libpq."""
 
     def __init__(
         self,
@@ -95,6 +100,29 @@ class PostgresLease(BaseLease):
         self._store_down_until_ns = 0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+
+    @classmethod
+    def from_url(cls, url: LeaseUrl, *, clock: Clock | None = None) -> PostgresLease:
+        """``postgresql://user@host:port/db?range=A-B&ttl=S...``; libpq gets the rest of
+        the URL as its connection string, built here once."""
+        url.check_ports()
+        first, last = url.worker_range() or (None, None)
+        given: dict[str, Any] = {
+            "first": first,
+            "last": last,
+            "schema": url.identifier("schema"),
+            "table": url.identifier("table"),
+            "ttl": url.seconds("ttl", 0.05),
+            "renew": url.seconds("renew", 0.01),
+            "span": url.seconds("span", 0.01),
+            "max_skew": url.seconds("max_skew"),
+            "timeout": url.seconds("timeout", 0.01),
+            "claim_wait": url.seconds("claim_wait"),
+            "connect_timeout": url.integer("connect_timeout", 1),
+        }
+        options = {key: value for key, value in given.items() if value is not None}
+        conninfo = libpq_conninfo(url.parts, [(k, v) for k, v in url.query if k not in cls.options])
+        return cls(conninfo, url=url.shown, clock=clock, **options)
 
     # --- connection and one statement -------------------------------------------
 
@@ -159,6 +187,18 @@ class PostgresLease(BaseLease):
 
     # --- schema -----------------------------------------------------------------
 
+    def prepare(self, *, first_deployment: bool = False) -> dict[str, object]:
+        """Create the tables if missing (idempotent); a store created now is quarantined
+        unless ``first_deployment`` (see ``init_schema``)."""
+        incarnation, created = self.init_schema(first_deployment=first_deployment)
+        return {
+            "url": self.url,
+            "table": self.sql.table,
+            "incarnation": incarnation,
+            "created": created,
+            "quarantined": created and not first_deployment,
+        }
+
     def init_schema(self, *, first_deployment: bool = False) -> tuple[str, bool]:
         """Create the tables if missing (idempotent); (incarnation, created)."""
         import psycopg
@@ -191,6 +231,8 @@ class PostgresLease(BaseLease):
                 return []
         result = []
         for worker, live, holder, epoch, ceiling, since, expires in rows:
+            if not self.first <= worker <= self.last:
+                continue
             datacenter, machine = TWITTER.split_worker(worker)
             result.append(
                 IdentityStatus(

@@ -28,7 +28,7 @@ from typing import Any
 
 from snowid._clock import Clock
 from snowid._layout import TWITTER
-from snowid._redact import redact, scrub
+from snowid._redact import scrub
 from snowid.errors import (
     StoreConfigHiddenError,
     StoreNotDurableError,
@@ -61,8 +61,6 @@ _MAX_DB = 65535
 
 class RedisLease(StoreLease):
     """A worker identity in ``[first, last]`` leased from Redis keys under ``{prefix}``."""
-
-    kind = "redis"
 
     def __init__(
         self,
@@ -97,59 +95,50 @@ class RedisLease(StoreLease):
         self._scripts: dict[str, Any] = {}
 
     @classmethod
-    def from_url(cls, parsed: LeaseUrl, clock: Clock | None = None) -> RedisLease:
+    def from_url(cls, url: LeaseUrl, *, clock: Clock | None = None) -> RedisLease:
         """``redis://[[user]:password@]host[:port][/db]?range=…&ttl=…`` (``rediss://``: TLS)."""
-        from urllib.parse import unquote, urlsplit
+        from urllib.parse import unquote
 
-        parsed.check_known((*OPTIONS, *_TLS_OPTIONS))
-        split = urlsplit(parsed.raw)
+        url.check_ports()
+        url.check_known((*OPTIONS, *_TLS_OPTIONS))
+        parts = url.parts
         try:
-            host, port = split.hostname, split.port
+            host, port = parts.hostname, parts.port
         except ValueError:
-            raise parsed.fail("syntax") from None
+            raise url.fail("syntax") from None
         connection: dict[str, Any] = {"host": host or "127.0.0.1", "port": port or 6379}
-        db_text = parsed.path.strip("/")
-        connection["db"] = parsed.to_int("db", db_text, 0, _MAX_DB) if db_text else 0
-        if split.username:
-            connection["username"] = unquote(split.username)
-        if split.password is not None:
-            connection["password"] = unquote(split.password)
-        if split.scheme.lower() == "rediss":
+        db_text = url.path.strip("/")
+        connection["db"] = url.to_int("db", db_text, 0, _MAX_DB) if db_text else 0
+        if parts.username:
+            connection["username"] = unquote(parts.username)
+        if parts.password is not None:
+            connection["password"] = unquote(parts.password)
+        if url.scheme == "rediss":
             connection["ssl"] = True
             for name in _TLS_OPTIONS:
-                if name in parsed.options:
-                    connection[name] = parsed.options[name]
-        durability = parsed.options.get("durability", "strict")
-        if durability not in DURABILITY:
-            raise parsed.fail(
-                "choice",
-                option="durability",
-                text=durability,
-                allowed=", ".join(DURABILITY),
+                if name in url.options:
+                    connection[name] = url.options[name]
+        durability = url.options.get("durability")
+        if durability is not None and durability not in DURABILITY:
+            raise url.fail(
+                "choice", option="durability", text=durability, allowed=", ".join(DURABILITY)
             )
-        first, last = parsed.get_range() or (0, TWITTER.max_worker)
-
-        def seconds(name: str) -> float | None:
-            return None if name not in parsed.options else parsed.get_seconds(name, 0, 0.01)
-
-        return cls(
-            connection,
-            first=first,
-            last=last,
-            prefix=parsed.get_identifier("key", "snowid"),
-            ttl=parsed.get_seconds("ttl", 10.0, 0.05),
-            renew=seconds("renew"),
-            span=seconds("span"),
-            max_skew=parsed.get_seconds("max_skew", 2.0),
-            timeout=seconds("timeout"),
-            claim_wait=None
-            if "claim_wait" not in parsed.options
-            else parsed.get_seconds("claim_wait", 0),
-            connect_timeout=parsed.get_seconds("connect_timeout", 2.0, 0.01),
-            durability=durability,
-            url=redact(parsed.raw),
-            clock=clock,
-        )
+        first, last = url.worker_range() or (None, None)
+        given: dict[str, Any] = {
+            "first": first,
+            "last": last,
+            "prefix": url.identifier("key"),
+            "ttl": url.seconds("ttl", 0.05),
+            "renew": url.seconds("renew", 0.01),
+            "span": url.seconds("span", 0.01),
+            "max_skew": url.seconds("max_skew"),
+            "timeout": url.seconds("timeout", 0.01),
+            "claim_wait": url.seconds("claim_wait"),
+            "connect_timeout": url.seconds("connect_timeout", 0.01),
+            "durability": durability,
+        }
+        options = {key: value for key, value in given.items() if value is not None}
+        return cls(connection, url=url.shown, clock=clock, **options)
 
     # --- connection ---------------------------------------------------------------------
 
@@ -381,6 +370,18 @@ class RedisLease(StoreLease):
         return None if value is None else _text(value)
 
     # --- set-up and status --------------------------------------------------------------
+
+    def prepare(self, *, first_deployment: bool = False) -> dict[str, object]:
+        """Set the store up if it has no incarnation (idempotent); a store set up now is
+        quarantined unless ``first_deployment`` (see ``init_store``)."""
+        incarnation, created = self.init_store(first_deployment=first_deployment)
+        return {
+            "url": self.url,
+            "keys": self.keys.all,
+            "incarnation": incarnation,
+            "created": created,
+            "quarantined": created and not first_deployment,
+        }
 
     def init_store(self, *, first_deployment: bool = False) -> tuple[str, bool]:
         """Set the store up if it has no incarnation (idempotent); (incarnation, created)."""

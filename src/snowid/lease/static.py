@@ -3,7 +3,7 @@
 Uniqueness across hosts is the operator's promise. In a forked child the identity is
 refused (ForkedGeneratorError): parent and child would otherwise share it. Add
 ``state_dir=`` to the URL to also lock the identity's slot file on this host and keep
-its high-water mark (then open_lease returns a one-slot FileLease instead); without it
+its high-water mark (then ``from_url`` returns a one-slot FileLease instead); without it
 the first claim in a process logs a warning that uniqueness across processes is the
 operator's promise too.
 """
@@ -18,7 +18,9 @@ from snowid._clock import Clock
 from snowid._fence import Grant
 from snowid._layout import TWITTER
 from snowid.errors import ForkedGeneratorError
-from snowid.lease._base import BaseLease
+from snowid.lease._base import Lease
+from snowid.lease._url import LeaseUrl
+from snowid.lease.file import FileLease
 
 __all__ = ["StaticLease"]
 
@@ -30,10 +32,10 @@ _warned: set[int] = set()
 _warned_lock = threading.Lock()
 
 
-class StaticLease(BaseLease):
+class StaticLease(Lease):
     """The whole timeline under one operator-chosen (datacenter, machine)."""
 
-    kind = "static"
+    object_options = FileLease.object_options  # with state_dir= it is a FileLease
 
     def __init__(
         self, datacenter: int, machine: int, *, url: str | None = None, clock: Clock | None = None
@@ -44,6 +46,29 @@ class StaticLease(BaseLease):
         self.datacenter = datacenter
         self.machine = machine
         self._origin_pid = os.getpid()
+
+    @classmethod
+    def from_url(cls, url: LeaseUrl, *, clock: Clock | None = None) -> Lease:
+        """``static://D/M``, ``static:?datacenter=D&machine=M`` or ``static:?worker=W``;
+        with ``state_dir=`` the one-slot FileLease of that identity in that directory."""
+        url.check_known(("datacenter", "machine", "worker", "state_dir", *FileLease.tuning))
+        worker = url.integer("worker", 0, TWITTER.max_worker)
+        if worker is not None:
+            datacenter, machine = TWITTER.split_worker(worker)
+        elif url.netloc:
+            datacenter = url.to_int("datacenter", url.netloc, 0, TWITTER.max_datacenter)
+            machine = url.to_int("machine", url.path.strip("/"), 0, TWITTER.max_machine)
+        elif "datacenter" in url.options and "machine" in url.options:
+            datacenter = url.to_int(
+                "datacenter", url.options["datacenter"], 0, TWITTER.max_datacenter
+            )
+            machine = url.to_int("machine", url.options["machine"], 0, TWITTER.max_machine)
+        else:
+            raise url.fail("static_identity_missing")
+        state_dir = url.options.get("state_dir")
+        if state_dir:
+            return FileLease.for_slot(url, state_dir, TWITTER.worker(datacenter, machine), clock)
+        return cls(datacenter, machine, url=url.shown, clock=clock)
 
     def _claim(self, needed_ms: int) -> Grant:
         del needed_ms

@@ -166,7 +166,7 @@ def preflight(settings: Settings) -> None:
     """
     from urllib.parse import urlsplit
 
-    from snowid.lease import FileLease, open_lease
+    from snowid.lease import open_lease
 
     lease = open_lease(settings.lease_url)
     try:
@@ -174,8 +174,7 @@ def preflight(settings: Settings) -> None:
             raise InvalidLeaseUrlError(
                 value=lease.url, reason="static_workers", workers=settings.workers
             )
-        if isinstance(lease, FileLease):
-            lease.prepare()
+        lease.check()  # e.g. a state directory: created (as a worker would) and checked
     finally:
         lease.close()
     if settings.auth_token_file:

@@ -1,0 +1,39 @@
+"""Which class serves which lease URL scheme.
+
+Adding a backend is one module (a :class:`~snowid.lease.Lease` subclass with its
+``from_url``) and one line below. Entries are ``"module:Class"`` strings imported on
+first use, so a ``file:`` or ``static:`` lease never imports a database driver, and
+``import snowid.lease`` stays stdlib-only.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from snowid.lease._base import Lease
+    from snowid.lease._url import LeaseUrl
+
+__all__ = ["BACKENDS", "backend_for"]
+
+BACKENDS: dict[str, str] = {
+    "static": "snowid.lease.static:StaticLease",
+    "file": "snowid.lease.file:FileLease",
+    "postgresql": "snowid.lease.postgres:PostgresLease",
+    "postgres": "snowid.lease.postgres:PostgresLease",
+    "redis": "snowid.lease.redis:RedisLease",
+    "rediss": "snowid.lease.redis:RedisLease",
+}
+"""Scheme (lower case, without the colon) -> ``"module:Class"`` of its backend."""
+
+
+def backend_for(url: LeaseUrl) -> type[Lease]:
+    """The backend class for ``url``'s scheme; InvalidLeaseUrlError (``unknown_scheme``)
+    if there is none."""
+    target = BACKENDS.get(url.scheme)
+    if target is None:
+        raise url.fail("unknown_scheme", scheme=f"{url.scheme}:" if url.scheme else "-")
+    module_name, _, class_name = target.partition(":")
+    backend: type[Lease] = getattr(importlib.import_module(module_name), class_name)
+    return backend
