@@ -348,7 +348,7 @@ class DuplicateParameterError(InvalidValueError):
 
 LeaseUrlReason = Literal[
     "syntax",  # not a well-formed URL (for example an unclosed IPv6 bracket)
-    "unknown_scheme",  # a scheme other than static:, file:, postgresql: (``scheme``)
+    "unknown_scheme",  # a ``scheme`` no backend is registered for (``allowed``)
     "unknown_option",  # options the backend does not know (``options``, ``allowed``)
     "duplicate_option",  # an option given ``count`` times in the query (``option``)
     "integer",  # ``option``=``text`` is not a whole number (``min``, ``max``)
@@ -362,6 +362,7 @@ LeaseUrlReason = Literal[
     "identifier",  # ``option``=``text`` is not a plain SQL name
     "static_workers",  # a static identity given to ``workers`` server processes
     "choice",  # ``option``=``text`` is not one of ``allowed``
+    "control_character",  # a control character (``text``, as U+XXXX) in the URL or its path
 ]
 LEASE_URL_REASONS: tuple[str, ...] = get_args(LeaseUrlReason)
 """Every ``InvalidLeaseUrlError.reason``; each has its message ``invalid_lease_url.<reason>``."""

@@ -121,3 +121,14 @@ def test_status_all_shows_a_far_ahead_postgres_ceiling(
         assert main(["lease", "status", f"{PG}?table={table}", "--all"]) == 0
         out = capsys.readouterr().out
         assert str(FAR) in out
+
+
+def test_a_control_character_in_a_file_path_is_an_error_not_a_new_directory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 8 item 13: the tab was dropped and ``<tmp>/ab`` created instead of refusing."""
+    assert main(["lease", "init", f"file://{tmp_path}/a\tb"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("Error: lease URL ")
+    assert "control character U+0009" in err
+    assert list(tmp_path.iterdir()) == []

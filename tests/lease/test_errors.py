@@ -107,6 +107,9 @@ BAD_URLS: list[tuple[str, str, str]] = [
     ("postgresql://u:s3cret@h1:5432,h2:x/db", "port", "1..65535"),
     ("postgresql://u:s3cret@[::1]:70000/db", "port", "1..65535"),
     ("postgresql://u:s3cret@h/db?table=Robert';drop", "identifier", "lower-case"),
+    ("file:///tmp/snowid%0Astate", "control_character", "U+000A"),
+    ("file:///tmp/snowid%7F", "control_character", "U+007F"),
+    ("static://1/2?state_dir=/tmp/snowid%0D", "control_character", "U+000D"),
 ]
 
 
@@ -136,6 +139,38 @@ def test_a_bad_url_says_its_reason_in_english_and_vietnamese(
         assert len(text) < 600  # a huge value is shortened
     assert allowed in english
     assert english != vietnamese
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "file:///tmp/snowid\tstate?range=0-3",  # urlsplit silently dropped tabs...
+        "file:///tmp/snowid\nstate",  # ...and line breaks: /tmp/snowidstate was used
+        "file:///tmp/snowid\x00state",
+        "file:///tmp/snowid\x85state",
+        "static://1/2?state_dir=/tmp/snowid\rstate",
+        "postgresql://u:s3cret@h/db\n?ttl=1",
+    ],
+)
+def test_a_control_character_in_the_url_is_refused_not_stripped(url: str) -> None:
+    """Issue 8 item 13: ``file:///tmp/a<TAB>b`` opened the slots in ``/tmp/ab``."""
+    with pytest.raises(InvalidLeaseUrlError) as caught:
+        open_lease(url).close()
+    error = caught.value
+    assert (error.reason, error.value) == ("control_character", redact(url))
+    english, vietnamese = str(error), error.message("vi")
+    char = next(c for c in url if not c.isprintable())
+    for text in (english, vietnamese):
+        assert f"U+{ord(char):04X}" in text
+        assert char not in text  # shown escaped, never printed raw
+        assert "s3cret" not in text
+
+
+def test_a_control_character_in_a_keyword_state_dir_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(InvalidLeaseUrlError) as caught:
+        open_lease("static://1/2", state_dir=f"{tmp_path}/a\nb")
+    assert caught.value.reason == "control_character"
+    assert not (tmp_path / "a\nb").exists()
 
 
 def test_a_keyword_option_overrides_the_query_and_is_not_a_duplicate(tmp_path: Path) -> None:

@@ -174,8 +174,7 @@ MESSAGES: dict[str, str] = {
         " in [brackets] and percent-encode @ : / ? # [ ] in the user name and password"
     ),
     "invalid_lease_url.unknown_scheme": (
-        "{field} URL {value} cannot be used: the scheme {scheme} is unknown; allowed: static:,"
-        " file:, postgresql: (or postgres:), redis: (rediss: with TLS)"
+        "{field} URL {value} cannot be used: the scheme {scheme} is unknown; allowed: {allowed}"
     ),
     "invalid_lease_url.unknown_option": (
         "{field} URL {value} cannot be used: unknown option {options}; allowed: {allowed}"
@@ -224,6 +223,11 @@ MESSAGES: dict[str, str] = {
     ),
     "invalid_lease_url.choice": (
         "{field} URL {value} cannot be used: {option}={text} is not allowed; allowed: {allowed}"
+    ),
+    "invalid_lease_url.control_character": (
+        "{field} URL {value} cannot be used: it holds the control character {text}; a lease URL"
+        " and the paths it names may not hold control characters (they are refused, never"
+        " removed)"
     ),
     "lease_state_dir": (
         "{field} URL {value} cannot be used: the state directory {path} cannot be created,"

@@ -184,7 +184,7 @@ MESSAGES: dict[str, str] = {
     ),
     "invalid_lease_url.unknown_scheme": (
         "không dùng được URL {field} {value}: không hỗ trợ lược đồ {scheme}; chỉ chấp nhận"
-        " static:, file:, postgresql: (hoặc postgres:), redis: (rediss: khi dùng TLS)"
+        " {allowed}"
     ),
     "invalid_lease_url.unknown_option": (
         "không dùng được URL {field} {value}: không có tùy chọn {options}; các tùy chọn hợp lệ:"
@@ -239,6 +239,11 @@ MESSAGES: dict[str, str] = {
     "invalid_lease_url.choice": (
         "không dùng được URL {field} {value}: không chấp nhận {option}={text}; chỉ chấp nhận"
         " {allowed}"
+    ),
+    "invalid_lease_url.control_character": (
+        "không dùng được URL {field} {value}: URL chứa ký tự điều khiển {text}; URL cấu hình"
+        " thuê và các đường dẫn trong đó không được chứa ký tự điều khiển (snowid từ chối URL"
+        " như vậy chứ không tự xóa các ký tự đó)"
     ),
     "lease_state_dir": (
         "không dùng được URL {field} {value}: không thể tạo, liệt kê hoặc ghi vào thư mục trạng"

@@ -40,7 +40,8 @@ URL forms (query options may also be passed as keyword arguments, which win)::
         with rediss: ssl_cert_reqs, ssl_ca_certs, ssl_certfile, ssl_keyfile.
 
 The defaults above live in each backend's constructor; an option left out of the URL is
-not passed. Without a URL: the ``SNOWID_LEASE`` environment variable, else ``file:``
+not passed. White space around the URL is ignored; a control character inside it (or
+percent-encoded in a file: path or state_dir) is refused, never dropped. Without a URL: the ``SNOWID_LEASE`` environment variable, else ``file:``
 (host slots over every worker number). File slots coordinate the processes of ONE host:
 across hosts give each host its own range (or ``datacenter=``), or a networked store.
 

@@ -33,7 +33,10 @@ def backend_for(url: LeaseUrl) -> type[Lease]:
     if there is none."""
     target = BACKENDS.get(url.scheme)
     if target is None:
-        raise url.fail("unknown_scheme", scheme=f"{url.scheme}:" if url.scheme else "-")
+        allowed = ", ".join(f"{scheme}:" for scheme in BACKENDS)
+        raise url.fail(
+            "unknown_scheme", scheme=f"{url.scheme}:" if url.scheme else "-", allowed=allowed
+        )
     module_name, _, class_name = target.partition(":")
     backend: type[Lease] = getattr(importlib.import_module(module_name), class_name)
     return backend

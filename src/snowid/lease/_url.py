@@ -47,6 +47,7 @@ _FALSE = ("0", "false", "no", "off")
 _IDENT = re.compile(r"^[a-z_][a-z0-9_]{0,50}$")
 _DECIMAL = re.compile(r"^\s*[+]?(\d+(\.\d*)?|\.\d+)\s*$", re.ASCII)
 _MAX_PORT = 65535
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # Unicode category Cc
 
 
 # --- parsing -------------------------------------------------------------------------
@@ -77,6 +78,14 @@ class LeaseUrl:
     def path(self) -> str:
         """The path, percent-decoded."""
         return unquote(self.parts.path)
+
+    def local_path(self, text: str) -> str:
+        """``text`` (a decoded path on this host) if it holds no control character.
+
+        A newline or tab in a directory name is legal on Linux but is never what an
+        operator meant (a pasted or templated URL), so it is refused, never removed."""
+        _check_controls(text, self.raw)
+        return text
 
     @property
     def shown(self) -> str:
@@ -201,11 +210,13 @@ class LeaseUrl:
 
 
 def parse_lease_url(url: str) -> LeaseUrl:
-    """Split ``url`` (surrounding white space ignored) into a :class:`LeaseUrl`.
+    """Split ``url`` (surrounding white space ignored) into a :class:`LeaseUrl`; a control
+    character inside it is refused.
 
     Which schemes exist is the registry's business (``_registry.backend_for``).
     """
     text = url.strip()
+    _check_controls(text, text)  # urlsplit would silently drop tabs and line breaks
     try:
         parts = urlsplit(text)
     except ValueError:
@@ -222,6 +233,13 @@ def parse_lease_url(url: str) -> LeaseUrl:
     return LeaseUrl(
         raw=text, scheme=parts.scheme.lower(), parts=parts, query=tuple(pairs), options=dict(pairs)
     )
+
+
+def _check_controls(text: str, url: str) -> None:
+    """Refuse a control character in ``text`` (part of ``url``), named as U+XXXX."""
+    found = _CONTROL.search(text)
+    if found is not None:
+        raise _error("control_character", url, text=f"U+{ord(found.group()):04X}")
 
 
 def _error(reason: LeaseUrlReason, url: str, **data: Any) -> InvalidLeaseUrlError:

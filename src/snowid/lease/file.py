@@ -124,14 +124,14 @@ class FileLease(Lease):
         if url.netloc not in ("", "localhost"):
             raise url.fail("file_host", host=url.netloc.rpartition("@")[2])
         first, last = url.worker_range() or (None, None)
-        return cls._from_options(url, url.path or None, first, last, clock)
+        return cls._from_options(url, url.local_path(url.path) or None, first, last, clock)
 
     @classmethod
     def for_slot(
         cls, url: LeaseUrl, state_dir: str, worker: int, clock: Clock | None = None
     ) -> FileLease:
         """The one slot ``worker`` in ``state_dir``, tuned by ``url``'s options (static:)."""
-        return cls._from_options(url, state_dir, worker, worker, clock)
+        return cls._from_options(url, url.local_path(state_dir), worker, worker, clock)
 
     @classmethod
     def _from_options(
