@@ -98,13 +98,12 @@ def test_rolled_back_store_can_duplicate_for_a_new_claimant(table: str) -> None:
     """Case 23 (the assumption made visible): with the ceiling AND expiry rolled back, a new
     claimant can start below what the old holder already issued."""
     url = f"{PG}?table={table}&range=0-0&ttl=1&renew=5"
-    holder = open_pg(url)
-    held = Generator(fence=holder).next_ids(1000)
-    sql(f"UPDATE {table} SET ceiling_ms = 0, expires_at = '-infinity'")
-    with open_pg(url) as successor:
-        grant = successor.acquire(0)
-        assert grant.start_ms > max(TWITTER.timestamp_of(v) for v in held)
-    holder._stop.set()
+    with open_pg(url) as holder:  # closed even when the expected failure is raised
+        held = Generator(fence=holder).next_ids(1000)
+        sql(f"UPDATE {table} SET ceiling_ms = 0, expires_at = '-infinity'")
+        with open_pg(url) as successor:
+            grant = successor.acquire(0)
+            assert grant.start_ms > max(TWITTER.timestamp_of(v) for v in held)
 
 
 def test_failed_renewal_claims_a_new_identity(table: str) -> None:
