@@ -75,8 +75,10 @@ def test_a_new_backend_is_one_class_and_one_registry_line(
 
 def test_an_unregistered_scheme_is_refused_by_name() -> None:
     with pytest.raises(InvalidLeaseUrlError) as caught:
-        open_lease("redis://127.0.0.1:6379/0")
-    assert (caught.value.reason, caught.value.scheme) == ("unknown_scheme", "redis:")
+        open_lease("memcached://127.0.0.1:11211")
+    error = caught.value
+    assert (error.reason, error.scheme) == ("unknown_scheme", "memcached:")
+    assert error.allowed == ", ".join(f"{scheme}:" for scheme in _registry.BACKENDS)
 
 
 def test_every_registered_backend_is_a_lease_with_its_own_from_url() -> None:

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from snowid._layout import TWITTER
+
 __all__ = ["CLAIM", "INIT", "RELEASE", "RENEW", "REPAIR", "Keys"]
 
 _PRELUDE = """
@@ -56,14 +58,14 @@ if q >= 0 then
   -- A store without meta is new or was wiped: holders of a lost earlier store may still
   -- issue up to their ceilings, so no claim may start before now + quarantine.
   local floor = now + q
-  for w = 0, 1023 do
+  for w = 0, MAX_WORKER do
     local c = tonumber(redis.call('HGET', KEYS[3], w)) or 0
     if c < floor then redis.call('HSET', KEYS[3], w, fmt(floor)) end
   end
 end
 redis.call('HSET', KEYS[1], 'incarnation', ARGV[2], 'layout', ARGV[3], 'created_ms', fmt(now))
 return {ARGV[2], 1}
-"""
+""".replace("MAX_WORKER", str(TWITTER.max_worker))  # the layout's number, not a literal
 )
 
 CLAIM = (
