@@ -122,13 +122,15 @@ def _counting(monkeypatch: pytest.MonkeyPatch, counts: Counter[str]) -> None:
     "url",
     [
         "postgresql://u:pw@127.0.0.1:5432/db?sslmode=disable&ttl=2&range=3-4",
+        "redis://:pw@127.0.0.1:6379/2?ttl=2&range=3-4",
         "file:///tmp/snowid-never-created?range=0-3",
         "static://1/2",
     ],
 )
 def test_open_lease_splits_the_url_once(monkeypatch: pytest.MonkeyPatch, url: str) -> None:
-    """Issue 9: the PostgreSQL backend split its URL a second time for libpq."""
-    import snowid.lease.postgres  # noqa: F401 - imported before counting starts
+    """Issue 9: the PostgreSQL (and Redis) backends split their URL a second time."""
+    import snowid.lease.postgres
+    import snowid.lease.redis  # noqa: F401
 
     counts: Counter[str] = Counter()
     _counting(monkeypatch, counts)
