@@ -67,7 +67,7 @@ def test_a_new_backend_is_one_class_and_one_registry_line(
     with open_lease("oneslot:?worker=33") as lease:
         assert isinstance(lease, _OneSlot)
         assert lease.acquire(5).machine == 1  # worker 33 = datacenter 1, machine 1
-        assert (lease.prepare(), lease.status()) == ({"url": "oneslot:?worker=33"}, [])
+        assert (lease.prepare(), lease.status()) == ({"url": lease.url}, [])
     with open_lease("oneslot:") as lease:  # the default lives in the constructor
         assert isinstance(lease, _OneSlot)
         assert lease.worker_number == 7
