@@ -57,8 +57,11 @@ def test_first_visit_shows_the_seed_worked_example(base_url: str) -> None:
 
 
 def test_compose_shows_the_64_bits_as_labelled_blocks(base_url: str) -> None:
-    html = get(base_url, f"/?{SEED_QUERY}").text
-    blocks = re.findall(r'<code class="block-bits">([01]+)</code>', html)
+    html = get(base_url, f"/?{SEED_QUERY}&lang=en").text
+    blocks = [
+        re.sub(r"<[^>]+>", "", b)
+        for b in re.findall(r'<code class="block-bits grouped">(.*?)</code>', html)
+    ]
     assert [len(b) for b in blocks] == [1, 41, 5, 5, 12]
     assert "".join(blocks) == format(4194439168, "064b")
     for text in (
@@ -76,7 +79,7 @@ def test_compose_shows_the_64_bits_as_labelled_blocks(base_url: str) -> None:
 
 
 def test_every_invalid_field_gets_its_own_message_and_nothing_else_breaks(base_url: str) -> None:
-    response = get(base_url, "/?timestamp=12&datacenter=32&machine=x&sequence=5")
+    response = get(base_url, "/?timestamp=12&datacenter=32&machine=x&sequence=5&lang=en")
     assert response.status_code == 200
     html = response.text
     assert "before the Twitter epoch" in (error_text(html, "timestamp") or "")
@@ -96,7 +99,7 @@ def test_messages_next_to_fields_are_in_the_page_language(base_url: str) -> None
 
 
 def test_blank_timestamp_means_now_and_says_so(base_url: str) -> None:
-    html = get(base_url, "/?timestamp=&datacenter=1&machine=2&sequence=3").text
+    html = get(base_url, "/?timestamp=&datacenter=1&machine=2&sequence=3&lang=en").text
     assert "The timestamp was blank, so the current time was used" in html
     assert 'class="result"' in html
 
@@ -129,7 +132,7 @@ def test_decoder_shows_the_same_breakdown(base_url: str) -> None:
 def test_decoder_explains_ids_that_are_not_snowflakes(
     base_url: str, value: str, words: str
 ) -> None:
-    html = get(base_url, "/decode", params={"id": value}).text
+    html = get(base_url, "/decode", params={"id": value, "lang": "en"}).text
     assert words in (error_text(html, "id") or "")
     assert 'class="result"' not in html
 
@@ -155,7 +158,36 @@ def test_lang_query_sets_html_lang_and_a_cookie_that_sticks(base_url: str) -> No
 def test_accept_language_decides_without_query_or_cookie(base_url: str) -> None:
     html = get(base_url, "/", headers={"Accept-Language": "vi;q=0.8, de;q=0.9, en;q=0.1"}).text
     assert '<html lang="vi">' in html
-    assert '<html lang="en">' in get(base_url, "/", headers={"Accept-Language": "de"}).text
+    html = get(base_url, "/", headers={"Accept-Language": "en;q=0.8, de;q=0.9, vi;q=0.1"}).text
+    assert '<html lang="en">' in html
+
+
+@pytest.mark.parametrize("path", ["/", "/decode", "/decode?id=4194439168", "/no/such/page"])
+@pytest.mark.parametrize("accept", [None, "de, fr;q=0.5", "*"])
+def test_a_page_is_vietnamese_when_the_request_names_no_language_of_ours(
+    base_url: str, path: str, accept: str | None
+) -> None:
+    """Issue 10 item 2: no ?lang=, no cookie and no usable Accept-Language: Vietnamese, as
+    the seed page is."""
+    headers = {"Accept": "text/html"} | ({"Accept-Language": accept} if accept else {})
+    html = get(base_url, path, headers=headers).text
+    assert '<html lang="vi">' in html
+
+
+def test_query_beats_cookie_beats_accept_language_on_the_page(base_url: str) -> None:
+    english = {"Accept-Language": "en"}
+    with httpx.Client(base_url=base_url) as http:
+        assert '<html lang="en">' in http.get("/", headers=english).text
+        http.cookies.set("snowid_lang", "vi")
+        assert '<html lang="vi">' in http.get("/", headers=english).text  # cookie > header
+        assert '<html lang="en">' in http.get("/?lang=en", headers=english).text  # query > all
+
+
+def test_the_json_api_keeps_english_as_its_fallback(base_url: str) -> None:
+    """The Vietnamese default is the page's only: an API error with no language named is
+    English."""
+    response = get(base_url, "/api/compose?datacenter=32&machine=1")
+    assert response.json()["error"]["message"] == "Datacenter 32 is out of range 0..31"
 
 
 @pytest.mark.parametrize(

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 MESSAGES: dict[str, str] = {
     # --- page frame ------------------------------------------------------------------
-    "web.title": "Snowflake ID generator and decoder",
+    "web.title": "Snowflake ID generator: unique IDs from many machines, explained bit by bit",
     "web.description": (
-        "Build a Twitter Snowflake id from a timestamp, a datacenter id, a machine id and a"
-        " sequence, or decode one, and see how its 64 bits are filled."
+        "Generate a Twitter Snowflake ID from a timestamp, a datacenter id, a machine id and a"
+        " sequence, see how its 64 bits are filled and the formula worked through, or decode"
+        " an existing ID."
     ),
     "web.skip": "Skip to the tool",
     "web.nav_label": "Tools",
@@ -32,9 +33,8 @@ MESSAGES: dict[str, str] = {
     "web.label.machine": "Machine id",
     "web.hint.machine": "0 to 31 (5 bits)",
     "web.label.sequence": "Sequence",
-    "web.hint.sequence": "0 to 4095 (12 bits)",
+    "web.hint.sequence": "0 to 4095 (12 bits). Leave blank for 0.",
     "web.button.now": "Now",
-    "web.button.now_label": "Set the timestamp to the current time",
     "web.button.compose": "Generate",
     "web.button.decode": "Decode",
     "web.button.copy": "Copy",
@@ -45,10 +45,13 @@ MESSAGES: dict[str, str] = {
     # --- decode form -----------------------------------------------------------------
     "web.decode.heading": "Decode a Snowflake ID",
     "web.decode.intro": (
-        "Paste an id in decimal to see its timestamp, datacenter id, machine id and sequence."
+        "Paste an ID in decimal or hexadecimal (0x…) to see its timestamp, datacenter id,"
+        " machine id and sequence. Several IDs, one per line (up to 100), are shown as a table."
     ),
     "web.label.id": "Snowflake ID",
-    "web.hint.id": "A whole number from 0 to 9223372036854775807",
+    "web.hint.id": (
+        "A whole number from 0 to 9223372036854775807, or hexadecimal after 0x; one ID per line."
+    ),
     # --- the result ------------------------------------------------------------------
     "web.result.heading": "Result",
     "web.result.decimal": "ID (decimal)",
@@ -143,4 +146,150 @@ MESSAGES: dict[str, str] = {
     "web.auth.unusable": (
         "snowid serve: process {pid}: {message}; every token is refused until it is fixed"
     ),
+    # --- the seed's other sections (issue 10) ------------------------------------------
+    "web.decode.title": "Snowflake ID decoder: the time, datacenter, machine and sequence of an ID",
+    "web.decode.description": (
+        "Paste one Snowflake ID or up to 100 (decimal or 0x hexadecimal) to read when each was"
+        " made and which datacenter, machine and sequence it carries, bit by bit."
+    ),
+    "web.about.what_h": "What is a Snowflake ID generator?",
+    "web.about.what_1": (
+        "A Snowflake ID generator turns a timestamp, the identity of a machine and a counter into"
+        " one 64-bit number that no other machine will produce. Twitter designed the format in"
+        " 2010 so that many servers could number new tweets at the same moment without asking"
+        " each other whether a number was already taken."
+    ),
+    "web.about.what_2": (
+        "The generator on this page builds such an ID from the four values you enter and shows"
+        " where each one lands among the 64 bits. The decoder does the reverse: it takes an"
+        " existing ID apart."
+    ),
+    "web.about.uses_h": "Where Snowflake IDs are used",
+    "web.about.uses_1": (
+        "Twitter made the format to give tweets unique IDs, roughly in time order, across"
+        " thousands of database machines, with no central counter that every server would have"
+        " to consult. Discord and Instagram later built similar 64-bit IDs for their messages"
+        " and posts."
+    ),
+    "web.about.uses_2": (
+        "The same idea turns up in sharded databases, in the order numbers of online shops and"
+        " in the event logs of distributed applications: wherever many machines hand out IDs on"
+        " their own and the IDs should still sort by roughly when they were made."
+    ),
+    "web.about.history_h": "History of Snowflake IDs",
+    "web.about.history_1": (
+        "Twitter announced Snowflake in 2010. Until then tweets were numbered by the database's"
+        " auto-increment counter, and as Twitter grew that counter could not be shared across"
+        " many independent database servers. The name plays on the saying that no two"
+        " snowflakes are alike: no two IDs should be either."
+    ),
+    "web.about.history_2": (
+        "Twitter published the code as open source, and other large platforms took up the"
+        " design, changing details to suit them, for the same need: unique IDs that sort by"
+        " time, made by many machines at once."
+    ),
+    "web.about.decode_more": (
+        "What Snowflake IDs are for, their history and answers to common questions are on the"
+        " generator's page:"
+    ),
+    "web.about.decode_more_link": "About Snowflake IDs",
+    "web.faq.heading": "Frequently asked questions",
+    "web.faq.what_q": "What is a Snowflake ID?",
+    "web.faq.what_a": (
+        "A 64-bit number made of a timestamp, a machine identity and a sequence number, designed"
+        " so that many machines can make unique IDs without coordinating with each other."
+    ),
+    "web.faq.formula_q": "What is the Snowflake ID formula?",
+    "web.faq.formula_a": (
+        "id = ((timestamp − epoch) << 22) | (datacenter << 17) | (machine << 12) | sequence,"
+        " where the epoch is a fixed start date (1288834974657 ms, 4 November 2010) and <<"
+        " shifts the bits to the left."
+    ),
+    "web.faq.epoch_q": "Can I change the epoch in this generator?",
+    "web.faq.epoch_a": (
+        "No. This tool always counts time from the fixed Twitter epoch, 4 November 2010 at"
+        " 01:42:54.657 UTC; there is no field for another start date."
+    ),
+    "web.faq.decode_q": "Does this tool decode an existing Snowflake ID?",
+    "web.faq.decode_a": (
+        "Yes. Paste an ID into the decoder to see its timestamp, datacenter id, machine id and"
+        " sequence, with the same bit-by-bit breakdown. It reads decimal or hexadecimal (0x…),"
+        " and up to 100 IDs at once, one per line."
+    ),
+    "web.faq.decode_link": "Open the decoder",
+    "web.faq.rate_q": "How many Snowflake IDs can one machine generate per millisecond?",
+    "web.faq.rate_a": (
+        "At most 4,096: the sequence field is 12 bits wide, so it holds the values 0 to 4095."
+    ),
+    "web.faq.end_q": "Until what year can this generator make valid timestamps?",
+    "web.faq.end_a": (
+        "Until July 2080. The 41-bit timestamp field covers about 69.7 years from the 2010"
+        " epoch; the last millisecond it holds is 2080-07-10 17:30:30.208 UTC, after which the"
+        " value no longer fits."
+    ),
+    "web.refs.heading": "References",
+    "web.refs.twitter": "“Announcing Snowflake”, Twitter Engineering Blog, 2010",
+    "web.refs.wikipedia": "“Snowflake ID”, Wikipedia",
+    # --- typing, copying and sharing (issue 10) ----------------------------------------
+    "web.button.now_title": "Fill in the current time",
+    "web.label.when": "Date and time",
+    "web.hint.when": "Fills in the millisecond timestamp; the timestamp field is what counts.",
+    "web.label.zone": "Read the date and time as",
+    "web.zone.utc": "UTC",
+    "web.zone.local": "Local time",
+    "web.result.binary": "Binary",
+    "web.result.stale": (
+        "Out of date: this is the last valid result. Correct the highlighted field to update it."
+    ),
+    "web.button.copy_id": "Copy the decimal ID",
+    "web.button.copy_hex": "Copy the hexadecimal value",
+    "web.button.copy_binary": "Copy the 64 binary digits",
+    "web.button.copy_utc": "Copy the UTC time",
+    "web.button.copy_link": "Copy link",
+    "web.button.copy_link_label": "Copy link to this result",
+    "web.announce.id": "Result: ID {id}",
+    "web.announce.many": "{count} IDs decoded, {valid} valid",
+    "web.step.delta_h": "Step 1 — find the delta: the timestamp minus the epoch",
+    "web.step.shift_h": "Step 2 — shift each field into place",
+    "web.step.combine_h": "Step 3 — combine with bitwise OR (the same as adding: no bits overlap)",
+    "web.step.shift.timestamp": "the delta (timestamp)",
+    "web.step.shift.datacenter": "the datacenter id",
+    "web.step.shift.machine": "the machine id",
+    "web.step.shift.sequence": "the sequence (not shifted: it takes the lowest 12 bits)",
+    "web.decode.too_many": (
+        "{count} IDs given; the decoder reads up to {max} at once. Split the list."
+    ),
+    "web.table.heading": "{count} IDs",
+    "web.table.id": "ID",
+    "web.table.utc": "Time (UTC)",
+    "web.table.datacenter": "Datacenter",
+    "web.table.machine": "Machine",
+    "web.table.sequence": "Sequence",
+    "web.table.details": "Details",
+    "web.table.details_label": "Details of {id}",
+    "web.rel.now": "now",
+    "web.rel.past.second_one": "1 second ago",
+    "web.rel.past.second": "{n} seconds ago",
+    "web.rel.past.minute_one": "1 minute ago",
+    "web.rel.past.minute": "{n} minutes ago",
+    "web.rel.past.hour_one": "1 hour ago",
+    "web.rel.past.hour": "{n} hours ago",
+    "web.rel.past.day_one": "1 day ago",
+    "web.rel.past.day": "{n} days ago",
+    "web.rel.past.month_one": "1 month ago",
+    "web.rel.past.month": "{n} months ago",
+    "web.rel.past.year_one": "1 year ago",
+    "web.rel.past.year": "{n} years ago",
+    "web.rel.future.second_one": "in 1 second",
+    "web.rel.future.second": "in {n} seconds",
+    "web.rel.future.minute_one": "in 1 minute",
+    "web.rel.future.minute": "in {n} minutes",
+    "web.rel.future.hour_one": "in 1 hour",
+    "web.rel.future.hour": "in {n} hours",
+    "web.rel.future.day_one": "in 1 day",
+    "web.rel.future.day": "in {n} days",
+    "web.rel.future.month_one": "in 1 month",
+    "web.rel.future.month": "in {n} months",
+    "web.rel.future.year_one": "in 1 year",
+    "web.rel.future.year": "in {n} years",
 }

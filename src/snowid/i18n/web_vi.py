@@ -4,10 +4,11 @@ from __future__ import annotations
 
 MESSAGES: dict[str, str] = {
     # --- khung trang -----------------------------------------------------------------
-    "web.title": "Trình tạo và giải mã ID Snowflake",
+    "web.title": "Trình tạo ID Snowflake: ID duy nhất từ nhiều máy, giải thích từng bit",
     "web.description": (
         "Tạo ID Snowflake của Twitter từ dấu thời gian, mã trung tâm dữ liệu, mã máy và số thứ"
-        " tự, hoặc giải mã một ID có sẵn, rồi xem 64 bit của nó được lấp đầy ra sao."
+        " tự, xem 64 bit của nó được lấp đầy ra sao và công thức được tính từng bước, hoặc giải"
+        " mã một ID có sẵn."
     ),
     "web.skip": "Chuyển đến công cụ",
     "web.nav_label": "Công cụ",
@@ -32,9 +33,8 @@ MESSAGES: dict[str, str] = {
     "web.label.machine": "Mã máy",
     "web.hint.machine": "Từ 0 đến 31 (5 bit)",
     "web.label.sequence": "Số thứ tự",
-    "web.hint.sequence": "Từ 0 đến 4095 (12 bit)",
+    "web.hint.sequence": "Từ 0 đến 4095 (12 bit). Để trống nghĩa là 0.",
     "web.button.now": "Bây giờ",
-    "web.button.now_label": "Điền thời gian hiện tại vào ô dấu thời gian",
     "web.button.compose": "Tạo ID",
     "web.button.decode": "Giải mã",
     "web.button.copy": "Sao chép",
@@ -45,11 +45,14 @@ MESSAGES: dict[str, str] = {
     # --- biểu mẫu giải mã ------------------------------------------------------------
     "web.decode.heading": "Giải mã ID Snowflake",
     "web.decode.intro": (
-        "Dán một ID ở dạng thập phân để xem dấu thời gian, mã trung tâm dữ liệu, mã máy và số"
-        " thứ tự bên trong."
+        "Dán một ID ở dạng thập phân hoặc thập lục phân (0x…) để xem dấu thời gian, mã trung tâm"
+        " dữ liệu, mã máy và số thứ tự bên trong. Nhiều ID, mỗi ID một dòng (tối đa 100), được"
+        " hiển thị thành bảng."
     ),
     "web.label.id": "ID Snowflake",
-    "web.hint.id": "Một số nguyên từ 0 đến 9223372036854775807",
+    "web.hint.id": (
+        "Một số nguyên từ 0 đến 9223372036854775807, hoặc số thập lục phân sau 0x; mỗi dòng một ID."
+    ),
     # --- kết quả ---------------------------------------------------------------------
     "web.result.heading": "Kết quả",
     "web.result.decimal": "ID (thập phân)",
@@ -146,4 +149,154 @@ MESSAGES: dict[str, str] = {
         "snowid serve: tiến trình {pid}: {message}; mọi token đều bị từ chối cho đến khi"
         " tệp được sửa"
     ),
+    # --- các phần còn lại của trang gốc (issue 10) -------------------------------------
+    "web.decode.title": "Giải mã ID Snowflake: thời gian, trung tâm dữ liệu, máy và số thứ tự",
+    "web.decode.description": (
+        "Dán một hoặc tối đa 100 ID Snowflake (thập phân hoặc thập lục phân 0x) để xem mỗi ID"
+        " được tạo lúc nào, mang mã trung tâm dữ liệu, mã máy và số thứ tự nào, đến từng bit."
+    ),
+    "web.about.what_h": "Bộ tạo ID Snowflake là gì?",
+    "web.about.what_1": (
+        "Bộ tạo ID Snowflake ghép dấu thời gian, danh tính của máy và một bộ đếm thành một số 64"
+        " bit mà không máy nào khác tạo ra trùng. Twitter thiết kế định dạng này năm 2010 để"
+        " nhiều máy chủ cùng lúc đánh số cho các tweet mới mà không phải hỏi nhau xem một số đã"
+        " có ai dùng hay chưa."
+    ),
+    "web.about.what_2": (
+        "Trình tạo trên trang này dựng một ID như vậy từ bốn giá trị bạn nhập và cho thấy mỗi"
+        " giá trị nằm ở đâu trong 64 bit. Trình giải mã làm ngược lại: tách một ID có sẵn"
+        " thành từng phần."
+    ),
+    "web.about.uses_h": "ID Snowflake được sử dụng ở đâu",
+    "web.about.uses_1": (
+        "Twitter tạo ra định dạng này để cấp cho tweet những ID không trùng nhau, xếp gần đúng"
+        " theo thời gian, trên hàng nghìn máy cơ sở dữ liệu, mà không cần một bộ đếm trung tâm"
+        " để máy chủ nào cũng phải hỏi đến. Về sau Discord và Instagram cũng xây dựng kiểu ID"
+        " 64 bit tương tự cho tin nhắn và bài đăng của họ."
+    ),
+    "web.about.uses_2": (
+        "Cùng ý tưởng ấy có mặt trong các cơ sở dữ liệu phân mảnh (sharding), trong mã đơn hàng"
+        " của các cửa hàng trực tuyến và trong nhật ký sự kiện của ứng dụng phân tán: ở bất cứ"
+        " đâu có nhiều máy tự cấp ID mà các ID vẫn cần xếp được theo thứ tự gần đúng thời điểm"
+        " tạo."
+    ),
+    "web.about.history_h": "Lịch sử của ID Snowflake",
+    "web.about.history_1": (
+        "Twitter công bố Snowflake năm 2010. Trước đó tweet được đánh số bằng bộ đếm tự tăng của"
+        " cơ sở dữ liệu, và khi Twitter lớn dần, bộ đếm ấy không thể dùng chung cho nhiều máy"
+        " chủ cơ sở dữ liệu độc lập. Cái tên gợi đến câu nói không có hai bông tuyết nào giống"
+        " hệt nhau: hai ID cũng phải như vậy."
+    ),
+    "web.about.history_2": (
+        "Twitter công khai mã nguồn của dự án, và nhiều nền tảng lớn khác đã dùng lại thiết kế"
+        " này, chỉnh chi tiết cho hợp với mình, để đáp ứng cùng một nhu cầu: nhiều máy cùng lúc"
+        " tạo ra các ID duy nhất, sắp xếp được theo thời gian."
+    ),
+    "web.about.decode_more": (
+        "ID Snowflake dùng để làm gì, lịch sử của nó và giải đáp các câu hỏi thường gặp có ở"
+        " trang của trình tạo ID:"
+    ),
+    "web.about.decode_more_link": "Tìm hiểu về ID Snowflake",
+    "web.faq.heading": "Các câu hỏi thường gặp",
+    "web.faq.what_q": "ID Snowflake là gì?",
+    "web.faq.what_a": (
+        "Là một số 64 bit ghép từ dấu thời gian, danh tính của máy và số thứ tự, được thiết kế"
+        " để nhiều máy tự tạo được ID không trùng nhau mà không cần phối hợp với nhau."
+    ),
+    "web.faq.formula_q": "Công thức ID Snowflake là gì?",
+    "web.faq.formula_a": (
+        "id = ((timestamp − epoch) << 22) | (datacenter << 17) | (machine << 12) | sequence,"
+        " trong đó epoch là một mốc bắt đầu cố định (1288834974657 ms, ngày 4 tháng 11 năm"
+        " 2010) và << là phép dịch bit sang trái."
+    ),
+    "web.faq.epoch_q": "Có thể đổi epoch trong bộ tạo này không?",
+    "web.faq.epoch_a": (
+        "Không. Công cụ này luôn tính thời gian từ epoch cố định của Twitter, 01:42:54,657 UTC"
+        " ngày 4 tháng 11 năm 2010; không có ô nào để đặt một mốc bắt đầu khác."
+    ),
+    "web.faq.decode_q": "Công cụ này có giải mã được một ID Snowflake có sẵn không?",
+    "web.faq.decode_a": (
+        "Có. Dán ID vào trình giải mã để xem dấu thời gian, mã trung tâm dữ liệu, mã máy và số"
+        " thứ tự, cùng bảng phân tích từng bit như ở trình tạo. Trình giải mã đọc được số thập"
+        " phân lẫn thập lục phân (0x…), và tối đa 100 ID một lúc, mỗi ID một dòng."
+    ),
+    "web.faq.decode_link": "Mở trình giải mã",
+    "web.faq.rate_q": "Một máy tạo được bao nhiêu ID Snowflake mỗi mili giây?",
+    "web.faq.rate_a": (
+        "Tối đa 4.096 ID, vì trường số thứ tự rộng 12 bit, chứa được các giá trị từ 0 đến 4095."
+    ),
+    "web.faq.end_q": "Bộ tạo này tạo được dấu thời gian hợp lệ đến năm nào?",
+    "web.faq.end_a": (
+        "Đến tháng 7 năm 2080. Trường dấu thời gian 41 bit chứa được khoảng 69,7 năm tính từ"
+        " epoch năm 2010; mili giây cuối cùng còn vừa là 17:30:30,208 UTC ngày 10 tháng 7 năm"
+        " 2080, sau đó giá trị bị tràn khỏi trường."
+    ),
+    "web.refs.heading": "Tài liệu tham khảo",
+    "web.refs.twitter": "“Announcing Snowflake” (Giới thiệu Snowflake), blog Kỹ thuật của Twitter, 2010",
+    "web.refs.wikipedia": "“Snowflake ID”, Wikipedia (tiếng Anh)",
+    # --- gõ, sao chép và chia sẻ (issue 10) --------------------------------------------
+    "web.button.now_title": "Điền thời gian hiện tại",
+    "web.label.when": "Ngày và giờ",
+    "web.hint.when": "Dùng để điền ô dấu thời gian (mili giây); giá trị trong ô đó mới là căn cứ.",
+    "web.label.zone": "Hiểu ngày giờ theo",
+    "web.zone.utc": "giờ UTC",
+    "web.zone.local": "giờ địa phương",
+    "web.result.binary": "Nhị phân",
+    "web.result.stale": (
+        "Kết quả cũ: đây là kết quả hợp lệ gần nhất. Sửa ô được đánh dấu để cập nhật."
+    ),
+    "web.button.copy_id": "Sao chép ID thập phân",
+    "web.button.copy_hex": "Sao chép giá trị thập lục phân",
+    "web.button.copy_binary": "Sao chép 64 chữ số nhị phân",
+    "web.button.copy_utc": "Sao chép thời gian UTC",
+    "web.button.copy_link": "Sao chép liên kết",
+    "web.button.copy_link_label": "Sao chép liên kết tới kết quả này",
+    "web.announce.id": "Kết quả: ID {id}",
+    "web.announce.many": "Đã giải mã {count} ID, {valid} ID hợp lệ",
+    "web.step.delta_h": "Bước 1 — tìm độ lệch: dấu thời gian trừ epoch",
+    "web.step.shift_h": "Bước 2 — dịch từng trường vào đúng vị trí",
+    "web.step.combine_h": (
+        "Bước 3 — kết hợp bằng phép OR theo bit (giống phép cộng, vì không có bit nào chồng lên"
+        " nhau)"
+    ),
+    "web.step.shift.timestamp": "độ lệch (dấu thời gian)",
+    "web.step.shift.datacenter": "mã trung tâm dữ liệu",
+    "web.step.shift.machine": "mã máy",
+    "web.step.shift.sequence": "số thứ tự (không dịch: nằm ở 12 bit thấp nhất)",
+    "web.decode.too_many": (
+        "Có {count} ID; trình giải mã chỉ đọc tối đa {max} ID một lúc. Hãy chia danh sách ra."
+    ),
+    "web.table.heading": "{count} ID",
+    "web.table.id": "ID",
+    "web.table.utc": "Thời gian (UTC)",
+    "web.table.datacenter": "Trung tâm dữ liệu",
+    "web.table.machine": "Máy",
+    "web.table.sequence": "Số thứ tự",
+    "web.table.details": "Chi tiết",
+    "web.table.details_label": "Chi tiết của ID {id}",
+    "web.rel.now": "bây giờ",
+    "web.rel.past.second_one": "1 giây trước",
+    "web.rel.past.second": "{n} giây trước",
+    "web.rel.past.minute_one": "1 phút trước",
+    "web.rel.past.minute": "{n} phút trước",
+    "web.rel.past.hour_one": "1 giờ trước",
+    "web.rel.past.hour": "{n} giờ trước",
+    "web.rel.past.day_one": "1 ngày trước",
+    "web.rel.past.day": "{n} ngày trước",
+    "web.rel.past.month_one": "1 tháng trước",
+    "web.rel.past.month": "{n} tháng trước",
+    "web.rel.past.year_one": "1 năm trước",
+    "web.rel.past.year": "{n} năm trước",
+    "web.rel.future.second_one": "sau 1 giây nữa",
+    "web.rel.future.second": "sau {n} giây nữa",
+    "web.rel.future.minute_one": "sau 1 phút nữa",
+    "web.rel.future.minute": "sau {n} phút nữa",
+    "web.rel.future.hour_one": "sau 1 giờ nữa",
+    "web.rel.future.hour": "sau {n} giờ nữa",
+    "web.rel.future.day_one": "sau 1 ngày nữa",
+    "web.rel.future.day": "sau {n} ngày nữa",
+    "web.rel.future.month_one": "sau 1 tháng nữa",
+    "web.rel.future.month": "sau {n} tháng nữa",
+    "web.rel.future.year_one": "sau 1 năm nữa",
+    "web.rel.future.year": "sau {n} năm nữa",
 }

@@ -1,4 +1,8 @@
-"""Which language a request gets: ``?lang=``, then the cookie, then Accept-Language."""
+"""Which language a request gets: ``?lang=``, then the cookie, then Accept-Language.
+
+When none of them names a catalog language, the HTML pages are Vietnamese (the seed is a
+Vietnamese page: ``PAGE_LANG``); the JSON API and the CLI fall back to English.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +10,10 @@ from starlette.requests import Request
 
 from snowid.i18n import DEFAULT_LANG, normalize_lang
 
-__all__ = ["COOKIE", "from_accept_language", "negotiate", "requested_lang"]
+__all__ = ["COOKIE", "PAGE_LANG", "from_accept_language", "negotiate", "requested_lang"]
 
 COOKIE = "snowid_lang"
+PAGE_LANG = "vi"  # the pages' language when the request names none
 
 
 def requested_lang(request: Request) -> str | None:
@@ -16,12 +21,14 @@ def requested_lang(request: Request) -> str | None:
     return normalize_lang(request.query_params.get("lang"))
 
 
-def negotiate(request: Request) -> str:
+def negotiate(request: Request, default: str = DEFAULT_LANG) -> str:
+    """``?lang=``, else the cookie, else Accept-Language, else ``default`` (the pages pass
+    PAGE_LANG; the API keeps English)."""
     return (
         requested_lang(request)
         or normalize_lang(request.cookies.get(COOKIE))
         or from_accept_language(request.headers.get("accept-language", ""))
-        or DEFAULT_LANG
+        or default
     )
 
 

@@ -7,7 +7,7 @@ you type and swaps the result in.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 from urllib.parse import urlencode
@@ -18,12 +18,21 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 from starlette.templating import Jinja2Templates
 
-from snowid import SnowId, breakdown
 from snowid._clock import SYSTEM_CLOCK
 from snowid.errors import InvalidValueError
 from snowid.i18n import LANGS, translate
-from snowid.web._forms import COMPOSE_FIELDS, localized_message, read_compose, read_id
-from snowid.web._lang import COOKIE, negotiate, requested_lang
+from snowid.web._about import REFERENCES, faq, faq_json_ld
+from snowid.web._forms import COMPOSE_FIELDS, localized_message, read_compose
+from snowid.web._lang import COOKIE, PAGE_LANG, negotiate, requested_lang
+from snowid.web._view import (
+    MAX_IDS,
+    IdList,
+    id_lines,
+    read_page_ids,
+    result_view,
+    table_view,
+    translator,
+)
 
 __all__ = ["not_found_page", "routes", "templates"]
 
@@ -45,13 +54,6 @@ def templates() -> Jinja2Templates:
     return Jinja2Templates(env=env)
 
 
-def _translator(lang: str) -> Callable[..., str]:
-    def t(key: str, /, **params: object) -> str:
-        return translate(key, lang, **params)
-
-    return t
-
-
 def _frame(request: Request, lang: str, page: str) -> dict[str, Any]:
     """What base.html needs: the language, the translator, the switch links.
 
@@ -68,7 +70,7 @@ def _frame(request: Request, lang: str, page: str) -> dict[str, Any]:
         }
         for other in LANGS
     ]
-    return {"lang": lang, "t": _translator(lang), "switch": switch, "page": page}
+    return {"lang": lang, "t": translator(lang), "switch": switch, "page": page}
 
 
 def _with_cookie(request: Request, response: Response) -> Response:
@@ -79,72 +81,6 @@ def _with_cookie(request: Request, response: Response) -> Response:
     return response
 
 
-def _result(snow_id: SnowId, lang: str) -> dict[str, Any]:
-    """Everything the result block shows, as strings ready for the template."""
-    t = _translator(lang)
-    view = breakdown(snow_id)
-    parts = view.parts
-    local = view.datetime.astimezone()
-    blocks = []
-    for seg in view.segments:
-        one = seg.width == 1
-        blocks.append(
-            {
-                "name": seg.name,
-                "label": t(f"segment.{seg.name}"),
-                "width": seg.width,
-                "width_text": t("web.block.width_one")
-                if one
-                else t("web.block.width", width=seg.width),
-                "span_text": t("web.block.span_one", high=seg.high_bit)
-                if one
-                else t("web.block.span", high=seg.high_bit, low=seg.low_bit),
-                "value_text": t(
-                    "web.block.value_delta" if seg.name == "timestamp" else "web.block.value",
-                    value=seg.value,
-                ),
-                "bits": seg.bits,
-            }
-        )
-    return {
-        "decimal": str(snow_id),
-        "hex": "0x" + snow_id.hex,
-        "iso": view.iso_utc,
-        "utc": view.iso_utc.replace("T", " ").replace("Z", " UTC"),
-        "local": local.strftime("%Y-%m-%d %H:%M:%S.") + f"{local.microsecond // 1000:03d}",
-        "local_zone": local.strftime("%Z") or local.strftime("%z"),
-        "timestamp": parts.timestamp,
-        "fields": [
-            (t("web.label.timestamp"), parts.timestamp),
-            (t("web.label.datacenter"), parts.datacenter),
-            (t("web.label.machine"), parts.machine),
-            (t("web.label.sequence"), parts.sequence),
-            (t("web.result.worker"), view.worker),
-        ],
-        "blocks": blocks,
-        "steps": [
-            {
-                "label": t(f"step.{s.key}"),
-                "expression": s.expression,
-                "result": s.result,
-                "key": s.key,
-            }
-            for s in view.steps
-        ],
-        "decode_href": f"/decode?{urlencode({'id': str(snow_id), 'lang': lang})}",
-        "compose_href": "/?"
-        + urlencode(
-            {
-                "timestamp": parts.timestamp,
-                "datacenter": parts.datacenter,
-                "machine": parts.machine,
-                "sequence": parts.sequence,
-                "lang": lang,
-            }
-        ),
-    }
-
-
 def _messages(errors: Mapping[str, InvalidValueError], lang: str) -> dict[str, str]:
     return {name: localized_message(error, lang) for name, error in errors.items()}
 
@@ -153,7 +89,7 @@ def routes() -> list[BaseRoute]:
     tpl = templates()
 
     async def compose_page(request: Request) -> Response:
-        lang = negotiate(request)
+        lang = negotiate(request, PAGE_LANG)
         query = request.query_params
         if "now" in query:
             # The no-JavaScript "now" button: fill the timestamp in, keep the URL shareable.
@@ -164,31 +100,47 @@ def routes() -> list[BaseRoute]:
             return RedirectResponse("/?" + urlencode(fields), status_code=303)
         given = any(name in query for name in COMPOSE_FIELDS)
         form = read_compose(query if given else SEED_EXAMPLE)
+        questions = faq(translator(lang))
         context = {
             **_frame(request, lang, "compose"),
             "values": form.values,
             "errors": _messages(form.errors, lang),
-            "result": _result(form.snow_id, lang) if form.snow_id is not None else None,
+            "result": result_view(form.snow_id, lang) if form.snow_id is not None else None,
+            "table": None,
             "used_now": form.timestamp_was_blank and form.snow_id is not None,
+            "faq": questions,
+            "faq_ld": faq_json_ld(questions, lang),
+            "references": REFERENCES,
+            "decode_home": "/decode?" + urlencode({"lang": lang}),
         }
         return _with_cookie(request, tpl.TemplateResponse(request, "compose.html", context))
 
     async def decode_page(request: Request) -> Response:
-        lang = negotiate(request)
+        lang = negotiate(request, PAGE_LANG)
         raw = request.query_params.get("id")
         errors: dict[str, str] = {}
-        result = None
-        if raw is not None:
+        result = table = None
+        count = len(id_lines(raw)) if raw is not None else 0
+        if count > MAX_IDS:
+            errors["id"] = translate("web.decode.too_many", lang, count=count, max=MAX_IDS)
+        elif raw is not None:
             try:
-                result = _result(read_id(raw), lang)
+                read = read_page_ids(raw)
             except InvalidValueError as error:
                 errors["id"] = localized_message(error, lang)
+            else:
+                if isinstance(read, IdList):
+                    table = table_view(read, lang)
+                else:
+                    result = result_view(read, lang)
         context = {
             **_frame(request, lang, "decode"),
             "values": {"id": raw or ""},
             "errors": errors,
             "result": result,
+            "table": table,
             "used_now": False,
+            "compose_home": "/?" + urlencode({"lang": lang}) + "#h-what",
         }
         return _with_cookie(request, tpl.TemplateResponse(request, "decode.html", context))
 
@@ -199,5 +151,5 @@ def routes() -> list[BaseRoute]:
 
 
 def not_found_page(request: Request) -> Response:
-    context = _frame(request, negotiate(request), "not_found")
+    context = _frame(request, negotiate(request, PAGE_LANG), "not_found")
     return templates().TemplateResponse(request, "not_found.html", context, status_code=404)

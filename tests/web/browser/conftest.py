@@ -24,6 +24,8 @@ from tests.support.web import fixed_identity_service, serving
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+# axe-core, pinned and installed from the npm registry by scripts/test.
+AXE = Path(__file__).resolve().parents[3] / ".cache/node/node_modules/axe-core/axe.min.js"
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -122,3 +124,13 @@ def page(browser: Any) -> Iterator[Any]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def axe_script() -> Path:
+    """axe.min.js; missing, the accessibility tests skip (fail under CI): run scripts/test."""
+    if not AXE.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{AXE} is missing: scripts/test installs axe-core")
+        pytest.skip(f"{AXE} is missing: scripts/test installs axe-core")
+    return AXE

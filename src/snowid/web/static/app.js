@@ -1,10 +1,45 @@
-/* snowid page: live results as you type. Plain JavaScript, no build step.
-   The server renders everything; this script fetches the same GET URL the form
-   would load and swaps in the result and the field messages. */
+/* snowid page: live results as you type. Plain JavaScript, no build step, no inline code
+   (the page's Content-Security-Policy allows only this file).
+   The server renders everything; this script fetches the same GET URL the form would
+   load and swaps in the result and the field messages. While a field is being typed, a
+   bad value does not flash an error: the last good result stays, dimmed and marked out of
+   date, and the message appears after a pause or when the field is left. */
 (function () {
   "use strict";
 
+  var PAUSE_MS = 800;     // no key for this long: the value is settled, show its error
+  var DEBOUNCE_MS = 120;  // fetch once typing slows down
+  var DAY = 86400;
+  // Largest unit first: the same table as _UNITS in snowid/web/_view.py (the server's fallback).
+  var UNITS = [["year", 365.2425 * DAY], ["month", 30.436875 * DAY], ["day", DAY],
+    ["hour", 3600], ["minute", 60], ["second", 1]];
+
+  function lang() { return document.documentElement.lang || "en"; }
   function pad(n, width) { return String(n).padStart(width, "0"); }
+
+  // --- times -------------------------------------------------------------------------
+
+  function relative(ms) {
+    if (!window.Intl || !Intl.RelativeTimeFormat) { return null; }
+    var seconds = (ms - Date.now()) / 1000;
+    var size = Math.abs(seconds);
+    if (size < 1) { return new Intl.RelativeTimeFormat(lang(), { numeric: "auto" }).format(0, "second"); }
+    for (var i = 0; i < UNITS.length; i++) {
+      if (size >= UNITS[i][1]) {
+        var count = Math.floor(size / UNITS[i][1]);
+        return new Intl.RelativeTimeFormat(lang(), { numeric: "always" })
+          .format(seconds < 0 ? -count : count, UNITS[i][0]);
+      }
+    }
+    return null;
+  }
+
+  function relativeTimes(root) {
+    root.querySelectorAll(".rel[data-ms]").forEach(function (el) {
+      var text = relative(Number(el.getAttribute("data-ms")));
+      if (text) { el.textContent = text; }
+    });
+  }
 
   function localTimes(root) {
     var zone = "";
@@ -20,11 +55,25 @@
     });
   }
 
+  // --- copying -----------------------------------------------------------------------
+
+  function fallbackCopy(text) {
+    var area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.className = "offscreen";  /* a class, not a style: the CSP allows no inline style */
+    document.body.appendChild(area);
+    area.select();
+    try { document.execCommand("copy"); } catch (e) { /* nothing more to try */ }
+    document.body.removeChild(area);
+  }
+
   function copyButtons(root) {
-    root.querySelectorAll("button.copy[data-copy]").forEach(function (button) {
+    root.querySelectorAll("button.copy").forEach(function (button) {
       button.hidden = false;
       button.addEventListener("click", function () {
-        var text = button.getAttribute("data-copy");
+        // The link is read when pressed: the address follows the form as you type.
+        var text = button.hasAttribute("data-copy-link") ? location.href : button.getAttribute("data-copy");
         var status = button.parentElement.querySelector(".copied");
         function done() { if (status) { status.textContent = button.getAttribute("data-done"); } }
         if (navigator.clipboard && navigator.clipboard.writeText) {
@@ -34,22 +83,70 @@
     });
   }
 
-  function fallbackCopy(text) {
-    var area = document.createElement("textarea");
-    area.value = text;
-    area.setAttribute("readonly", "");
-    area.className = "offscreen";  /* a class, not a style: the page's CSP allows no inline style */
-    document.body.appendChild(area);
-    area.select();
-    try { document.execCommand("copy"); } catch (e) { /* nothing more to try */ }
-    document.body.removeChild(area);
+  function enhance(root) { localTimes(root); relativeTimes(root); copyButtons(root); }
+
+  function announce(text) {
+    var region = document.getElementById("announce");
+    if (region && text) { region.textContent = text; }
   }
 
-  function enhance(root) { localTimes(root); copyButtons(root); }
+  // --- the date-and-time input beside the millisecond field ----------------------------
+
+  function dateInput(form, changed) {
+    var box = form.querySelector("[data-when]");
+    var ms = form.querySelector("[name='timestamp']");
+    if (!box || !ms) { return function () {}; }
+    var when = box.querySelector("input");
+    var zone = box.querySelector("select");
+    box.hidden = false;
+    try {
+      var name = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      var local = zone.querySelector("option[value='local']");
+      if (name && local) { local.textContent += " (" + name + ")"; }
+    } catch (e) { /* the plain label stays */ }
+
+    function utc() { return zone.value === "utc"; }
+
+    function show() {  // the millisecond field is the source of truth
+      if (document.activeElement === when) { return; }
+      var text = ms.value.trim();
+      if (!/^\d{1,15}$/.test(text)) { when.value = ""; return; }
+      var d = new Date(Number(text));
+      if (isNaN(d.getTime()) || d.getUTCFullYear() > 9999) { when.value = ""; return; }
+      var parts = utc()
+        ? [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()]
+        : [d.getFullYear(), d.getMonth() + 1, d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds(), d.getMilliseconds()];
+      when.value = pad(parts[0], 4) + "-" + pad(parts[1], 2) + "-" + pad(parts[2], 2) + "T" +
+        pad(parts[3], 2) + ":" + pad(parts[4], 2) + ":" + pad(parts[5], 2) + "." + pad(parts[6], 3);
+    }
+
+    function read() {
+      var m = /^(\d{4,})-(\d\d)-(\d\d)T(\d\d):(\d\d)(?::(\d\d)(?:\.(\d{1,3}))?)?$/.exec(when.value);
+      if (!m) { return NaN; }
+      var n = m.slice(1).map(function (x) { return x === undefined ? 0 : Number(x); });
+      if (m[7]) { n[6] = Number((m[7] + "00").slice(0, 3)); }
+      return utc() ? Date.UTC(n[0], n[1] - 1, n[2], n[3], n[4], n[5], n[6])
+        : new Date(n[0], n[1] - 1, n[2], n[3], n[4], n[5], n[6]).getTime();
+    }
+
+    when.addEventListener("input", function () {
+      var value = read();
+      if (!isNaN(value)) { ms.value = String(value); changed(); }
+    });
+    zone.addEventListener("change", show);
+    ms.addEventListener("input", show);
+    show();
+    return show;
+  }
+
+  // --- the live form -----------------------------------------------------------------
 
   function liveForm(form) {
     var counter = 0;
-    var timer = null;
+    var fetchTimer = null;
+    var pauseTimer = null;
+    var settled = true;   // false while keys are being pressed
+    var pending = null;   // the newest answer with errors, waiting for a pause
 
     function url() {
       var params = new URLSearchParams();
@@ -59,10 +156,7 @@
       return form.getAttribute("action") + "?" + params.toString();
     }
 
-    function apply(doc) {
-      var fresh = doc.getElementById("result");
-      var slot = document.getElementById("result");
-      if (fresh && slot) { slot.innerHTML = fresh.innerHTML; enhance(slot); }
+    function showErrors(doc) {
       form.querySelectorAll("p.error[data-field]").forEach(function (p) {
         var name = p.getAttribute("data-field");
         var other = doc.getElementById("err-" + name);
@@ -75,6 +169,48 @@
           input.closest(".field").classList.toggle("invalid", Boolean(message));
         }
       });
+    }
+
+    function syncLanguageLinks(doc) {  // the switch keeps what is typed
+      document.querySelectorAll("nav.langs a[data-lang]").forEach(function (a) {
+        var fresh = doc.querySelector("nav.langs a[data-lang='" + a.getAttribute("data-lang") + "']");
+        if (fresh) { a.setAttribute("href", fresh.getAttribute("href")); }
+      });
+    }
+
+    function markStale(slot, stale) {
+      slot.classList.toggle("stale", stale);
+      slot.querySelectorAll(".stale-note").forEach(function (note) { note.hidden = !stale; });
+    }
+
+    function reveal() {
+      if (!pending) { return; }
+      var doc = pending;
+      pending = null;
+      showErrors(doc);
+      var summary = doc.querySelector("[data-announce-errors]");
+      announce(summary && summary.getAttribute("data-announce-errors"));
+    }
+
+    function apply(doc) {
+      var fresh = doc.getElementById("result");
+      var slot = document.getElementById("result");
+      syncLanguageLinks(doc);
+      if (!fresh || !slot) { return; }
+      if (doc.querySelector("p.error[data-field]:not([hidden])") === null) {
+        pending = null;
+        slot.innerHTML = fresh.innerHTML;
+        markStale(slot, false);
+        enhance(slot);
+        showErrors(doc);
+        var section = slot.querySelector("[data-announce]");
+        announce(section && section.getAttribute("data-announce"));
+        return;
+      }
+      // Errors: keep the last good result, dimmed; say what is wrong once typing pauses.
+      if (slot.querySelector("[data-announce]")) { markStale(slot, true); } else { slot.innerHTML = fresh.innerHTML; }
+      pending = doc;
+      if (settled) { reveal(); }
     }
 
     function update() {
@@ -90,17 +226,34 @@
         .catch(function () { /* offline: the submit button still works */ });
     }
 
-    function soon() { clearTimeout(timer); timer = setTimeout(update, 120); }
+    function typed() {
+      settled = false;
+      clearTimeout(pauseTimer);
+      pauseTimer = setTimeout(function () { settled = true; reveal(); }, PAUSE_MS);
+      clearTimeout(fetchTimer);
+      fetchTimer = setTimeout(update, DEBOUNCE_MS);
+    }
 
-    form.addEventListener("input", soon);
-    form.addEventListener("submit", function (event) { event.preventDefault(); clearTimeout(timer); update(); });
+    function now() {  // settled at once: a button, not typing
+      clearTimeout(pauseTimer);
+      settled = true;
+      clearTimeout(fetchTimer);
+      update();
+    }
+
+    var showDate = dateInput(form, typed);
+    form.addEventListener("input", function (event) {
+      if (event.target && event.target.name) { typed(); }
+    });
+    form.addEventListener("focusout", function () { clearTimeout(pauseTimer); settled = true; reveal(); });
+    form.addEventListener("submit", function (event) { event.preventDefault(); now(); });
     form.querySelectorAll("[data-now]").forEach(function (button) {
       button.addEventListener("click", function (event) {
         event.preventDefault();
         var input = form.querySelector("[name='timestamp']");
         if (input) { input.value = String(Date.now()); }
-        clearTimeout(timer);
-        update();
+        showDate();
+        now();
       });
     });
   }
@@ -109,6 +262,8 @@
     document.documentElement.classList.add("js");
     enhance(document);
     document.querySelectorAll("form[data-live]").forEach(liveForm);
+    // Relative times drift: "5 seconds ago" becomes "1 minute ago".
+    setInterval(function () { relativeTimes(document); }, 30000);
   }
 
   if (document.readyState === "loading") {
