@@ -1,8 +1,9 @@
 """axe-core in Chromium: no accessibility violation on any page state (issue 10 item 6).
 
 Each page is checked in both languages, with and without errors, at desktop and phone
-widths. axe is injected as a script, which the page's Content-Security-Policy would refuse:
-the contexts here bypass it (``bypass_csp=True``).
+widths, in the light and the dark scheme, with axe's experimental rules on too
+(label-content-name-mismatch is one). axe is injected as a script, which the page's
+Content-Security-Policy would refuse: the contexts here bypass it (``bypass_csp=True``).
 """
 
 from __future__ import annotations
@@ -16,25 +17,39 @@ import pytest
 pytestmark = pytest.mark.browser
 
 SEED = "timestamp=1288834975657&datacenter=1&machine=1&sequence=0"
+MANY = "%0A".join(["4194439168", "0x1", "nope", "1541815603606036480"])
 STATES = {
-    "compose-ok": f"/?{SEED}",
+    "compose": f"/?{SEED}",
     "compose-errors": "/?timestamp=1288834975&datacenter=32&machine=x&sequence=5000",
-    "decode-ok": "/decode?id=1541815603606036480",
-    "decode-errors": "/decode?id=9223372036854775808",
     "decode-empty": "/decode",
+    "decode": "/decode?id=1541815603606036480",
+    "decode-many": f"/decode?id={MANY}",
+    "decode-errors": "/decode?id=9223372036854775808",
 }
-WIDTHS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+SIZES = {
+    "desktop": {"viewport": {"width": 1280, "height": 900}},
+    "phone": {
+        "viewport": {"width": 390, "height": 844},
+        "device_scale_factor": 2,
+        "is_mobile": True,
+        "has_touch": True,
+    },
+    "desktop-dark": {"viewport": {"width": 1280, "height": 900}, "color_scheme": "dark"},
+}
+RUN_AXE = """async () => {
+    const rules = {};
+    for (const rule of axe.getRules(["experimental"])) { rules[rule.ruleId] = {enabled: true}; }
+    const result = await axe.run(document, {rules, resultTypes: ["violations"]});
+    return result.violations.map(v => `${v.id} (${v.impact}): ${v.help} at ` +
+        v.nodes.slice(0, 5).map(n => JSON.stringify(n.target)).join(", "));
+}"""
 
 
-@pytest.fixture(scope="module", params=list(WIDTHS))
-def sized(request: pytest.FixtureRequest, browser_factory: Any) -> Iterator[tuple[str, Any]]:
-    name = request.param
-    options: dict[str, Any] = {"viewport": WIDTHS[name], "bypass_csp": True}
-    if name == "phone":
-        options.update(device_scale_factor=2, is_mobile=True, has_touch=True)
-    context = browser_factory(**options)
+@pytest.fixture(scope="module", params=list(SIZES))
+def sized_page(request: pytest.FixtureRequest, browser_factory: Any) -> Iterator[Any]:
+    context = browser_factory(bypass_csp=True, **SIZES[request.param])
     page = context.new_page()
-    yield name, page
+    yield page
     page.close()
 
 
@@ -42,32 +57,36 @@ def violations(page: Any, axe: Path) -> list[str]:
     """axe's violations on the page as it is now, one line each (rule, impact, where)."""
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.add_script_tag(path=str(axe))
-    # The experimental rules too (label-content-name-mismatch is one): they are off by default.
-    found = page.evaluate(
-        """async () => {
-            const rules = {};
-            for (const rule of axe.getRules(["experimental"])) {
-                rules[rule.ruleId] = {enabled: true};
-            }
-            const result = await axe.run(document, {rules, resultTypes: ["violations"]});
-            return result.violations;
-        }"""
-    )
-    return [
-        f"{v['id']} ({v['impact']}): {v['help']} at "
-        + ", ".join(str(node["target"]) for node in v["nodes"][:5])
-        for v in found
-    ]
+    found: list[str] = page.evaluate(RUN_AXE)
+    return found
 
 
 @pytest.mark.parametrize("lang", ["en", "vi"])
 @pytest.mark.parametrize("state", list(STATES))
 def test_axe_finds_no_violation(
-    sized: tuple[str, Any], base_url: str, axe_script: Path, state: str, lang: str
+    sized_page: Any, base_url: str, axe_script: Path, state: str, lang: str
 ) -> None:
-    _, page = sized
     path = STATES[state]
     joiner = "&" if "?" in path else "?"
-    page.goto(f"{base_url}{path}{joiner}lang={lang}")
-    page.wait_for_load_state("load")
+    sized_page.goto(f"{base_url}{path}{joiner}lang={lang}")
+    sized_page.wait_for_selector("html.js")  # app.js has run: copy buttons, date input shown
+    assert violations(sized_page, axe_script) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_axe_finds_no_violation_in_the_live_states(
+    page: Any, base_url: str, axe_script: Path, lang: str
+) -> None:
+    """States only the script makes: a stale result with its error shown, every FAQ answer
+    open, a copied status."""
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
+    page.goto(f"{base_url}/?lang={lang}&{SEED}")
+    page.fill("#f-machine", "99")
+    page.keyboard.press("Tab")
+    page.locator("#err-machine").wait_for(state="visible")
+    page.wait_for_function("document.getElementById('result').classList.contains('stale')")
+    for summary in page.locator("#faq summary").all():
+        summary.click()
+    page.locator("#out-id + .copy-wrap button").click()
+    page.wait_for_function("document.querySelector('#out-id + .copy-wrap .copied').textContent")
     assert violations(page, axe_script) == []

@@ -229,7 +229,9 @@
     function typed() {
       settled = false;
       clearTimeout(pauseTimer);
-      pauseTimer = setTimeout(function () { settled = true; reveal(); }, PAUSE_MS);
+      // data-pause-ms on the form overrides the pause (the browser tests lengthen it).
+      var pause = Number(form.getAttribute("data-pause-ms")) || PAUSE_MS;
+      pauseTimer = setTimeout(function () { settled = true; reveal(); }, pause);
       clearTimeout(fetchTimer);
       fetchTimer = setTimeout(update, DEBOUNCE_MS);
     }
@@ -242,6 +244,11 @@
     }
 
     var showDate = dateInput(form, typed);
+    form.querySelectorAll("textarea").forEach(function (area) {  // grows with its lines
+      area.addEventListener("input", function () {
+        area.rows = Math.min(Math.max(area.value.split("\n").length, 2), 8);
+      });
+    });
     form.addEventListener("input", function (event) {
       if (event.target && event.target.name) { typed(); }
     });

@@ -1,0 +1,115 @@
+"""Every page state at desktop width and at 390 px, saved to tests/artifacts/ for a person
+to look at, with the layout faults a look would catch checked here too: nothing sticking out
+sideways, the copy button on the id's line, the five bit blocks in one row on a desktop."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+SEED = "timestamp=1288834975657&datacenter=1&machine=1&sequence=0"
+MANY = "%0A".join(["4194439168", "0xfa021000", "hello", "1541815603606036480", str((1 << 63) - 1)])
+
+
+def _stale(page: Any) -> None:
+    page.evaluate("document.getElementById('compose-form').dataset.pauseMs = '60000'")
+    page.fill("#f-machine", "77")
+    page.wait_for_function("document.getElementById('result').classList.contains('stale')")
+
+
+def _stale_with_error(page: Any) -> None:
+    page.fill("#f-machine", "77")
+    page.keyboard.press("Tab")
+    page.locator("#err-machine").wait_for(state="visible")
+
+
+def _faq_open(page: Any) -> None:
+    for summary in page.locator("#faq summary").all():
+        summary.click()
+    page.locator("#faq").scroll_into_view_if_needed()
+
+
+def _copied(page: Any) -> None:
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    for button in page.locator("#result button.copy").all():
+        button.click()
+    page.wait_for_function("document.querySelector('.copy-link + .copied').textContent")
+
+
+# name: (address, what to do after loading)
+STATES: dict[str, tuple[str, Callable[[Any], None] | None]] = {
+    "compose": (f"/?{SEED}", None),
+    "compose-max": ("/?timestamp=3487858230208&datacenter=31&machine=31&sequence=4095", None),
+    "compose-errors": ("/?timestamp=1288834975&datacenter=32&machine=x&sequence=5000", None),
+    "compose-typing": (f"/?{SEED}", _stale),
+    "compose-stale-error": (f"/?{SEED}", _stale_with_error),
+    "compose-copied": (f"/?{SEED}", _copied),
+    "compose-faq": (f"/?{SEED}", _faq_open),
+    "decode-empty": ("/decode", None),
+    "decode": ("/decode?id=1541815603606036480", None),
+    "decode-hex": ("/decode?id=0x7fffffffffffffff", None),
+    "decode-many": (f"/decode?id={MANY}", None),
+    "decode-errors": ("/decode?id=9223372036854775808", None),
+    "not-found": ("/no/such/page", None),
+}
+SIZES = {
+    "desktop": {"viewport": {"width": 1280, "height": 900}},
+    "phone": {
+        "viewport": {"width": 390, "height": 844},
+        "device_scale_factor": 2,
+        "is_mobile": True,
+        "has_touch": True,
+    },
+}
+
+
+@pytest.fixture(scope="module", params=list(SIZES))
+def sized(request: pytest.FixtureRequest, browser_factory: Any) -> tuple[str, Any]:
+    return request.param, browser_factory(**SIZES[request.param])
+
+
+def _box(page: Any, selector: str) -> dict[str, float]:
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    return dict(box)
+
+
+@pytest.mark.parametrize("lang", ["en", "vi"])
+@pytest.mark.parametrize("state", list(STATES))
+def test_every_state_looks_right(
+    sized: tuple[str, Any], base_url: str, artifacts: Path, state: str, lang: str
+) -> None:
+    size, context = sized
+    page = context.new_page()
+    try:
+        path, action = STATES[state]
+        joiner = "&" if "?" in path else "?"
+        page.goto(f"{base_url}{path}{joiner}lang={lang}", wait_until="load")
+        page.wait_for_selector("html.js")
+        if action is not None:
+            action(page)
+        file = artifacts / f"page-{state}-{lang}-{size}.png"
+        page.screenshot(path=str(file), full_page=True)
+        assert file.stat().st_size > 10_000
+        width = page.viewport_size["width"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, "sideways"
+        if page.locator("#out-id").count():
+            identifier, button = _box(page, "#out-id"), _box(page, "#out-id + .copy-wrap")
+            # the copy button sits on the id's line, not wrapped under it
+            assert button["y"] < identifier["y"] + identifier["height"]
+            assert button["x"] + button["width"] <= width
+        if size == "desktop" and page.locator("#out-bits").count():
+            tops = {
+                round(b["y"])
+                for b in page.locator("#out-bits .block").evaluate_all(
+                    "blocks => blocks.map(b => b.getBoundingClientRect().toJSON())"
+                )
+            }
+            assert len(tops) == 1, "the five blocks share one row"
+    finally:
+        page.close()
