@@ -251,3 +251,83 @@ def test_every_page_text_key_used_in_the_templates_exists() -> None:
         used |= set(re.findall(r"""t\(["'](web\.[a-z_.]+[a-z])["']""", path.read_text()))
     assert used
     assert used <= set(web_en.MESSAGES)
+
+
+# --- issue 10: the seed's sections, the decoder's new inputs, the language in the form ----
+
+
+@pytest.mark.parametrize(
+    ("lang", "headings"),
+    [
+        (
+            "en",
+            [
+                "What is a Snowflake ID generator?",
+                "Where Snowflake IDs are used",
+                "History of Snowflake IDs",
+                "Frequently asked questions",
+                "References",
+            ],
+        ),
+        (
+            "vi",
+            [
+                "Bộ tạo ID Snowflake là gì?",
+                "ID Snowflake được sử dụng ở đâu",
+                "Lịch sử của ID Snowflake",
+                "Các câu hỏi thường gặp",
+                "Tài liệu tham khảo",
+            ],
+        ),
+    ],
+)
+def test_the_seed_sections_are_rendered_without_javascript(
+    base_url: str, lang: str, headings: list[str]
+) -> None:
+    html = get(base_url, f"/?lang={lang}").text
+    found = re.findall(r'<h2 id="h-[a-z]+">(.*?)</h2>', html)
+    assert [h for h in found if h in headings] == headings
+    assert html.count('<details class="qa"') == 6
+    assert html.count('<script type="application/ld+json">') == 1
+    assert f'href="/decode?lang={lang}"' in html  # the FAQ's answer links the decoder
+
+
+def test_each_form_carries_the_page_language(base_url: str) -> None:
+    for path in ("/?lang=vi", "/decode?lang=vi"):
+        assert '<input type="hidden" name="lang" value="vi">' in get(base_url, path).text
+    html = get(base_url, "/", headers={"Accept-Language": "en"}).text
+    assert '<input type="hidden" name="lang" value="en">' in html
+
+
+def test_the_now_button_is_named_by_its_text_alone(base_url: str) -> None:
+    html = get(base_url, "/?lang=en").text
+    button = re.search(r"<button[^>]*data-now[^>]*>([^<]*)</button>", html)
+    assert button is not None
+    assert "aria-label" not in button.group(0)  # the visible text is its name
+    assert button.group(1) == "Now"
+
+
+def test_the_decoder_reads_hexadecimal_without_javascript(base_url: str) -> None:
+    html = get(base_url, "/decode", params={"id": "0xFA021000", "lang": "en"}).text
+    assert '<output id="out-id" class="id mono">4194439168</output>' in html
+
+
+def test_the_decoder_shows_several_ids_as_a_table(base_url: str) -> None:
+    ids = "4194439168\n0x1\nhello\n"
+    html = get(base_url, "/decode", params={"id": ids, "lang": "en"}).text
+    assert '<h2 id="h-result">3 IDs</h2>' in html
+    assert html.count("<tr") == 4  # the header and three rows
+    assert 'href="/decode?id=4194439168&amp;lang=en"' in html
+    assert 'href="/decode?id=1&amp;lang=en"' in html
+    assert "ID hello is not a whole number" in html
+    assert error_text(html, "id") is None
+
+
+def test_the_decoder_refuses_more_than_100_ids_with_a_clear_message(base_url: str) -> None:
+    ids = "\n".join(str(4194439168 + n) for n in range(150))
+    html = get(base_url, "/decode", params={"id": ids, "lang": "en"}).text
+    assert (
+        error_text(html, "id")
+        == "150 IDs given; the decoder reads up to 100 at once. Split the list."
+    )
+    assert "<table" not in html

@@ -1,0 +1,152 @@
+"""What the page shows, without a browser: bit groups, relative times, the decoder's readings
+and the FAQ data (issue 10)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from snowid import SnowId
+from snowid.errors import (
+    IdTooLargeError,
+    InvalidValueError,
+    NotAnIntegerError,
+    SignBitSetError,
+)
+from snowid.web._about import FAQ_KEYS, faq, faq_json_ld
+from snowid.web._view import (
+    MAX_IDS,
+    IdList,
+    bit_groups,
+    read_page_id,
+    read_page_ids,
+    relative_time,
+    result_view,
+    table_view,
+    translator,
+)
+
+SEED_ID = 4194439168
+SEED_MS = 1288834975657
+DAY_MS = 86_400_000
+YEAR_MS = int(365.2425 * DAY_MS)
+
+
+@pytest.mark.parametrize(
+    ("bits", "groups"),
+    [
+        ("0", ["0"]),
+        ("00001", ["00001"]),
+        ("01010101", ["01010101"]),
+        ("000000000001", ["0000", "0000", "0001"]),
+        (format(1000, "041b"), ["0"] + ["0000"] * 7 + ["0011", "1110", "1000"]),
+        ("1" * 64, ["1111"] * 16),
+    ],
+)
+def test_bit_groups_are_fours_counted_from_the_right(bits: str, groups: list[str]) -> None:
+    assert bit_groups(bits) == groups
+    assert "".join(bit_groups(bits)) == bits
+
+
+@pytest.mark.parametrize(
+    ("delta_ms", "en", "vi"),
+    [
+        (0, "now", "bây giờ"),
+        (-999, "now", "bây giờ"),
+        (-1000, "1 second ago", "1 giây trước"),
+        (-59_999, "59 seconds ago", "59 giây trước"),
+        (-60_000, "1 minute ago", "1 phút trước"),
+        (-3 * 3_600_000, "3 hours ago", "3 giờ trước"),
+        (2 * DAY_MS, "in 2 days", "sau 2 ngày nữa"),
+        (-40 * DAY_MS, "1 month ago", "1 tháng trước"),
+        (-3 * YEAR_MS - DAY_MS, "3 years ago", "3 năm trước"),
+        (54 * YEAR_MS + DAY_MS, "in 54 years", "sau 54 năm nữa"),
+        (YEAR_MS, "in 1 year", "sau 1 năm nữa"),
+    ],
+)
+def test_relative_time_in_both_languages(delta_ms: int, en: str, vi: str) -> None:
+    """The server's fallback for Intl.RelativeTimeFormat, in the units app.js picks."""
+    now = 1_700_000_000_000
+    assert relative_time(now + delta_ms, now, "en") == en
+    assert relative_time(now + delta_ms, now, "vi") == vi
+
+
+@pytest.mark.parametrize(
+    "text", ["0xfa021000", "0XFA021000", " 0x00000000fa021000 ", "0xfa02_1000", "4194439168"]
+)
+def test_the_decoder_reads_decimal_and_hexadecimal(text: str) -> None:
+    assert read_page_id(text) == SnowId(SEED_ID)
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("0x", NotAnIntegerError),
+        ("0xg1", NotAnIntegerError),
+        ("0x-1", NotAnIntegerError),
+        ("0x8000000000000000", SignBitSetError),
+        ("0x10000000000000000", IdTooLargeError),
+    ],
+)
+def test_bad_hexadecimal_gets_the_specific_error(text: str, error: type[InvalidValueError]) -> None:
+    with pytest.raises(error) as caught:
+        read_page_id(text)
+    assert caught.value.field == "id"
+
+
+def test_one_line_is_one_id_several_lines_a_list_each_with_its_own_result() -> None:
+    assert read_page_ids(f"\n  {SEED_ID}  \n\n") == SnowId(SEED_ID)
+    read = read_page_ids(f"{SEED_ID}\n\n0x1\nnope\n")
+    assert isinstance(read, IdList)
+    assert [text for text, _ in read.lines] == [str(SEED_ID), "0x1", "nope"]
+    assert read.lines[1][1] == SnowId(1)
+    assert isinstance(read.lines[2][1], NotAnIntegerError)
+    with pytest.raises(NotAnIntegerError):
+        read_page_ids("nope")
+
+
+def test_the_table_has_a_row_per_line_and_a_link_to_each_breakdown() -> None:
+    read = read_page_ids(f"{SEED_ID}\nnope\n9223372036854775807")
+    assert isinstance(read, IdList)
+    table = table_view(read, "vi", now_ms=SEED_MS + 3 * YEAR_MS + DAY_MS)
+    first, bad, last = table["rows"]
+    assert first["href"] == f"/decode?id={SEED_ID}&lang=vi"
+    assert first["relative"] == "3 năm trước"
+    assert (first["datacenter"], first["machine"], first["sequence"]) == (1, 1, 0)
+    assert bad["error"] == "ID nope không phải là số nguyên"
+    assert last["iso"] == "2080-07-10T17:30:30.208Z"
+    assert table["announce"] == "Đã giải mã 3 ID, 2 ID hợp lệ"
+    assert MAX_IDS == 100
+
+
+def test_the_result_keeps_the_seeds_three_steps_and_the_copy_values() -> None:
+    view = result_view(SnowId(SEED_ID), "en", now_ms=SEED_MS)
+    assert view["delta"] == {"expression": "1288834975657 − 1288834974657", "result": "1000"}
+    assert [s["result"] for s in view["shifts"]] == ["4194304000", "131072", "4096", "0"]
+    assert view["combine"]["result"] == str(SEED_ID)
+    assert view["binary"] == format(SEED_ID, "064b")
+    assert view["iso"] == "2010-11-04T01:42:55.657Z"
+    assert view["relative"] == "now"
+    assert view["announce"] == f"Result: ID {SEED_ID}"
+
+
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_the_faq_data_is_the_faq_text_and_cannot_close_its_script_element(lang: str) -> None:
+    questions = faq(translator(lang))
+    assert [q.key for q in questions] == list(FAQ_KEYS)
+    data = faq_json_ld(questions, lang)
+    assert data["@type"] == "FAQPage"
+    assert [e["name"] for e in data["mainEntity"]] == [q.question for q in questions]
+    from snowid.web.pages import templates
+
+    html = (
+        templates()
+        .env.from_string('<script type="application/ld+json">{{ data|tojson }}</script>')
+        .render(data=data)
+    )
+    body = re.fullmatch(r'<script type="application/ld\+json">(.*)</script>', html, re.S)
+    assert body is not None
+    assert "<" not in body.group(1)  # "<<" of the formula is escaped
+    assert json.loads(body.group(1)) == data
