@@ -132,3 +132,31 @@ def test_a_control_character_in_a_file_path_is_an_error_not_a_new_directory(
     assert err.startswith("Error: lease URL ")
     assert "control character U+0009" in err
     assert list(tmp_path.iterdir()) == []
+
+
+# --- regression tests from the first wave's reviews (each failed before its fix) ---
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# Adversarial review, finding 3: a file: lease whose path cannot be a directory -> traceback (failed before its fix).
+@pytest.mark.parametrize("command", ["generate", "lease-init", "lease-status"])
+def test_file_lease_on_a_regular_file_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    url = f"file://{blocker}"
+    argv = {
+        "generate": ["generate", "--lease", url],
+        "lease-init": ["lease", "init", url],
+        "lease-status": ["lease", "status", url],
+    }[command]
+    code, _, err = run(capsys, *argv)
+    assert code == 1
+    assert err.startswith("Error: ")
+    assert str(blocker) in err

@@ -242,3 +242,17 @@ def test_version_prints_the_package_version_and_exits_0(
     assert exited.value.code == 0
     assert capsys.readouterr().out == f"snowid {snowid.__version__}\n"
     assert importlib.metadata.version("snowid") == snowid.__version__
+
+
+# --- regression tests from the first wave's reviews (each failed before its fix) ---
+
+
+# Adversarial review, finding 10: a blank (white space) timestamp is "now" on the web, an error in the CLI (failed before its fix).
+def test_whitespace_timestamp_means_now_in_the_cli_as_on_the_web(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(
+        capsys, "compose", "--timestamp", "  ", "--datacenter", "1", "--machine", "1", "--json"
+    )
+    assert code == 0, err
+    assert '"id"' in out

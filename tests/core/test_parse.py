@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import pytest
 
+from snowid import SnowId
+from snowid._fields import read_field
 from snowid._parse import to_int
-from snowid.errors import EmptyValueError, NotAnIntegerError, NumberTooLongError
+from snowid.errors import (
+    EmptyValueError,
+    IdTooLargeError,
+    NotAnIntegerError,
+    NumberTooLongError,
+    TimestampAfterEndError,
+)
 
 
 @pytest.mark.parametrize(
@@ -58,3 +66,14 @@ def test_numbers_of_thousands_of_digits_are_refused_without_converting_them() ->
     assert caught.value.digits == 100_000
     assert "(100000 digits)" not in str(caught.value)  # the text is shortened, not the count
     assert len(str(caught.value)) < 200
+
+
+# --- regression tests from the first wave's reviews (each failed before its fix) ---
+
+
+# Adversarial review, finding 6: a long run of digits is called "not a whole number" (failed before its fix).
+def test_a_huge_whole_number_is_out_of_range_not_not_an_integer() -> None:
+    with pytest.raises(IdTooLargeError):
+        SnowId.parse("9" * 50)
+    with pytest.raises(TimestampAfterEndError):
+        read_field("timestamp", "9" * 50)  # the page's and the CLI's reader

@@ -7,6 +7,8 @@ import asyncio
 from snowid import TWITTER, Generator, Grant
 from snowid.testing import FakeClock
 
+REVIEW_NOW = 1_700_000_000_000
+
 T = 1_700_000_000_000
 
 
@@ -106,3 +108,50 @@ def test_the_asyncio_form_asks_the_fence_with_aacquire() -> None:
     calls, ids = asyncio.run(scenario())
     assert calls == 1
     assert [TWITTER.decompose(v) for v in ids] == [(T, 7, 8, s) for s in range(4)]
+
+
+# --- regression tests from the first wave's reviews (each failed before its fix) ---
+
+
+class SwitchingFence:
+    """A fence that grants worker 1 over [REVIEW_NOW, REVIEW_NOW+10]; after ``lose()`` it grants worker 2.
+
+    This is what every lease does when its grant is lost and ``acquire`` claims again:
+    ``ceiling_ms`` drops to -1, and the next grant may carry another identity.
+    """
+
+    def __init__(self) -> None:
+        self.ceiling_ms = -1
+        self.grant = Grant(0, 1, REVIEW_NOW, REVIEW_NOW + 10, 1)
+
+    def acquire(self, needed_ms: int) -> Grant:
+        del needed_ms
+        self.ceiling_ms = self.grant.ceiling_ms
+        return self.grant
+
+    async def aacquire(self, needed_ms: int) -> Grant:
+        return self.acquire(needed_ms)
+
+    def lose(self) -> None:
+        self.ceiling_ms = -1
+        self.grant = Grant(0, 2, REVIEW_NOW, REVIEW_NOW + 1000, 1)
+
+
+# Correctness review, finding 1. asyncio: a grant of a NEW identity is never applied by _agrab (failed before its fix).
+def test_async_ids_after_a_reclaim_carry_the_new_identity() -> None:
+    clock = FakeClock(REVIEW_NOW)
+    fence = SwitchingFence()
+    generator = Generator(fence=fence, clock=clock)
+
+    async def two_ids() -> tuple[int, int]:
+        first = await generator.anext_id()
+        fence.lose()
+        clock.advance(20)  # past the first grant's ceiling (REVIEW_NOW + 10)
+        return first, await generator.anext_id()
+
+    first, second = asyncio.run(two_ids())
+    assert TWITTER.worker_of(first) == 1
+    # REVIEW_NOW + 20 lies outside every grant of worker 1: it must be issued under worker 2.
+    assert TWITTER.timestamp_of(second) == REVIEW_NOW + 20
+    assert TWITTER.worker_of(second) == 2
+    assert generator.machine == 2

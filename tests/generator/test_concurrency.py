@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import gc
 import itertools
 import os
@@ -13,7 +14,13 @@ import weakref
 import pytest
 
 from snowid import TWITTER, Generator, Grant
-from snowid.errors import ForkedGeneratorError
+from snowid.errors import (
+    ForkedGeneratorError,
+    SnowIdError,
+)
+from snowid.testing import FakeClock, FixedCeiling
+
+REVIEW_NOW = 1_700_000_000_000
 
 needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 
@@ -170,3 +177,74 @@ def test_generators_are_not_kept_alive_by_the_fork_registry() -> None:
     del generator
     gc.collect()
     assert ref() is None
+
+
+# --- regression tests from the first wave's reviews (each failed before its fix) ---
+
+
+# Adversarial review, finding 1: copying a Generator defeats the fork guard -> duplicate ids (failed before its fix).
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_copied_generator_never_issues_the_parents_ids_in_a_forked_child() -> None:
+    """A generator reached through copy.copy must obey the fork rule like the original."""
+    try:
+        original = Generator(3, 4, clock=FakeClock(REVIEW_NOW))
+        original.next_id()
+        twin = copy.copy(original)
+    except TypeError:
+        return  # refusing to copy a Generator is a fix too
+    del original
+    gc.collect()
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through the pipe
+        try:
+            message = str(twin.next_id())
+        except SnowIdError as error:
+            message = error.code
+        os.write(write_end, message.encode())
+        os._exit(0)
+    os.close(write_end)
+    os.waitpid(pid, 0)
+    child_said = os.read(read_end, 200).decode()
+    os.close(read_end)
+    parent_id = twin.next_id()
+    assert child_said != str(parent_id), "parent and child issued the same id"
+    assert child_said == "forked_generator"
+
+
+def _in_grandchild(generator: Generator) -> str:
+    """Fork, fork again, and draw one id in the grandchild: the id or the error code."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - reports through the pipe
+        try:
+            grandchild = os.fork()
+            if grandchild == 0:
+                try:
+                    message = str(generator.next_id())
+                except SnowIdError as error:
+                    message = type(error).__name__
+                except BaseException as error:
+                    message = f"unexpected {error!r}"
+                os.write(write_end, message.encode())
+                os._exit(0)
+            os.waitpid(grandchild, 0)
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    os.waitpid(pid, 0)
+    try:
+        return os.read(read_end, 200).decode()
+    finally:
+        os.close(read_end)
+
+
+# Correctness review, finding 2. fork twice: the grandchild reuses the grandparent's FixedCeiling grant (failed before its fix).
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_a_grandchild_never_reissues_the_grandparents_fixed_ceiling_ids() -> None:
+    clock = FakeClock(REVIEW_NOW)
+    generator = Generator(fence=FixedCeiling(REVIEW_NOW + 100, start_ms=REVIEW_NOW), clock=clock)
+    parents = generator.next_id()
+    result = _in_grandchild(generator)
+    assert result != str(parents)
+    assert result == "ForkedGeneratorError"

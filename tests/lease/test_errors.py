@@ -335,3 +335,30 @@ def test_slot_file_unreachable_while_held_is_lost(tmp_path: Path) -> None:
         with pytest.raises(LeaseLostError):
             lease.acquire(grant.ceiling_ms + 10_000)
         assert (lease.state, lease.ceiling_ms) == ("lost", -1)
+
+
+# --- regression tests from the first wave's reviews (each failed before its fix) ---
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize(
+    ("url", "english"),
+    [
+        ("ftp://x", "the scheme must be"),
+        ("file:///nonexistent/snowid-review?range=5-2", "must lie in"),
+        ("static://1/1?x=1", "unknown option"),
+    ],
+)
+# Adversarial review, finding 7: lease URL reasons stay in English under --lang vi (failed before its fix).
+def test_lease_url_errors_are_vietnamese_under_lang_vi(
+    capsys: pytest.CaptureFixture[str], url: str, english: str
+) -> None:
+    code, _, err = run(capsys, "--lang", "vi", "generate", "--lease", url)
+    assert code == 1
+    assert err.startswith("Lỗi: ")
+    assert english not in err

@@ -6,6 +6,7 @@ Timings are scaled down (TTL about a second); every process and loop is bounded.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 from pathlib import Path
@@ -15,6 +16,7 @@ import pytest
 from snowid import TWITTER, Generator
 from snowid.errors import StoreRegressedError
 from snowid.lease import lease_status
+from snowid.testing import FakeClock
 from tests.lease_support.holders import wait_until
 from tests.lease_support.pg import PG, open_pg, sql
 
@@ -152,3 +154,63 @@ def test_asyncio_claim_does_not_block_the_event_loop(table: str) -> None:
     ids, ticks = asyncio.run(run())
     assert ids == sorted(set(ids))
     assert ticks >= 1
+
+
+# --- regression tests from the first wave's reviews (each failed before its fix) ---
+
+
+# Correctness review, finding 1. asyncio: a grant of a NEW identity is never applied by _agrab (failed before its fix).
+@pytest.mark.postgres
+@pytest.mark.timeout(60)
+def test_async_holder_that_lost_its_pg_worker_never_duplicates_the_successor(
+    table: str,
+) -> None:
+    clock = FakeClock(time.time_ns() // 1_000_000)  # near the store's clock (skew check)
+    url = f"{PG}?table={table}&ttl=5&span=1"
+    holder = open_pg(f"{url}&range=0-1", clock=clock)
+    successor = None
+    try:
+        generator = Generator(fence=holder, clock=clock)
+        asyncio.run(generator.anext_id())
+        worker = holder.worker
+        assert worker is not None
+        old_ceiling = holder.ceiling_ms
+        # The holder pauses longer than its TTL (GC, SIGSTOP): its row expires ...
+        sql(
+            f"UPDATE {table} SET expires_at = clock_timestamp() - interval '1 second'"
+            " WHERE worker = %s",
+            (worker,),
+        )
+        clock.advance(1500)  # ... and time passes its ceiling.
+        # A successor claims the worker; its grant starts above the holder's ceiling.
+        successor = open_pg(f"{url}&range={worker}-{worker}", clock=clock)
+        theirs = Generator(fence=successor, clock=clock).next_id()
+        assert successor.grant is not None
+        assert successor.grant.start_ms > old_ceiling
+        # The holder resumes: its renewal fails, it claims the other worker, issues.
+        ours = asyncio.run(generator.anext_ids(1))[0]
+        assert holder.worker != worker
+        assert TWITTER.worker_of(ours) == holder.worker
+        assert ours != theirs
+    finally:
+        holder.close()
+        if successor is not None:
+            successor.close()
+
+
+# Correctness review, finding 3. a claim that waited for its start makes the generator raise anyway (failed before its fix).
+@pytest.mark.postgres
+@pytest.mark.timeout(60)
+def test_restart_on_a_released_pg_worker_issues_without_error(table: str) -> None:
+    url = f"{PG}?table={table}&range=5-5&ttl=1.5&span=1.5"
+    first = open_pg(url)
+    try:
+        before = Generator(fence=first).next_id()
+    finally:
+        first.close()  # released: expires now, its ceiling (about now + 1.5 s) stays
+    second = open_pg(url)
+    try:
+        after = Generator(fence=second).next_id()  # the lease waits ~1.5 s for its start
+        assert after > before
+    finally:
+        second.close()
