@@ -1,4 +1,4 @@
-"""Networked leases under asyncio (LEASES.md case 27, the rest), on every backend.
+"""Networked leases under asyncio (docs/leases.md case 27, the rest), on every backend.
 
 The claim, renewals and the waits at a ceiling run off the event loop (``aacquire``
 uses a worker thread; renewals have their own daemon thread), so a ticker task keeps

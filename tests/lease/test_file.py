@@ -1,6 +1,6 @@
 """Host slots in one process: claim, high-water mark, clock regression, inode and lock checks.
 
-LEASES.md cases covered here at unit level: 8 (restart with the clock set back, injected
+docs/leases.md cases covered here at unit level: 8 (restart with the clock set back, injected
 clock), 10 (slot file unlinked or replaced while held), 11 (lockf regression), 12 (the
 same static id twice with a shared state dir), 13 (unsupported file system via a fake
 mountinfo), plus fork handling of the lease object.

@@ -1,4 +1,4 @@
-"""The forward-jump guard of file slots (LEASES.md section 4, case 3 of section 7).
+"""The forward-jump guard of file slots (docs/leases.md case 3).
 
 The wall clock jumps forward hours, then back: the high-water mark must not follow it
 (the slot, and through the host clock-regression check the host, would be locked out

@@ -1,4 +1,4 @@
-"""The generator bounded by a real lease fence (LEASES.md cases 1, 2 and 4 with a lease).
+"""The generator bounded by a real lease fence (docs/leases.md cases 1, 2 and 4 with a lease).
 
 The bare generator is tested in test_generator*.py; here the fence is a FileLease whose
 ceiling is a persisted high-water mark, kept small so the generator meets it often.

@@ -1,4 +1,4 @@
-"""High-water-mark records and file-system checks (LEASES.md cases 9 and 13, unit level),
+"""High-water-mark records and file-system checks (docs/leases.md cases 9 and 13, unit level),
 and opening a slot path only when it is a regular file."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""PostgreSQL leases behind PgBouncer in transaction mode (LEASES.md case 25).
+"""PostgreSQL leases behind PgBouncer in transaction mode (docs/leases.md case 25).
 
 Each test starts its own ``pgbouncer`` (Debian 12 ships 1.18, which cannot track
 prepared statements) on a free loopback port, with ``pool_mode = transaction`` and

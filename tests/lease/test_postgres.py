@@ -1,4 +1,4 @@
-"""PostgreSQL leases against the real local server (LEASES.md cases 22 and 23; cases 14-17,
+"""PostgreSQL leases against the real local server (docs/leases.md cases 22 and 23; cases 14-17,
 19, 20 and 26 run on every backend in test_store_faults.py), and libpq's URL forms.
 
 Timings are scaled down (TTL about a second); every process and loop is bounded.

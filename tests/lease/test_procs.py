@@ -1,4 +1,4 @@
-"""Host slots across real processes (LEASES.md cases 5, 6, 7, 9 and 12).
+"""Host slots across real processes (docs/leases.md cases 5, 6, 7, 9 and 12).
 
 Workers are fresh interpreters (tests/lease_support/worker.py) that write each id as
 8 bytes to their own file; the checks read those files.

@@ -1,4 +1,4 @@
-"""Redis leases: what only Redis has (strict mode, LEASES.md case 24), and cases 22-23 on
+"""Redis leases: what only Redis has (strict mode, docs/leases.md case 24), and cases 22-23 on
 its keys. The fault cases shared with PostgreSQL are in test_store_faults.py; restarts, slow
 and stalled stores in test_redis_restart.py.
 

@@ -1,4 +1,4 @@
-"""Redis leases across restarts and stalls of the server (LEASES.md cases 18, 21, 22).
+"""Redis leases across restarts and stalls of the server (docs/leases.md cases 18, 21, 22).
 
 Each test starts its own durable redis-server (appendonly yes, appendfsync always) and
 SIGKILLs, restarts, empties or SIGSTOPs it. Timings are scaled down: TTL 1-2 s.

@@ -1,4 +1,4 @@
-"""Leases over a slow store (LEASES.md case 18): the latency cases on every backend,
+"""Leases over a slow store (docs/leases.md case 18): the latency cases on every backend,
 the stalled PostgreSQL row here (a stalled Redis server is in test_redis_restart.py).
 
 Two kinds of slowness, both with timings scaled down (TTL 1-1.5 s):

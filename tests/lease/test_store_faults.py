@@ -1,4 +1,4 @@
-"""The fault cases every networked lease store must pass, on each backend (LEASES.md
+"""The fault cases every networked lease store must pass, on each backend (docs/leases.md
 cases 14-17, 19, 20 and 26): PostgreSQL (the local server, a fresh table) and Redis (a
 durable redis-server of the test's own, a fresh key prefix).
 

@@ -1,4 +1,4 @@
-"""PostgreSQL leases across a store restart with its data kept (LEASES.md case 21).
+"""PostgreSQL leases across a store restart with its data kept (docs/leases.md case 21).
 
 The module makes its own throwaway cluster (initdb, trust auth, fsync on, a free
 loopback port) so it can crash it with ``pg_ctl stop -m immediate`` - the shared server

@@ -1,5 +1,5 @@
 """A slot file tampered with while held never lets two processes issue the same id
-(issue 8 item 2; LEASES.md case 10), and what is not a slot file is never used.
+(issue 8 item 2; docs/leases.md case 10), and what is not a slot file is never used.
 
 The black-box tests run ``snowid generate`` as the issue's repro does: process A holds the
 only slot of its range and streams ids; the slot file is deleted, replaced by an older

@@ -1,4 +1,4 @@
-"""The multi-host uniqueness run of LEASES.md section 8, on one machine.
+"""The multi-host uniqueness run of docs/leases.md, "The chaos run", on one machine.
 
 K simulated hosts share one lease store (any backend, through ``stores.Store``); each host has its own TCP proxy to the
 store (to partition it) and its own clock offset file (to step its clock). Each host
@@ -218,7 +218,7 @@ ERROR_CLASSES = {
 
 
 def check_run(run: Run, bound_ms: int) -> dict[str, int]:
-    """The checks of LEASES.md section 8; returns counters (raises AssertionError on a breach)."""
+    """The checks of docs/leases.md, "The chaos run"; returns counters (raises AssertionError on a breach)."""
     owner: dict[int, str] = {}
     grants: dict[int, list[tuple[int, int, str]]] = {}
     stats = {"ids": 0, "lost": 0, "store_unreachable": 0, "clock": 0, "ceiling": 0}

@@ -1,4 +1,4 @@
-"""The protocol of a networked lease store (LEASES.md section 3), whatever the store.
+"""The protocol of a networked lease store (docs/leases.md, "The protocol"), whatever the store.
 
 A backend supplies five store operations (``_store_now_ms``, ``_store_claim``,
 ``_store_renew``, ``_store_release``, ``_store_incarnation``) and how to drop its
@@ -115,7 +115,7 @@ class StoreLease(Lease):
 
     @property
     def quarantine_ms(self) -> int:
-        """How far above now a fresh store raises every ceiling (LEASES.md section 3)."""
+        """How far above now a fresh store raises every ceiling (docs/leases.md, "The protocol")."""
         return self.ttl_ms + self.span_ms + self.max_skew_ms
 
     def _store_now_ms(self) -> int:

@@ -1,6 +1,6 @@
 """PostgreSQL leases for fleets (``postgresql://``), through psycopg 3 (imported lazily).
 
-Protocol (LEASES.md section 3): each claim of worker ``w`` gets a new owner token and
+Protocol (docs/leases.md, "The protocol"): each claim of worker ``w`` gets a new owner token and
 ``epoch + 1`` and starts above the highest ceiling ever granted for ``w``; the ceiling
 rises only through an acknowledged compare-and-set on (worker, owner, epoch); a daemon
 thread renews every ``renew`` seconds. The hot-path bound ``ceiling_ms`` is the last
