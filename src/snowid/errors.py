@@ -49,6 +49,9 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
         ├── StoreConfigHiddenError           strict mode: its settings cannot be read
         ├── StoreReplicationError            a replica did not confirm a write in time
         ├── StoreRefusedError                the store refused a command
+        ├── StoreVersionError                the store's server is too old
+        ├── OrdinalMissingError              k8s: no pod ordinal in the host name
+        ├── OrdinalOutOfRangeError           k8s: the pod ordinal does not fit its bits
         └── StaticIdentityInUseError           static: in two processes of one host
     AddressUnavailableError (OSError)          snowid serve cannot listen there
     (InvalidValueError) NotABooleanError       a yes/no setting that is neither
@@ -99,6 +102,8 @@ __all__ = [
     "NotAnIntegerError",
     "NotConfiguredError",
     "NumberTooLongError",
+    "OrdinalMissingError",
+    "OrdinalOutOfRangeError",
     "OutOfRangeError",
     "SignBitSetError",
     "SlotEntryError",
@@ -112,6 +117,7 @@ __all__ = [
     "StoreRegressedError",
     "StoreReplicationError",
     "StoreUnreachableError",
+    "StoreVersionError",
     "TimestampAfterEndError",
     "TimestampBeforeEpochError",
     "UnsupportedFileSystemError",
@@ -363,6 +369,8 @@ LeaseUrlReason = Literal[
     "static_workers",  # a static identity given to ``workers`` server processes
     "choice",  # ``option``=``text`` is not one of ``allowed``
     "control_character",  # a control character (``text``, as U+XXXX) in the URL or its path
+    "database_missing",  # a mysql: URL without a database in its path
+    "env_name",  # ``option``=``text`` is not an environment variable name
 ]
 LEASE_URL_REASONS: tuple[str, ...] = get_args(LeaseUrlReason)
 """Every ``InvalidLeaseUrlError.reason``; each has its message ``invalid_lease_url.<reason>``."""
@@ -622,6 +630,45 @@ class StoreRefusedError(LeaseError):
     code = "store_refused"
     store: str
     reason: str
+
+
+@_data
+class StoreVersionError(LeaseError):
+    """``store`` runs ``product`` ``version``; the lease needs ``required`` or later (for
+    MySQL and MariaDB: ``SELECT … FOR UPDATE SKIP LOCKED``)."""
+
+    code = "store_version"
+    _shown = frozenset({"version"})
+    store: str
+    product: str
+    version: str
+    required: str
+
+
+@_data
+class OrdinalMissingError(LeaseError):
+    """``k8s:``: the pod's ordinal cannot be read: ``source`` (the host name or an
+    environment variable) is ``value``, which does not end in a number."""
+
+    code = "ordinal_missing"
+    _shown = frozenset({"value"})
+    source: str
+    value: str
+
+
+@_data
+class OrdinalOutOfRangeError(LeaseError):
+    """``k8s:``: the pod's ordinal ``ordinal`` (from ``source`` = ``value``) plus ``offset``
+    is past ``max``, the largest pod number ``pod_bits`` bits hold."""
+
+    code = "ordinal_out_of_range"
+    _shown = frozenset({"value"})
+    source: str
+    value: str
+    ordinal: int
+    offset: int
+    max: int
+    pod_bits: int
 
 
 # --- the server --------------------------------------------------------------

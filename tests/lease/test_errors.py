@@ -110,6 +110,8 @@ BAD_URLS: list[tuple[str, str, str]] = [
     ("file:///tmp/snowid%0Astate", "control_character", "U+000A"),
     ("file:///tmp/snowid%7F", "control_character", "U+007F"),
     ("static://1/2?state_dir=/tmp/snowid%0D", "control_character", "U+000D"),
+    ("mysql://u:s3cret@h:3306/?ttl=1", "database_missing", "mysql://USER"),
+    ("k8s:?ordinal_env=POD-INDEX", "env_name", "ASCII letters"),
 ]
 
 

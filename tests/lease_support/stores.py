@@ -1,9 +1,9 @@
 """One face for every networked lease store, so a fault test runs on each backend.
 
-A ``Store`` is a freshly set-up lease store (a PostgreSQL table, or a key prefix on a
-redis-server of the test's own) and the few things the tests do to it from outside:
-build a lease URL (optionally through a proxy port), expire a worker early, move a
-ceiling, read the store's clock. ``store`` is the fixture, parametrised over the
+A ``Store`` is a freshly set-up lease store (a PostgreSQL table, a MySQL/MariaDB table,
+or a key prefix on a redis-server of the test's own) and the few things the tests do to
+it from outside: build a lease URL (optionally through a proxy port), expire a worker
+early, move a ceiling, read the store's clock. ``store`` is the fixture, parametrised over the
 backends; a test module imports it (``from tests.lease_support.stores import store``).
 """
 
@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from snowid.lease import Lease, init_lease, open_lease
+from tests.lease_support import mysql
 from tests.lease_support.pg import fresh_table, sql
 from tests.lease_support.redis import RedisServer, new_prefix, redis_server
 
@@ -123,12 +124,50 @@ class RedisStore(Store):
         return int(seconds) * 1000 + int(micros) // 1000
 
 
-@pytest.fixture(params=["postgres", "redis"])
+class MysqlStore(Store):
+    name = "mysql"
+    port = 3306
+
+    def __init__(self, table: str) -> None:
+        self.table = table
+
+    def url(self, query: str = "", port: int | None = None) -> str:
+        base = f"mysql://root@127.0.0.1:{port or self.port}/test?table={self.table}"
+        return f"{base}&{query}" if query else base
+
+    def expire(self, worker: int) -> None:
+        mysql.sql(
+            f"UPDATE {self.table} SET expires_ms = {self._now} - 1000 WHERE worker = %s",
+            (worker,),
+        )
+
+    def held(self) -> list[int]:
+        rows = mysql.sql(
+            f"SELECT worker FROM {self.table} WHERE expires_ms > {self._now} ORDER BY worker"
+        )
+        return [row[0] for row in rows]
+
+    def push_ceiling(self, worker: int, ahead_ms: int) -> None:
+        mysql.sql(
+            f"UPDATE {self.table} SET ceiling_ms = {self._now} + %s WHERE worker = %s",
+            (ahead_ms, worker),
+        )
+
+    def now_ms(self) -> int:
+        return int(mysql.sql(f"SELECT {self._now}")[0][0])
+
+    _now = "CAST(FLOOR(UNIX_TIMESTAMP(SYSDATE(6)) * 1000) AS SIGNED)"
+
+
+@pytest.fixture(params=["postgres", "redis", "mysql"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     """A fresh lease store of each backend (first deployment: no quarantine)."""
     if request.param == "postgres":
         with fresh_table() as table:
             yield PgStore(table)
+    elif request.param == "mysql":
+        with mysql.fresh_table() as table:
+            yield MysqlStore(table)
     else:
         with redis_server(tmp_path / "redis") as server:
             yield RedisStore(server)

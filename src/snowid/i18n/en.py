@@ -111,6 +111,21 @@ MESSAGES: dict[str, str] = {
         " {timeout_ms} ms; the new ceiling is not used"
     ),
     "store_refused": "the lease store {store} refused the command: {reason}",
+    "store_version": (
+        "the lease store {store} runs {product} {version}; leases need {required} or later"
+        " (for SELECT … FOR UPDATE SKIP LOCKED)"
+    ),
+    "ordinal_missing": (
+        "the pod ordinal cannot be read: {source} is {value}, which does not end in a number;"
+        " run in a StatefulSet (its pods are named NAME-0, NAME-1, …) or pass the"
+        " apps.kubernetes.io/pod-index label in the environment variable that ordinal_env="
+        " names"
+    ),
+    "ordinal_out_of_range": (
+        "the pod ordinal {ordinal} (from {source} {value}) plus offset {offset} is out of"
+        " range 0..{max} for pod_bits={pod_bits}; lower the offset, scale the StatefulSet"
+        " down, or give pods more bits (pod_bits=)"
+    ),
     "address_unavailable": "cannot listen on {host} port {port}: {reason}",
     "not_a_boolean": (
         "{field} {value} is not a yes/no value; allowed: 1, true, yes, on or 0, false, no, off"
@@ -228,6 +243,14 @@ MESSAGES: dict[str, str] = {
         "{field} URL {value} cannot be used: it holds the control character {text}; a lease URL"
         " and the paths it names may not hold control characters (they are refused, never"
         " removed)"
+    ),
+    "invalid_lease_url.database_missing": (
+        "{field} URL {value} cannot be used: a mysql: lease needs a database; allowed:"
+        " mysql://USER:PASSWORD@HOST:PORT/DATABASE"
+    ),
+    "invalid_lease_url.env_name": (
+        "{field} URL {value} cannot be used: {option}={text} is not an environment variable"
+        " name; allowed: ASCII letters, digits and _, not starting with a digit"
     ),
     "lease_state_dir": (
         "{field} URL {value} cannot be used: the state directory {path} cannot be created,"

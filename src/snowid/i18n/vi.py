@@ -117,6 +117,20 @@ MESSAGES: dict[str, str] = {
         " trong vòng {timeout_ms} ms; mức trần mới không được dùng"
     ),
     "store_refused": "kho lưu quyền thuê {store} từ chối lệnh: {reason}",
+    "store_version": (
+        "kho lưu quyền thuê {store} đang chạy {product} {version}; quyền thuê cần {required}"
+        " trở lên (để dùng SELECT … FOR UPDATE SKIP LOCKED)"
+    ),
+    "ordinal_missing": (
+        "không đọc được số thứ tự của pod: {source} là {value}, không kết thúc bằng một con"
+        " số; hãy chạy trong StatefulSet (các pod có tên dạng TÊN-0, TÊN-1, …) hoặc truyền"
+        " nhãn apps.kubernetes.io/pod-index vào biến môi trường mà ordinal_env= chỉ định"
+    ),
+    "ordinal_out_of_range": (
+        "số thứ tự pod {ordinal} (lấy từ {source} {value}) cộng độ lệch {offset} nằm ngoài"
+        " khoảng 0..{max} khi pod_bits={pod_bits}; hãy giảm offset, giảm số bản sao của"
+        " StatefulSet, hoặc dành thêm bit cho pod (pod_bits=)"
+    ),
     "address_unavailable": "không thể lắng nghe trên {host} cổng {port}: {reason}",
     "not_a_boolean": (
         "{field} {value} không phải là giá trị có/không; chỉ chấp nhận 1, true, yes, on hoặc"
@@ -244,6 +258,14 @@ MESSAGES: dict[str, str] = {
         "không dùng được URL {field} {value}: URL chứa ký tự điều khiển {text}; URL cấu hình"
         " thuê và các đường dẫn trong đó không được chứa ký tự điều khiển (snowid từ chối URL"
         " như vậy chứ không tự xóa các ký tự đó)"
+    ),
+    "invalid_lease_url.database_missing": (
+        "không dùng được URL {field} {value}: quyền thuê mysql: cần tên cơ sở dữ liệu; dạng"
+        " đúng: mysql://NGƯỜI_DÙNG:MẬT_KHẨU@MÁY:CỔNG/CƠ_SỞ_DỮ_LIỆU"
+    ),
+    "invalid_lease_url.env_name": (
+        "không dùng được URL {field} {value}: {option}={text} không phải tên biến môi trường;"
+        " chỉ chấp nhận chữ cái ASCII, chữ số và _, không bắt đầu bằng chữ số"
     ),
     "lease_state_dir": (
         "không dùng được URL {field} {value}: không thể tạo, liệt kê hoặc ghi vào thư mục trạng"

@@ -1,0 +1,182 @@
+# ruff: noqa: S608 - identifiers are checked against [a-z_][a-z0-9_]*, values are parameters
+"""The SQL of the MySQL / MariaDB lease store: schema, claim, renew, release, status.
+
+Each lease operation is ONE round trip: a batch of statements sent together
+(``CLIENT.MULTI_STATEMENTS``), so a slow link costs one latency per operation, as
+PostgreSQL's single statement does. Claim and renewal are one transaction each
+(``START TRANSACTION`` … ``COMMIT`` inside the batch), carrying their values from
+statement to statement in session variables (``@snowid_*``).
+
+Times are Unix milliseconds from the server's clock, read with ``SYSDATE(6)`` (the
+time the expression runs, not the statement's start) in a session whose time zone
+is UTC, so ``UNIX_TIMESTAMP`` never meets a daylight-saving gap or overlap.
+
+Why the ``by_ceiling`` index: InnoDB locks every row a locking read scans, and a
+claim that sorted by ceiling with a filesort would lock every free row before
+picking one, so concurrent claimers (``SKIP LOCKED``) would see none free. Scanning
+the index in ceiling order stops at the first free row, and in READ COMMITTED the
+rows it passed over are unlocked at once.
+"""
+
+from __future__ import annotations
+
+from snowid._layout import TWITTER
+from snowid.lease._url import check_identifier
+
+__all__ = ["NOW_MS", "Sql"]
+
+NOW_MS = "CAST(FLOOR(UNIX_TIMESTAMP(SYSDATE(6)) * 1000) AS SIGNED)"
+"""The server's clock in Unix milliseconds (the session's time zone is UTC)."""
+
+SESSION = (
+    "SET time_zone = '+00:00', innodb_lock_wait_timeout = {lock_wait};"
+    " SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED"
+)
+"""Sent once per connection (PyMySQL's init_command): UTC for UNIX_TIMESTAMP, READ
+COMMITTED so scanned-but-skipped rows are not kept locked, and a lock wait bounded
+near the client's timeout so a stalled statement does not linger on the server."""
+
+
+class Sql:
+    """Statements for one ``table`` (and its ``table_meta``) in the URL's database."""
+
+    def __init__(self, table: str) -> None:
+        self.table_name = check_identifier("table", table)
+        self.meta_name = f"{table}_meta"
+        self.table = f"`{table}`"
+        self.meta = f"`{table}_meta`"
+
+    # --- set-up -------------------------------------------------------------------------
+
+    @property
+    def create(self) -> list[str]:
+        """CREATE TABLE IF NOT EXISTS, each its own statement (DDL commits implicitly)."""
+        return [
+            f"CREATE TABLE IF NOT EXISTS {self.meta} ("
+            " id TINYINT NOT NULL PRIMARY KEY, incarnation CHAR(36) NOT NULL,"
+            " layout VARCHAR(32) NOT NULL, created_ms BIGINT NOT NULL,"
+            " CHECK (id = 1)) ENGINE=InnoDB",
+            f"CREATE TABLE IF NOT EXISTS {self.table} ("
+            " worker SMALLINT NOT NULL PRIMARY KEY, owner CHAR(36) NULL,"
+            " epoch BIGINT NOT NULL DEFAULT 0, ceiling_ms BIGINT NOT NULL DEFAULT 0,"
+            " expires_ms BIGINT NOT NULL DEFAULT 0, claimed_ms BIGINT NULL,"
+            " renewed_ms BIGINT NULL, holder VARCHAR(255) NOT NULL DEFAULT '',"
+            " KEY by_ceiling (ceiling_ms, worker),"
+            f" CHECK (worker BETWEEN 0 AND {TWITTER.max_worker})) ENGINE=InnoDB",
+        ]
+
+    @property
+    def engines(self) -> str:
+        """The storage engine of each of our tables (both must be InnoDB)."""
+        return (
+            "SELECT table_name, engine FROM information_schema.tables"
+            " WHERE table_schema = DATABASE() AND table_name IN (%(table)s, %(meta)s)"
+        )
+
+    @property
+    def init_lock(self) -> str:
+        """A named lock (server-wide, held by the session) so two first users do not race."""
+        return "SELECT GET_LOCK(LEFT(CONCAT('snowid:', DATABASE(), '.', %(table)s), 64), 10)"
+
+    @property
+    def init_unlock(self) -> str:
+        return "SELECT RELEASE_LOCK(LEFT(CONCAT('snowid:', DATABASE(), '.', %(table)s), 64))"
+
+    @property
+    def meta_row(self) -> str:
+        return f"SELECT incarnation FROM {self.meta} WHERE id = 1 FOR UPDATE"
+
+    @property
+    def fill(self) -> str:
+        rows = ",".join(f"({w})" for w in range(TWITTER.max_worker + 1))
+        return f"INSERT INTO {self.table} (worker) VALUES {rows} ON DUPLICATE KEY UPDATE worker = worker"
+
+    @property
+    def quarantine(self) -> str:
+        """Every ceiling raised to the store's now + %(quarantine)s (a fresh or wiped store)."""
+        return (
+            f"UPDATE {self.table} SET ceiling_ms = GREATEST(ceiling_ms, {NOW_MS} + %(quarantine)s)"
+        )
+
+    @property
+    def insert_meta(self) -> str:
+        return (
+            f"INSERT INTO {self.meta} (id, incarnation, layout, created_ms)"
+            f" VALUES (1, %(incarnation)s, 'twitter', {NOW_MS})"
+        )
+
+    # --- the lease operations (each one round trip) ---------------------------------------
+
+    @property
+    def now(self) -> str:
+        return f"SELECT {NOW_MS}"
+
+    @property
+    def incarnation(self) -> str:
+        return f"SELECT incarnation FROM {self.meta} WHERE id = 1"
+
+    @property
+    def claim(self) -> str:
+        """Lowest ceiling first (the successor most likely to start at once); one row of
+        (worker, old ceiling, ceiling, epoch, store now, incarnation): worker NULL when
+        every identity in range is held, incarnation NULL when the meta row is gone."""
+        return (
+            "SET @snowid_w = NULL, @snowid_old = NULL;"
+            " START TRANSACTION;"
+            " SELECT worker, ceiling_ms INTO @snowid_w, @snowid_old"
+            f" FROM {self.table} FORCE INDEX (by_ceiling)"
+            " WHERE worker BETWEEN %(first)s AND %(last)s"
+            f" AND expires_ms < {NOW_MS}"
+            " ORDER BY ceiling_ms, worker LIMIT 1 FOR UPDATE SKIP LOCKED;"
+            f" SET @snowid_now = {NOW_MS};"
+            f" UPDATE {self.table} SET owner = %(owner)s, epoch = epoch + 1,"
+            " expires_ms = @snowid_now + %(ttl)s, claimed_ms = @snowid_now,"
+            " renewed_ms = @snowid_now, holder = %(holder)s,"
+            " ceiling_ms = GREATEST(ceiling_ms, LEAST(%(caller_ms)s, @snowid_now + %(max_skew)s))"
+            " + %(span)s"
+            " WHERE worker = @snowid_w;"
+            " SELECT @snowid_w, @snowid_old,"
+            f" (SELECT ceiling_ms FROM {self.table} WHERE worker = @snowid_w),"
+            f" (SELECT epoch FROM {self.table} WHERE worker = @snowid_w),"
+            f" @snowid_now, (SELECT incarnation FROM {self.meta} WHERE id = 1);"
+            " COMMIT"
+        )
+
+    @property
+    def renew(self) -> str:
+        """Compare-and-set on (worker, owner, epoch) and the incarnation; one row of
+        (old ceiling, ceiling, store now, incarnation): old ceiling NULL when the CAS
+        failed. The proposal is capped by the store's clock: a client far ahead cannot
+        poison the worker."""
+        cas = "worker = %(worker)s AND owner = %(owner)s AND epoch = %(epoch)s"
+        return (
+            "SET @snowid_old = NULL;"
+            " START TRANSACTION;"
+            f" SELECT ceiling_ms INTO @snowid_old FROM {self.table} WHERE {cas}"
+            f" AND EXISTS (SELECT 1 FROM {self.meta} WHERE id = 1"
+            " AND incarnation = %(incarnation)s) FOR UPDATE;"
+            f" SET @snowid_now = {NOW_MS};"
+            f" UPDATE {self.table} SET renewed_ms = @snowid_now,"
+            " expires_ms = @snowid_now + %(ttl)s,"
+            " ceiling_ms = GREATEST(ceiling_ms,"
+            " LEAST(%(caller_ms)s + %(span)s, @snowid_now + %(span)s + %(max_skew)s))"
+            f" WHERE {cas} AND @snowid_old IS NOT NULL;"
+            f" SELECT @snowid_old, (SELECT ceiling_ms FROM {self.table} WHERE {cas}),"
+            f" @snowid_now, (SELECT incarnation FROM {self.meta} WHERE id = 1);"
+            " COMMIT"
+        )
+
+    @property
+    def release(self) -> str:
+        return (
+            f"UPDATE {self.table} SET expires_ms = {NOW_MS} - 1"
+            " WHERE worker = %(worker)s AND owner = %(owner)s AND epoch = %(epoch)s"
+        )
+
+    @property
+    def status(self) -> str:
+        return (
+            f"SELECT worker, expires_ms > {NOW_MS}, holder, epoch, ceiling_ms, claimed_ms,"
+            f" expires_ms FROM {self.table}"
+            " WHERE epoch > 0 AND worker BETWEEN %(first)s AND %(last)s ORDER BY worker"
+        )

@@ -1,0 +1,104 @@
+"""Kubernetes StatefulSet identities (``k8s:``, or ``ordinal:``): the pod's ordinal picks a
+block of worker numbers, a file slot inside the pod picks one of them.
+
+A StatefulSet names its pods ``NAME-0``, ``NAME-1``, … and runs at most one pod per
+ordinal at a time (unless someone force-deletes a pod whose node is unreachable), so
+the ordinal can stand for a datacenter the way ``static:`` stands for a whole
+identity: the promise is Kubernetes', not a store's. The ordinal is read from
+
+1. the environment variable ``ordinal_env`` names (``POD_INDEX`` by default) when it
+   is set: the ``apps.kubernetes.io/pod-index`` label passed in through the downward
+   API; else
+2. the trailing ``-N`` of the host name: ``$HOSTNAME`` (Kubernetes sets it to the pod
+   name) or, without it, the system's host name.
+
+``offset`` is added (two StatefulSets, or two clusters, sharing one id space take
+disjoint offsets). The 10 worker bits split into ``pod_bits`` (5 by default: the pod
+is the datacenter, 0..31) and the rest for processes in the pod, each claiming a file
+slot in ``state_dir`` (as ``file:`` does), so several workers of one pod never share
+an identity.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from snowid._layout import TWITTER
+from snowid.errors import OrdinalMissingError, OrdinalOutOfRangeError
+from snowid.lease._url import LeaseUrl
+
+__all__ = ["DEFAULT_ORDINAL_ENV", "OPTIONS", "PodBlock", "pod_block"]
+
+DEFAULT_ORDINAL_ENV = "POD_INDEX"
+DEFAULT_POD_BITS = 5
+OPTIONS = ("ordinal_env", "offset", "pod_bits", "state_dir")
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,100}$", re.ASCII)
+_TRAILING = re.compile(r"^.*-([0-9]{1,9})$", re.ASCII)
+_DIGITS = re.compile(r"^[0-9]{1,9}$", re.ASCII)
+
+
+@dataclass(frozen=True, slots=True)
+class PodBlock:
+    """The worker numbers ``first..last`` of pod number ``pod`` (ordinal + offset), and
+    where the ordinal came from (``source`` = ``value``)."""
+
+    ordinal: int
+    offset: int
+    pod: int
+    pod_bits: int
+    first: int
+    last: int
+    source: str
+    value: str
+
+
+def pod_block(
+    parsed: LeaseUrl,
+    environ: Mapping[str, str] | None = None,
+    hostname: str | None = None,
+) -> PodBlock:
+    """The block of worker numbers this pod may claim from, per ``parsed``'s options."""
+    env = os.environ if environ is None else environ
+    name = parsed.options.get("ordinal_env", DEFAULT_ORDINAL_ENV)
+    if not _ENV_NAME.match(name):
+        raise parsed.fail("env_name", option="ordinal_env", text=name)
+    bits = TWITTER.datacenter_bits + TWITTER.machine_bits
+    pod_bits = parsed.get_int("pod_bits", DEFAULT_POD_BITS, 1, bits)
+    max_pod = (1 << pod_bits) - 1
+    offset = parsed.get_int("offset", 0, 0, max_pod)
+    ordinal, source, value = _ordinal(env, name, hostname)
+    pod = ordinal + offset
+    if pod > max_pod:
+        raise OrdinalOutOfRangeError(
+            source=source, value=value, ordinal=ordinal, offset=offset, max=max_pod,
+            pod_bits=pod_bits,
+        )  # fmt: skip
+    process_bits = bits - pod_bits
+    first = pod << process_bits
+    return PodBlock(
+        ordinal, offset, pod, pod_bits, first, first + (1 << process_bits) - 1, source, value
+    )
+
+
+def _ordinal(env: Mapping[str, str], name: str, hostname: str | None) -> tuple[int, str, str]:
+    """(ordinal, source, value): from ``$name`` when set, else from the host name."""
+    index = env.get(name, "").strip()
+    if index:
+        if not _DIGITS.match(index):
+            raise OrdinalMissingError(source=f"${name}", value=index)
+        return int(index), f"${name}", index
+    if hostname is not None:
+        host, source = hostname, "the host name"
+    elif env.get("HOSTNAME", "").strip():
+        host, source = env["HOSTNAME"].strip(), "$HOSTNAME"
+    else:
+        host, source = socket.gethostname(), "the host name"
+    label = host.split(".", 1)[0]  # a pod name, not a fully qualified one
+    found = _TRAILING.match(label)
+    if found is None:
+        raise OrdinalMissingError(source=source, value=host)
+    return int(found.group(1)), source, host

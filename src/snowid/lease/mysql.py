@@ -1,0 +1,439 @@
+"""MySQL / MariaDB leases for fleets (``mysql://``, ``mariadb://``), through PyMySQL (lazily).
+
+The protocol is the PostgreSQL backend's (see ``_store.StoreLease``): one table of
+1024 rows and a meta row holding the incarnation; a claim picks the free row with the
+lowest ceiling (``FOR UPDATE SKIP LOCKED``) in one transaction; a renewal is a
+compare-and-set on (worker, owner, epoch); times come from the server's clock. Each
+operation is one round trip (``_mysqlsql``). What MySQL adds:
+
+- **Servers**: MariaDB 10.6 or later, MySQL 8.0.1 or later (``SKIP LOCKED``); an older
+  one is refused with StoreVersionError, a read-only one (a replica) with
+  StoreRefusedError, tables in an engine other than InnoDB likewise.
+- **Strict mode** (the default): every new connection first checks that a commit is
+  durable when acknowledged - ``innodb_flush_log_at_trx_commit = 1`` and, when the
+  binary log is on, ``sync_binlog = 1`` - before any lease statement runs, so a server
+  that can lose acknowledged ceilings is refused (StoreNotDurableError naming the
+  setting) before it is set up or quarantined. ``durability=best_effort`` accepts it,
+  with one loud warning per process and store.
+- **Timeouts**: every round trip has a client-side timeout (``timeout``, the renewal
+  interval by default); a statement the client gave up on is ended on the server by
+  ``KILL`` from a short-lived second connection, so a stalled row lock does not pile
+  up abandoned sessions.
+
+Driver: PyMySQL, a pure-Python wheel (no libmysqlclient to build), maintained, with
+client-side read and write timeouts and multi-statement batches.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import time
+import uuid
+from typing import Any
+
+from snowid._clock import Clock
+from snowid._layout import TWITTER
+from snowid.errors import (
+    StoreNotDurableError,
+    StoreRefusedError,
+    StoreUnreachableError,
+    StoreVersionError,
+)
+from snowid.lease._base import IdentityStatus
+from snowid.lease._mysqlconn import (
+    MIN_VERSION,
+    connection_class,
+    kill_session,
+    parse_version,
+    tls_options,
+    weak_settings,
+)
+from snowid.lease._mysqlconn import reason as reason_of
+from snowid.lease._mysqlsql import SESSION, Sql
+from snowid.lease._store import Claimed, Renewed, StoreLease, StoreMissing
+from snowid.lease._url import LeaseUrl, redact
+
+__all__ = ["DURABILITY", "OPTIONS", "MysqlLease"]
+
+log = logging.getLogger("snowid.lease")
+
+DURABILITY = ("strict", "best_effort")
+OPTIONS = (
+    "range", "datacenter", "table", "ttl", "renew", "span", "max_skew", "timeout",
+    "claim_wait", "connect_timeout", "durability", "unix_socket", "ssl_mode", "ssl_ca",
+    "ssl_cert", "ssl_key",
+)  # fmt: skip
+_SETTINGS = (
+    "innodb_flush_log_at_trx_commit", "log_bin", "sync_binlog", "read_only",
+    "super_read_only", "innodb_read_only",
+)  # fmt: skip
+_NO_SUCH_TABLE = 1146
+_ABANDONED: list[object] = []  # connections inherited over fork: never closed by the child
+_WARNED: set[str] = set()
+_WARNED_LOCK = threading.Lock()
+
+
+class MysqlLease(StoreLease):
+    """A worker identity in ``[first, last]`` leased from a MySQL or MariaDB table."""
+
+    kind = "mysql"
+
+    def __init__(
+        self,
+        connection: dict[str, Any],
+        *,
+        first: int = 0,
+        last: int = TWITTER.max_worker,
+        table: str = "snowid_leases",
+        ttl: float = 10.0,
+        renew: float | None = None,
+        span: float | None = None,
+        max_skew: float = 2.0,
+        timeout: float | None = None,
+        claim_wait: float | None = None,
+        connect_timeout: float = 2.0,
+        durability: str = "strict",
+        url: str = "mysql://",
+        clock: Clock | None = None,
+    ) -> None:
+        super().__init__(
+            first=first, last=last, ttl=ttl, renew=renew, span=span, max_skew=max_skew,
+            timeout=timeout, claim_wait=claim_wait, url=url, clock=clock,
+        )  # fmt: skip
+        self.connection = dict(connection)  # host, port, user, password, database, ssl, ...
+        self.sql = Sql(table)
+        self.connect_timeout = connect_timeout
+        self.strict = durability == "strict"
+        self.server = ""  # "MariaDB 10.11.19-MariaDB-0+deb12u1", after the first connection
+        self._conn: Any = None
+        self._thread_id = 0
+
+    @classmethod
+    def from_url(cls, parsed: LeaseUrl, clock: Clock | None = None) -> MysqlLease:
+        """``mysql://user[:password]@host[:port]/database?range=…&ttl=…`` (or ``mariadb://``)."""
+        from urllib.parse import unquote, urlsplit
+
+        parsed.check_known(OPTIONS)
+        split = urlsplit(parsed.raw)
+        try:
+            host, port = split.hostname, split.port
+        except ValueError:
+            raise parsed.fail("syntax") from None
+        database = parsed.path.strip("/")
+        if not database or "/" in database:
+            raise parsed.fail("database_missing")
+        connection: dict[str, Any] = {
+            "host": host or "localhost",
+            "port": port or 3306,
+            "database": database,
+            "user": unquote(split.username) if split.username else "root",
+        }
+        if split.password is not None:
+            connection["password"] = unquote(split.password)
+        if "unix_socket" in parsed.options:
+            connection["unix_socket"] = parsed.options["unix_socket"]
+        connection.update(tls_options(parsed))
+        durability = parsed.options.get("durability", "strict")
+        if durability not in DURABILITY:
+            raise parsed.fail(
+                "choice", option="durability", text=durability, allowed=", ".join(DURABILITY)
+            )
+        first, last = parsed.get_range() or (0, TWITTER.max_worker)
+
+        def seconds(name: str) -> float | None:
+            return None if name not in parsed.options else parsed.get_seconds(name, 0, 0.01)
+
+        return cls(
+            connection,
+            first=first,
+            last=last,
+            table=parsed.get_identifier("table", "snowid_leases"),
+            ttl=parsed.get_seconds("ttl", 10.0, 0.05),
+            renew=seconds("renew"),
+            span=seconds("span"),
+            max_skew=parsed.get_seconds("max_skew", 2.0),
+            timeout=seconds("timeout"),
+            claim_wait=None
+            if "claim_wait" not in parsed.options
+            else parsed.get_seconds("claim_wait", 0),
+            connect_timeout=parsed.get_seconds("connect_timeout", 2.0, 0.01),
+            durability=durability,
+            url=redact(parsed.raw),
+            clock=clock,
+        )
+
+    # --- connection ---------------------------------------------------------------------
+
+    def _open(self) -> Any:
+        """A new PyMySQL connection (not yet checked)."""
+        from pymysql.constants import CLIENT
+
+        return connection_class()(
+            **self.connection,
+            connect_timeout=self.connect_timeout,
+            read_timeout=self.timeout_s,
+            write_timeout=self.timeout_s,
+            autocommit=True,
+            client_flag=CLIENT.MULTI_STATEMENTS,
+            charset="utf8mb4",
+            program_name="snowid-lease",
+        )
+
+    def _connect(self, *, check: bool = True) -> Any:
+        """The connection, opened and (``check``) vouched for after a drop."""
+        if self._conn is not None:
+            return self._conn
+        conn = self._call(self._open)
+        try:
+            self._conn = conn
+            self._handshake(check)
+        except BaseException:
+            self._drop_connection()
+            raise
+        return conn
+
+    def _handshake(self, check: bool) -> None:
+        """Before any lease statement on a new connection: the session's settings, then
+        (``check``) the server's version, role and durability and our tables' engine."""
+        lock_wait = max(1, int(self.timeout_s + 0.999))
+        settings = ", ".join(f"'{name}'" for name in _SETTINGS)
+        (ident,), variables = self._batch(
+            f"{SESSION.format(lock_wait=lock_wait)};"
+            " SELECT VERSION(), CONNECTION_ID();"
+            f" SHOW GLOBAL VARIABLES WHERE Variable_name IN ({settings})"
+        )
+        version, self._thread_id = str(ident[0]), int(ident[1])
+        product, numbers = parse_version(version)
+        self.server = f"{product} {version}"
+        if not check:
+            return
+        required = MIN_VERSION[product]
+        if numbers < required:
+            raise StoreVersionError(
+                store=self.url,
+                product=product,
+                version=version,
+                required=f"{product} {'.'.join(map(str, required))}",
+            )
+        found = {str(name).lower(): str(value) for name, value in variables}
+        for name in ("read_only", "super_read_only", "innodb_read_only"):
+            if found.get(name, "OFF").upper() in ("ON", "1"):
+                raise StoreRefusedError(
+                    store=self.url, reason=f"the server is read-only ({name}=ON): a replica?"
+                )
+        self._check_engines()
+        weak = weak_settings(found)
+        if self.strict and weak:
+            setting, value, needed = weak[0]
+            raise StoreNotDurableError(
+                store=self.url, setting=setting, found=value, required=needed
+            )
+        if not self.strict:
+            self._warn_best_effort([f"{name} {value}" for name, value, _ in weak])
+
+    def _check_engines(self) -> None:
+        """Our tables, where they exist, are InnoDB (transactions, row locks, crash-safe)."""
+        names = {"table": self.sql.table_name, "meta": self.sql.meta_name}
+        (engines,) = self._batch(self.sql.engines, names)
+        for table, engine in engines:
+            if str(engine).lower() != "innodb":
+                raise StoreRefusedError(
+                    store=self.url,
+                    reason=f"table {table} uses the {engine} engine; leases need InnoDB"
+                    " (transactions and row locks)",
+                )
+
+    def _warn_best_effort(self, weak: list[str]) -> None:
+        with _WARNED_LOCK:
+            if self.url in _WARNED:
+                return
+            _WARNED.add(self.url)
+        log.warning(
+            "snowid: the MySQL lease store %s runs with durability=best_effort (weak settings:"
+            " %s): a crash that loses acknowledged commits can let two processes issue the"
+            " same ids",
+            self.url,
+            ", ".join(weak) or "none seen",
+        )
+
+    def _call(self, func: Any, *args: Any) -> Any:
+        """One round trip; PyMySQL's errors become snowid's (the connection is dropped).
+
+        A missing lease table becomes StoreMissing (a store never set up, or wiped).
+        """
+        import pymysql
+
+        started = time.monotonic()
+        try:
+            return func(*args)
+        except pymysql.err.OperationalError as error:
+            timed_out = time.monotonic() - started >= self.timeout_s * 0.9
+            self._drop_connection(kill=timed_out)
+            code = error.args[0] if error.args else 0
+            if timed_out and code >= 2000:  # a client error: the read timed out
+                reason = f"no answer within {self.timeout_s:g} s"
+            else:
+                reason = reason_of(error)
+            raise StoreUnreachableError(store=self.url, reason=reason) from None
+        except pymysql.err.MySQLError as error:
+            self._drop_connection()
+            if error.args and error.args[0] == _NO_SUCH_TABLE:
+                raise StoreMissing from None
+            raise StoreRefusedError(store=self.url, reason=reason_of(error)) from None
+        except OSError as error:  # pragma: no cover - PyMySQL wraps socket errors
+            self._drop_connection()
+            raise StoreUnreachableError(store=self.url, reason=str(error)) from None
+
+    def _batch(self, sql: str, params: Any = None) -> list[list[tuple[Any, ...]]]:
+        """Send ``sql`` (one or more statements) in one round trip; every result set."""
+        conn = self._conn if self._conn is not None else self._connect()
+
+        def run() -> list[list[tuple[Any, ...]]]:
+            with conn.cursor() as cur:
+                cur.execute(sql, params)
+                results = []
+                while True:
+                    if cur.description:
+                        results.append(list(cur.fetchall()))
+                    if not cur.nextset():
+                        return results
+
+        result: list[list[tuple[Any, ...]]] = self._call(run)
+        return result
+
+    def _drop_connection(self, *, kill: bool = False) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):  # already broken
+                conn.close()
+        if kill and self._thread_id:
+            # The server may still run what we gave up on (a lock wait): end that session.
+            threading.Thread(
+                target=kill_session,
+                args=(self.connection, self._thread_id),
+                name="snowid-kill",
+                daemon=True,
+            ).start()
+        self._thread_id = 0
+
+    def _abandon_connection(self) -> None:
+        # The parent's socket stays the parent's: the child keeps the object (so nothing
+        # sends a QUIT from here) and opens its own connection when needed.
+        if self._conn is not None:
+            _ABANDONED.append(self._conn)
+        self._conn, self._thread_id = None, 0
+
+    # --- the store operations -----------------------------------------------------------
+
+    def _store_now_ms(self) -> int:
+        ((row,),) = self._batch(self.sql.now)
+        return int(row[0])
+
+    def _store_setup(self) -> None:
+        self.init_store()
+
+    def _store_claim(self, owner: str, caller_ms: int, holder: str) -> Claimed | None:
+        params = {
+            "first": self.first, "last": self.last, "owner": owner, "ttl": self.ttl_ms,
+            "holder": holder[:255], "caller_ms": caller_ms, "max_skew": self.max_skew_ms,
+            "span": self.span_ms,
+        }  # fmt: skip
+        ((row,),) = self._batch(self.sql.claim, params)
+        worker, old, ceiling, epoch, _now, incarnation = row
+        if incarnation is None:
+            raise StoreMissing
+        if worker is None:
+            return None
+        return Claimed(int(worker), int(old), int(ceiling), int(epoch), str(incarnation))
+
+    def _store_renew(
+        self, worker: int, owner: str, epoch: int, caller_ms: int, acked_ms: int
+    ) -> Renewed:
+        del acked_ms  # the regression check is the caller's
+        params = {
+            "worker": worker, "owner": owner, "epoch": epoch, "ttl": self.ttl_ms,
+            "caller_ms": caller_ms, "span": self.span_ms, "max_skew": self.max_skew_ms,
+            "incarnation": self.incarnation or "",
+        }  # fmt: skip
+        ((row,),) = self._batch(self.sql.renew, params)
+        old, ceiling, _now, incarnation = row
+        if incarnation is None:
+            raise StoreMissing
+        if old is None or ceiling is None:
+            return Renewed("lost")
+        return Renewed("ok", int(old), int(ceiling))
+
+    def _store_release(self, worker: int, owner: str, epoch: int) -> None:
+        self._batch(self.sql.release, {"worker": worker, "owner": owner, "epoch": epoch})
+
+    def _store_incarnation(self) -> str | None:
+        rows = self._batch(self.sql.incarnation)
+        return str(rows[0][0][0]) if rows and rows[0] else None
+
+    # --- set-up and status --------------------------------------------------------------
+
+    def init_store(self, *, first_deployment: bool = False) -> tuple[str, bool]:
+        """Create the tables if missing (idempotent); (incarnation, created).
+
+        A missing meta row means a fresh or wiped store: every ceiling is raised to
+        now + ttl + span + max_skew (unless ``first_deployment``: the operator vouches
+        that no holder of an earlier store is alive).
+        """
+        quarantine = None if first_deployment else self.quarantine_ms
+        names = {"table": self.sql.table_name, "meta": self.sql.meta_name}
+        with self._lock:
+            self._connect()
+            self._batch(self.sql.init_lock, names)
+            try:
+                for statement in self.sql.create:
+                    self._batch(statement)
+                self._check_engines()  # CREATE TABLE may have substituted another engine
+                incarnation, created = self._init_meta(quarantine)
+            finally:
+                if self._conn is not None:
+                    with contextlib.suppress(StoreUnreachableError, StoreRefusedError):
+                        self._batch(self.sql.init_unlock, names)
+        if created and quarantine is not None:
+            log.warning(
+                "snowid created the lease tables %s: every ceiling is quarantined for %d ms,"
+                " first claims wait that long (snowid lease init --first-deployment avoids it)",
+                self.sql.table_name,
+                quarantine,
+            )
+        return incarnation, created
+
+    def _init_meta(self, quarantine: int | None) -> tuple[str, bool]:
+        (found,) = self._batch(f"START TRANSACTION; {self.sql.meta_row}")
+        if found:
+            self._batch("COMMIT")
+            return str(found[0][0]), False
+        incarnation = str(uuid.uuid4())
+        statements = [self.sql.fill]
+        if quarantine is not None:
+            statements.append(self.sql.quarantine)
+        statements += [self.sql.insert_meta, "COMMIT"]
+        self._batch("; ".join(statements), {"quarantine": quarantine, "incarnation": incarnation})
+        return incarnation, True
+
+    def status(self) -> list[IdentityStatus]:
+        """Every identity in range ever claimed: holder, epoch, ceiling."""
+        with self._lock:
+            try:
+                self._connect(check=False)  # reading needs no durability
+                (rows,) = self._batch(self.sql.status, {"first": self.first, "last": self.last})
+            except StoreMissing:
+                return []
+            finally:
+                self._drop_connection()
+        result = []
+        for worker, live, holder, epoch, ceiling, since, expires in rows:
+            datacenter, machine = TWITTER.split_worker(int(worker))
+            result.append(
+                IdentityStatus(
+                    int(worker), datacenter, machine, bool(live), str(holder), int(epoch),
+                    int(ceiling), None if since is None else int(since), int(expires),
+                )
+            )  # fmt: skip
+        return result
