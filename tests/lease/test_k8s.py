@@ -122,6 +122,7 @@ def test_offset_and_pod_bits_move_the_split(pod: pytest.MonkeyPatch, tmp_path: P
 def test_no_ordinal_is_a_clear_error(
     pod: pytest.MonkeyPatch,
     tmp_path: Path,
+    *,
     variables: dict[str, str],
     query: str,
     source: str,
@@ -152,6 +153,7 @@ def test_no_ordinal_is_a_clear_error(
 def test_an_ordinal_out_of_range_is_a_clear_error(
     pod: pytest.MonkeyPatch,
     tmp_path: Path,
+    *,
     hostname: str,
     query: str,
     ordinal: int,

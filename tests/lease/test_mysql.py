@@ -446,13 +446,13 @@ def test_url_parts_reach_the_driver() -> None:
 def test_cli_init_and_status(table: str, capsys: pytest.CaptureFixture[str]) -> None:
     """`snowid lease init` sets a new store up (quarantined unless --first-deployment) and is
     idempotent; `snowid lease status` lists the holder, its epoch and ceiling."""
-    url = f"{SHARED}?table={new_table()}&range=0-3&ttl=1&max_skew=0.5"
+    name = new_table()
+    url = f"{SHARED}?table={name}&range=0-3&ttl=1&max_skew=0.5"
     try:
         assert main(["lease", "init", url]) == 0
         out = capsys.readouterr().out
         assert "created" in out
         assert "--first-deployment" in out
-        name = url.split("table=")[1].split("&")[0]
         now = int(time.time() * 1000)
         ((low, rows),) = sql(f"SELECT MIN(ceiling_ms), COUNT(*) FROM {name}")
         assert rows == 1024

@@ -100,7 +100,7 @@ def test_data_survives_the_crash_no_regression_no_new_incarnation(
     The holder renews without StoreRegressedError, and the idempotent init (without
     first_deployment) sees the store as existing: no quarantine."""
     url = f"{murl}&range=0-3&{TIMINGS}"
-    table = url.split("table=")[1].split("&")[0]
+    table = url.split("table=", 1)[1].split("&", 1)[0]
     holder = open_mysql(url)
     events: list[LeaseEvent] = []
     holder.listeners.append(events.append)
