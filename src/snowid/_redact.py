@@ -37,6 +37,7 @@ _SECRET_KEY = re.compile(r"pass|pwd|secret|token|key|cred|auth", re.IGNORECASE)
 _SAFE_CONNINFO_KEYS = ("host", "hostaddr", "port", "dbname")
 _KINDS = {"postgresql": "postgresql", "postgres": "postgresql", "file": "file", "static": "static"}
 _KINDS.update(redis="redis", rediss="redis")
+_KINDS.update(mysql="mysql", mariadb="mysql", k8s="k8s", ordinal="k8s")
 _QUOTED = re.compile(r""""([^"]*)"|'([^']*)'""")  # libpq quotes "so", psycopg 'so'
 _MIN_SCRUB = 3  # shorter secrets are only removed inside quotes: "a" must not eat every a
 
@@ -223,8 +224,9 @@ def redact(text: str) -> str:
 
 
 def url_kind(text: str | None) -> str:
-    """``postgresql``, ``redis``, ``file`` or ``static`` (``postgres:`` counts as
-    postgresql, ``rediss:`` as redis); ``other`` for anything else. Says nothing about where the store is."""
+    """``postgresql``, ``redis``, ``mysql``, ``k8s``, ``file`` or ``static`` (``postgres:``
+    counts as postgresql, ``rediss:`` as redis, ``mariadb:`` as mysql, ``ordinal:`` as
+    k8s); ``other`` for anything else. Says nothing about where the store is."""
     if not text:
         return "static"
     url = _parse_url(text.strip())

@@ -57,6 +57,8 @@ LEASE_URLS = [
     (f"postgres://u@{STORE}/db?password=qz7&wk9", f"postgres://{STORE}/db"),
     (f"redis://:qz7wk9@{STORE}/0", f"redis://{STORE}/0"),
     (f"rediss://usr:qz7/wk9@{STORE}/0", "rediss://…"),
+    (f"mysql://u:qz7wk9@{STORE}/db", f"mysql://{STORE}/db"),
+    (f"mariadb://usr:qz7/wk9@{STORE}/db", "mariadb://…"),
     ("host=127.0.0.1 port=1 password=qz7wk9", "host=127.0.0.1 port=1"),
     ("host=127.0.0.1 password='qz7 wk9'", "host=127.0.0.1"),
     ("qz7wk9", "…"),

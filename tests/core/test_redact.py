@@ -207,6 +207,8 @@ def test_the_display_form_keeps_scheme_hosts_and_database(url: str, shown: str) 
         ("static://1/2", "static"),
         (None, "static"),
         ("rediss://u:pw@h", "redis"),
+        ("mariadb://u:pw@h/db", "mysql"),
+        ("k8s:?offset=2", "k8s"),
         ("ftp://u:pw@h", "other"),
         ("garbage", "other"),
     ],

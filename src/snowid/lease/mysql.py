@@ -35,6 +35,7 @@ from typing import Any
 
 from snowid._clock import Clock
 from snowid._layout import TWITTER
+from snowid._redact import redact, scrub
 from snowid.errors import (
     StoreNotDurableError,
     StoreRefusedError,
@@ -53,7 +54,7 @@ from snowid.lease._mysqlconn import (
 from snowid.lease._mysqlconn import reason as reason_of
 from snowid.lease._mysqlsql import SESSION, Sql
 from snowid.lease._store import Claimed, Renewed, StoreLease, StoreMissing
-from snowid.lease._url import LeaseUrl, redact
+from snowid.lease._url import LeaseUrl
 
 __all__ = ["DURABILITY", "OPTIONS", "MysqlLease"]
 
@@ -275,16 +276,21 @@ class MysqlLease(StoreLease):
             if timed_out and code >= 2000:  # a client error: the read timed out
                 reason = f"no answer within {self.timeout_s:g} s"
             else:
-                reason = reason_of(error)
+                reason = self._reason(error)
             raise StoreUnreachableError(store=self.url, reason=reason) from None
         except pymysql.err.MySQLError as error:
             self._drop_connection()
             if error.args and error.args[0] == _NO_SUCH_TABLE:
                 raise StoreMissing from None
-            raise StoreRefusedError(store=self.url, reason=reason_of(error)) from None
+            raise StoreRefusedError(store=self.url, reason=self._reason(error)) from None
         except OSError as error:  # pragma: no cover - PyMySQL wraps socket errors
             self._drop_connection()
             raise StoreUnreachableError(store=self.url, reason=str(error)) from None
+
+    def _reason(self, error: BaseException) -> str:
+        """PyMySQL's message in one line, without the password (or any quoted name)."""
+        password = self.connection.get("password")
+        return scrub(reason_of(error), self.url, [password] if password else [])
 
     def _batch(self, sql: str, params: Any = None) -> list[list[tuple[Any, ...]]]:
         """Send ``sql`` (one or more statements) in one round trip; every result set."""
