@@ -4,6 +4,7 @@
     python bench/bench_lease.py --quick          # about 20 s, noisier
     python bench/bench_lease.py --no-postgres    # no PostgreSQL
     python bench/bench_lease.py --no-redis       # no Redis
+    python bench/bench_lease.py --no-mysql       # no MySQL / MariaDB
 
 1. ``next_id()`` throughput (single thread, tight loop) of the bare generator
    (``Generator(1, 1)``) against ``Generator(fence=lease)`` for file slots and for a
@@ -19,6 +20,8 @@
    one renewal, and the store's load from renewals of 1,000 holders at the default TTL
    (10 s, renew every 3.33 s: 300 renew scripts/s), simulated through a shared pool of 8
    connections: commands/s and CPU of the redis-server process (from /proc).
+5. MySQL / MariaDB, on a mariadbd the script starts itself (bench_lease_mysql.py): the
+   same figures as for Redis in 3, the load as rows written/s, commits/s and mariadbd CPU.
 4. Claim start-up wait of file slots (median and p99): how long a new process's first
    ``next_id()`` takes, claim included, on a slot never used and on a slot its previous
    holder released a moment ago (after issuing for a random 0-1 s, so its mark is at a
@@ -37,6 +40,7 @@ import uuid
 from collections.abc import Callable
 from time import perf_counter, sleep
 
+from bench_lease_mysql import MysqlPart
 from snowid import Generator
 from snowid.lease import init_lease, open_lease
 
@@ -64,6 +68,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--no-postgres", action="store_true")
     parser.add_argument("--no-redis", action="store_true")
+    parser.add_argument("--no-mysql", action="store_true")
     args = parser.parse_args()
     seconds, rounds = (0.3, 3) if args.quick else (1.0, 5)
     state = tempfile.mkdtemp(prefix="snowid-bench-")
@@ -83,6 +88,8 @@ def main() -> None:
         init_lease(redis.url("key=bench_idle"), first_deployment=True)
         redis_lease = open_lease(redis.url("key=bench_idle"))
         contenders["redis"] = Generator(fence=redis_lease).next_id
+    mysql = MysqlPart(enabled=not args.no_mysql)
+    contenders.update(mysql.contenders())
     for next_id in contenders.values():
         next_id()  # claim outside the timed loop
     results: dict[str, list[float]] = {name: [] for name in contenders}
@@ -127,6 +134,7 @@ def main() -> None:
             bench_redis(redis, redis_lease, quick=args.quick)
         finally:
             redis.stop()
+    mysql.run(quick=args.quick, percentiles=percentiles)
 
 
 def bench_file_startup(state: str, n: int) -> None:
