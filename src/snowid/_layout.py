@@ -161,6 +161,18 @@ class Layout:
         self.check_worker(worker)
         return worker >> self.machine_bits, worker & self.max_machine
 
+    def worker_blocks(self, block_bits: int) -> int:
+        """How many blocks the worker field splits into when its top ``block_bits`` bits
+        number the block (``k8s:`` pods; ``datacenter_bits``: the datacenters)."""
+        return 1 << block_bits
+
+    def worker_block(self, block_bits: int, block: int) -> tuple[int, int]:
+        """(first, last) worker of block ``block`` when the top ``block_bits`` bits of the
+        worker field number blocks (with ``datacenter_bits``: that datacenter's machines)."""
+        low = self.datacenter_bits + self.machine_bits - block_bits
+        first = block << low
+        return first, first + (1 << low) - 1
+
     def worker_bits(self, datacenter: int, machine: int) -> int:
         """Datacenter and machine already shifted into place, for the generator's hot path."""
         return self.worker(datacenter, machine) << self.machine_shift

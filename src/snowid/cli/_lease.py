@@ -18,7 +18,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "lease",
         help="set up a worker-identity lease store and list who holds which identity",
         description=(
-            "Worker-identity leases. URL is a lease URL (static:, file:, postgresql:, redis:);"
+            "Worker-identity leases. URL is a lease URL (static:, file:, postgresql:, redis:,"
+            " mysql:, k8s:);"
             " without it, SNOWID_LEASE or the default host slots."
         ),
     )
@@ -27,7 +28,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "init",
         help="create the store's schema or state directory if missing (idempotent)",
         description=(
-            "Create what the lease store needs. On a PostgreSQL or Redis store created now every"
+            "Create what the lease store needs. On a PostgreSQL, Redis or MySQL store created now"
+            " every"
             " ceiling is raised to now + ttl + span + max_skew (a quarantine against holders"
             " of a lost earlier store), unless --first-deployment vouches that none exist."
         ),

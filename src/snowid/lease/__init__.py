@@ -38,6 +38,18 @@ URL forms (query options may also be passed as keyword arguments, which win)::
         span, max_skew, timeout, claim_wait as for PostgreSQL, connect_timeout (s, 2),
         durability (strict, or best_effort to accept a server that can lose writes);
         with rediss: ssl_cert_reqs, ssl_ca_certs, ssl_certfile, ssl_keyfile.
+    mysql://user:password@host:3306/db?range=0-1023&ttl=10      (or mariadb://)
+        MariaDB 10.6+ or MySQL 8.0.1+ (SKIP LOCKED); options: range / datacenter, table
+        (snowid_leases), ttl, renew, span, max_skew, timeout, claim_wait as for PostgreSQL,
+        connect_timeout (s, 2), durability (strict, or best_effort to accept a server
+        whose commits are not flushed: innodb_flush_log_at_trx_commit, sync_binlog),
+        unix_socket, ssl_mode (disabled, preferred, required, verify_ca,
+        verify_identity), ssl_ca, ssl_cert, ssl_key.
+    k8s:?state_dir=/var/lib/snowid                (or ordinal:)
+        a StatefulSet pod's ordinal (the variable ordinal_env names, POD_INDEX by default,
+        when it is set, else the trailing -N of $HOSTNAME or the host name) plus offset
+        picks the datacenter, a file slot in state_dir the machine; pod_bits (5) moves
+        the split (6: 64 pods of 16 processes); the file: tuning options apply.
 
 The defaults above live in each backend's constructor; an option left out of the URL is
 not passed. White space around the URL is ignored; a control character inside it (or

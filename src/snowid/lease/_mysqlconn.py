@@ -80,7 +80,11 @@ def tls_options(parsed: LeaseUrl) -> dict[str, Any]:
     mode = parsed.options.get("ssl_mode", "preferred")
     if mode not in SSL_MODES:
         raise parsed.fail("choice", option="ssl_mode", text=mode, allowed=", ".join(SSL_MODES))
-    files = {k: parsed.options[k] for k in ("ssl_ca", "ssl_cert", "ssl_key") if k in parsed.options}
+    files = {
+        k: parsed.local_path(parsed.options[k])
+        for k in ("ssl_ca", "ssl_cert", "ssl_key")
+        if k in parsed.options
+    }
     if mode == "disabled":
         return {"ssl_disabled": True}
     if mode == "preferred" and not files:

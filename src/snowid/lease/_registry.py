@@ -24,6 +24,10 @@ BACKENDS: dict[str, str] = {
     "postgres": "snowid.lease.postgres:PostgresLease",
     "redis": "snowid.lease.redis:RedisLease",
     "rediss": "snowid.lease.redis:RedisLease",
+    "mysql": "snowid.lease.mysql:MysqlLease",
+    "mariadb": "snowid.lease.mysql:MysqlLease",
+    "k8s": "snowid.lease.k8s:PodLease",
+    "ordinal": "snowid.lease.k8s:PodLease",
 }
 """Scheme (lower case, without the colon) -> ``"module:Class"`` of its backend."""
 

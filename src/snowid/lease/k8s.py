@@ -21,17 +21,22 @@ an identity.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from snowid._clock import Clock
 from snowid._layout import TWITTER
 from snowid.errors import OrdinalMissingError, OrdinalOutOfRangeError
 from snowid.lease._url import LeaseUrl
+from snowid.lease.file import FileLease
 
-__all__ = ["DEFAULT_ORDINAL_ENV", "OPTIONS", "PodBlock", "pod_block"]
+__all__ = ["DEFAULT_ORDINAL_ENV", "OPTIONS", "PodBlock", "PodLease", "pod_block"]
+
+log = logging.getLogger("snowid.lease")
 
 DEFAULT_ORDINAL_ENV = "POD_INDEX"
 DEFAULT_POD_BITS = 5
@@ -67,9 +72,10 @@ def pod_block(
     if not _ENV_NAME.match(name):
         raise parsed.fail("env_name", option="ordinal_env", text=name)
     bits = TWITTER.datacenter_bits + TWITTER.machine_bits
-    pod_bits = parsed.get_int("pod_bits", DEFAULT_POD_BITS, 1, bits)
-    max_pod = (1 << pod_bits) - 1
-    offset = parsed.get_int("offset", 0, 0, max_pod)
+    pod_bits = parsed.integer("pod_bits", 1, bits)
+    pod_bits = DEFAULT_POD_BITS if pod_bits is None else pod_bits
+    max_pod = TWITTER.worker_blocks(pod_bits) - 1
+    offset = parsed.integer("offset", 0, max_pod) or 0
     ordinal, source, value = _ordinal(env, name, hostname)
     pod = ordinal + offset
     if pod > max_pod:
@@ -77,11 +83,8 @@ def pod_block(
             source=source, value=value, ordinal=ordinal, offset=offset, max=max_pod,
             pod_bits=pod_bits,
         )  # fmt: skip
-    process_bits = bits - pod_bits
-    first = pod << process_bits
-    return PodBlock(
-        ordinal, offset, pod, pod_bits, first, first + (1 << process_bits) - 1, source, value
-    )
+    first, last = TWITTER.worker_block(pod_bits, pod)
+    return PodBlock(ordinal, offset, pod, pod_bits, first, last, source, value)
 
 
 def _ordinal(env: Mapping[str, str], name: str, hostname: str | None) -> tuple[int, str, str]:
@@ -102,3 +105,27 @@ def _ordinal(env: Mapping[str, str], name: str, hostname: str | None) -> tuple[i
     if found is None:
         raise OrdinalMissingError(source=source, value=host)
     return int(found.group(1)), source, host
+
+
+class PodLease(FileLease):
+    """File slots in the pod's state directory, in the block of workers its ordinal picks
+    (``pod``). Everything else is ``file:``'s: the pod is one host."""
+
+    pod: PodBlock | None = None
+
+    @classmethod
+    def from_url(cls, url: LeaseUrl, *, clock: Clock | None = None) -> FileLease:
+        """``k8s:?state_dir=DIR&offset=N&pod_bits=P&ordinal_env=NAME`` and the file: tuning."""
+        url.check_known((*OPTIONS, *FileLease.tuning))
+        block = pod_block(url)
+        log.info(
+            "snowid k8s: pod ordinal %d (%s %s) + offset %d: workers %d..%d",
+            block.ordinal, block.source, block.value, block.offset, block.first, block.last,
+        )  # fmt: skip
+        state_dir = url.options.get("state_dir")
+        lease = cls._from_options(
+            url, url.local_path(state_dir) if state_dir else None, block.first, block.last, clock
+        )
+        assert isinstance(lease, PodLease)
+        lease.pod = block
+        return lease

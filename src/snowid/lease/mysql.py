@@ -35,7 +35,7 @@ from typing import Any
 
 from snowid._clock import Clock
 from snowid._layout import TWITTER
-from snowid._redact import redact, scrub
+from snowid._redact import scrub
 from snowid.errors import (
     StoreNotDurableError,
     StoreRefusedError,
@@ -79,8 +79,6 @@ _WARNED_LOCK = threading.Lock()
 class MysqlLease(StoreLease):
     """A worker identity in ``[first, last]`` leased from a MySQL or MariaDB table."""
 
-    kind = "mysql"
-
     def __init__(
         self,
         connection: dict[str, Any],
@@ -112,58 +110,52 @@ class MysqlLease(StoreLease):
         self._thread_id = 0
 
     @classmethod
-    def from_url(cls, parsed: LeaseUrl, clock: Clock | None = None) -> MysqlLease:
+    def from_url(cls, url: LeaseUrl, *, clock: Clock | None = None) -> MysqlLease:
         """``mysql://user[:password]@host[:port]/database?range=…&ttl=…`` (or ``mariadb://``)."""
-        from urllib.parse import unquote, urlsplit
+        from urllib.parse import unquote
 
-        parsed.check_known(OPTIONS)
-        split = urlsplit(parsed.raw)
+        url.check_ports()
+        url.check_known(OPTIONS)
+        parts = url.parts
         try:
-            host, port = split.hostname, split.port
+            host, port = parts.hostname, parts.port
         except ValueError:
-            raise parsed.fail("syntax") from None
-        database = parsed.path.strip("/")
+            raise url.fail("syntax") from None
+        database = url.path.strip("/")
         if not database or "/" in database:
-            raise parsed.fail("database_missing")
+            raise url.fail("database_missing")
         connection: dict[str, Any] = {
             "host": host or "localhost",
             "port": port or 3306,
             "database": database,
-            "user": unquote(split.username) if split.username else "root",
+            "user": unquote(parts.username) if parts.username else "root",
         }
-        if split.password is not None:
-            connection["password"] = unquote(split.password)
-        if "unix_socket" in parsed.options:
-            connection["unix_socket"] = parsed.options["unix_socket"]
-        connection.update(tls_options(parsed))
-        durability = parsed.options.get("durability", "strict")
-        if durability not in DURABILITY:
-            raise parsed.fail(
+        if parts.password is not None:
+            connection["password"] = unquote(parts.password)
+        if "unix_socket" in url.options:
+            connection["unix_socket"] = url.local_path(url.options["unix_socket"])
+        connection.update(tls_options(url))
+        durability = url.options.get("durability")
+        if durability is not None and durability not in DURABILITY:
+            raise url.fail(
                 "choice", option="durability", text=durability, allowed=", ".join(DURABILITY)
             )
-        first, last = parsed.get_range() or (0, TWITTER.max_worker)
-
-        def seconds(name: str) -> float | None:
-            return None if name not in parsed.options else parsed.get_seconds(name, 0, 0.01)
-
-        return cls(
-            connection,
-            first=first,
-            last=last,
-            table=parsed.get_identifier("table", "snowid_leases"),
-            ttl=parsed.get_seconds("ttl", 10.0, 0.05),
-            renew=seconds("renew"),
-            span=seconds("span"),
-            max_skew=parsed.get_seconds("max_skew", 2.0),
-            timeout=seconds("timeout"),
-            claim_wait=None
-            if "claim_wait" not in parsed.options
-            else parsed.get_seconds("claim_wait", 0),
-            connect_timeout=parsed.get_seconds("connect_timeout", 2.0, 0.01),
-            durability=durability,
-            url=redact(parsed.raw),
-            clock=clock,
-        )
+        first, last = url.worker_range() or (None, None)
+        given: dict[str, Any] = {
+            "first": first,
+            "last": last,
+            "table": url.identifier("table"),
+            "ttl": url.seconds("ttl", 0.05),
+            "renew": url.seconds("renew", 0.01),
+            "span": url.seconds("span", 0.01),
+            "max_skew": url.seconds("max_skew"),
+            "timeout": url.seconds("timeout", 0.01),
+            "claim_wait": url.seconds("claim_wait"),
+            "connect_timeout": url.seconds("connect_timeout", 0.01),
+            "durability": durability,
+        }
+        options = {key: value for key, value in given.items() if value is not None}
+        return cls(connection, url=url.shown, clock=clock, **options)
 
     # --- connection ---------------------------------------------------------------------
 
@@ -379,6 +371,18 @@ class MysqlLease(StoreLease):
         return str(rows[0][0][0]) if rows and rows[0] else None
 
     # --- set-up and status --------------------------------------------------------------
+
+    def prepare(self, *, first_deployment: bool = False) -> dict[str, object]:
+        """Create the tables if missing (idempotent); a store set up now is quarantined
+        unless ``first_deployment`` (see ``init_store``)."""
+        incarnation, created = self.init_store(first_deployment=first_deployment)
+        return {
+            "url": self.url,
+            "table": self.sql.table_name,
+            "incarnation": incarnation,
+            "created": created,
+            "quarantined": created and not first_deployment,
+        }
 
     def init_store(self, *, first_deployment: bool = False) -> tuple[str, bool]:
         """Create the tables if missing (idempotent); (incarnation, created).
