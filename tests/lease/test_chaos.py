@@ -1,6 +1,6 @@
 """The multi-host uniqueness run (docs/leases.md, "The chaos run"), sized for CI: 3 hosts x 3 processes,
 about 30 s, a seeded schedule of kills, pauses, partitions, clock steps and an expiry; once
-per backend (PostgreSQL, Redis)."""
+per backend (PostgreSQL, Redis, MariaDB)."""
 
 from __future__ import annotations
 

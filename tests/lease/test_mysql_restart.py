@@ -1,5 +1,5 @@
 """MySQL / MariaDB leases across crashes, restarts, stalls and wipes of the server
-(LEASES.md cases 18, 21, 22), on a mariadbd of the module's own (SIGKILL is a crash:
+(docs/leases.md cases 18, 21, 22), on a mariadbd of the module's own (SIGKILL is a crash:
 InnoDB replays its redo log at the next start). Timings are scaled down: TTL 2 s,
 renewals every 0.5 s, 1 s per round trip, so a holder's local deadline is 1.78 s after
 its last acknowledged send.

@@ -1,5 +1,6 @@
 """Leases over a slow store (docs/leases.md case 18): the latency cases on every backend,
-the stalled PostgreSQL row here (a stalled Redis server is in test_redis_restart.py).
+the stalled PostgreSQL row here (a stalled Redis server is in test_redis_restart.py, a
+stalled MySQL row and a frozen MariaDB in test_mysql.py and test_mysql_restart.py).
 
 Two kinds of slowness, both with timings scaled down (TTL 1-1.5 s):
 - network latency, from a delaying TCP proxy: every chunk is delivered ``delay``

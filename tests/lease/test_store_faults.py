@@ -1,6 +1,7 @@
 """The fault cases every networked lease store must pass, on each backend (docs/leases.md
-cases 14-17, 19, 20 and 26): PostgreSQL (the local server, a fresh table) and Redis (a
-durable redis-server of the test's own, a fresh key prefix).
+cases 14-17, 19, 20 and 26): PostgreSQL (the local server, a fresh table), Redis (a
+durable redis-server of the test's own, a fresh key prefix) and MariaDB (the local server,
+a fresh table).
 
 Timings are scaled down (TTL about a second); every process and loop is bounded.
 """
