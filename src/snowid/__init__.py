@@ -7,17 +7,29 @@ from __future__ import annotations
 
 from snowid._breakdown import Breakdown, Segment, Step, breakdown
 from snowid._clock import Clock, SystemClock
+from snowid._decode import Decoded, compose, decode, readings
 from snowid._default import anext_id, configure, next_id, next_ids
+from snowid._encoding import BASES
 from snowid._fence import Fence, Grant
 from snowid._generator import Generator, GeneratorStats
 from snowid._id import SnowId
 from snowid._layout import TWITTER, TWITTER_EPOCH_MS, Layout, Parts
+from snowid._layouts import DISCORD, INSTAGRAM, LAYOUTS, MASTODON, SONYFLAKE, SONYFLAKE_V2
+from snowid._timerange import first_id_at, id_range, last_id_at
 
 __all__ = [
+    "BASES",
+    "DISCORD",
+    "INSTAGRAM",
+    "LAYOUTS",
+    "MASTODON",
+    "SONYFLAKE",
+    "SONYFLAKE_V2",
     "TWITTER",
     "TWITTER_EPOCH_MS",
     "Breakdown",
     "Clock",
+    "Decoded",
     "Fence",
     "Generator",
     "GeneratorStats",
@@ -30,9 +42,15 @@ __all__ = [
     "SystemClock",
     "anext_id",
     "breakdown",
+    "compose",
     "configure",
+    "decode",
+    "first_id_at",
+    "id_range",
+    "last_id_at",
     "next_id",
     "next_ids",
+    "readings",
 ]
 
 __version__ = "0.1.0"
@@ -42,6 +60,7 @@ __version__ = "0.1.0"
 for _public in (
     Breakdown,
     Clock,
+    Decoded,
     Fence,
     Generator,
     GeneratorStats,

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import datetime as _dt
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from snowid._clock import SYSTEM_CLOCK
+from snowid._encoding import encode, read_number
 from snowid._layout import TWITTER, Parts
-from snowid._parse import digits_int, strict_int, to_int, wrong_type
+from snowid._parse import digits_int, strict_int, wrong_type
+
+if TYPE_CHECKING:
+    from snowid._decode import Decoded
 
 __all__ = ["SnowId", "utc_datetime"]
 
@@ -77,12 +81,28 @@ class SnowId:
         )
 
     @classmethod
-    def parse(cls, value: object) -> SnowId:
-        """The lenient entry, for untrusted input: a SnowId, an int or a decimal string
-        (surrounding spaces and ``_`` separators allowed; a whole float too)."""
-        if isinstance(value, SnowId):
+    def parse(cls, value: object, base: str | None = None) -> SnowId:
+        """The lenient entry, for untrusted input: a SnowId, an int, a decimal string
+        (surrounding spaces and ``_`` separators allowed; a whole float too) or ``0x…`` hex;
+        with ``base`` (one of ``snowid.BASES``: hex, base32, base36, base58, base62), text
+        in that base."""
+        if isinstance(value, SnowId) and base is None:
             return value
-        return cls(to_int("id", value))
+        return cls(read_number(value, "id", base))
+
+    @classmethod
+    def first_at(cls, when: _dt.datetime | int) -> SnowId:
+        """The smallest id made at or after ``when`` (``snowid.first_id_at``)."""
+        from snowid._timerange import first_id_at
+
+        return cls._trusted(first_id_at(when))
+
+    @classmethod
+    def last_at(cls, when: _dt.datetime | int) -> SnowId:
+        """The largest id made at or before ``when`` (``snowid.last_id_at``)."""
+        from snowid._timerange import last_id_at
+
+        return cls._trusted(last_id_at(when))
 
     @classmethod
     def _trusted(cls, value: int) -> SnowId:
@@ -132,6 +152,18 @@ class SnowId:
     def binary(self) -> str:
         """All 64 bits, most significant first."""
         return f"{self._value:0{TWITTER.total_bits}b}"
+
+    def format(self, base: str) -> str:
+        """This id written in ``base``: hex (16 digits), base32 (Crockford), base36, base58
+        (Bitcoin's alphabet) or base62 (0-9A-Za-z); ``SnowId.parse(text, base=…)`` reads it
+        back."""
+        return encode(self._value, base)
+
+    def decode(self) -> Decoded:
+        """``snowid.decode(self)``: the fields by name, the time and any warnings."""
+        from snowid._decode import decode
+
+        return decode(self)
 
     # --- value-type protocol ------------------------------------------------
 

@@ -1,6 +1,9 @@
-"""The bit layout of a Twitter Snowflake id: the only module that shifts or masks id bits.
+"""Id layouts: the only module that shifts or masks id bits.
 
-::
+A layout is an epoch, a time unit and the fields of a 64-bit id from the most
+significant bit down, the first of them the time; bit 63 is either a sign bit (always
+0) or the top of the time field. Every shift, mask and limit is worked out from the
+widths when the layout is made, so no other module writes a shift or a mask. Twitter's::
 
     | 0 | timestamp - epoch (41) | datacenter (5) | machine (5) | sequence (12) |
      63  62                   22  21           17  16        12  11          0
@@ -8,30 +11,42 @@
     d  = t - 1288834974657
     id = (d << 22) | (c << 17) | (m << 12) | s
 
-Every shift and mask is derived from the field widths, so the numbers 22, 17 and 12
-appear nowhere as literals.
+``TWITTER``, the one layout snowid generates, also carries the names the generator, the
+leases and the breakdown use (``timestamp_shift``, ``max_datacenter``, ``worker`` …).
+The other built-in layouts and the reading of layout names live in ``_layouts.py``.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from snowid.errors import (
     IdTooLargeError,
+    InvalidLayoutError,
     NegativeIdError,
     OutOfRangeError,
     SignBitSetError,
     TimestampAfterEndError,
     TimestampBeforeEpochError,
+    WrongTypeError,
 )
 
 TWITTER_EPOCH_MS = 1288834974657
 """2010-11-04T01:42:54.657Z in Unix milliseconds; fixed, never configurable for generating."""
 
+ID_BITS: Final = 64
+MAX_FIELD_BITS: Final = 32  # a field other than the time: its values stay exact everywhere
+MAX_EXACT_MS: Final = 2**53 - 1  # times are JSON numbers: exact up to here
+MAX_UNIT_MS: Final = 86_400_000  # one day
+RESERVED_FIELDS: Final = frozenset({"timestamp", "layout", "id", "clock"})
+_FIELD_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
+
 
 class Parts(NamedTuple):
-    """The four fields of one id; ``timestamp`` is Unix milliseconds, not the delta."""
+    """The four fields of one Twitter id; ``timestamp`` is Unix milliseconds, not the delta."""
 
     timestamp: int
     datacenter: int
@@ -39,64 +54,285 @@ class Parts(NamedTuple):
     sequence: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False, repr=False)
 class Layout:
-    """Field widths and epoch; everything else is derived."""
+    """One id layout: ``fields`` are (name, width) pairs from bit 63 down, the time first.
+
+    ``Layout(name="mine", epoch_ms=1409529600000, unit_ms=10,
+    fields=[("time", 39), ("sequence", 8), ("machine", 16)], signed=True)``; the widths add
+    up to 63 when ``signed`` (bit 63 is a sign bit, always 0), else to 64.
+    """
 
     name: str
     epoch_ms: int
-    timestamp_bits: int = 41
-    datacenter_bits: int = 5
-    machine_bits: int = 5
-    sequence_bits: int = 12
+    unit_ms: int = 1
+    fields: tuple[tuple[str, int], ...] | list[tuple[str, int]]
+    """Given as a list or a tuple; always held as a tuple of (name, width) tuples."""
+    signed: bool = True
 
-    sequence_shift: int = field(init=False)
-    machine_shift: int = field(init=False)
-    datacenter_shift: int = field(init=False)
-    timestamp_shift: int = field(init=False)
-    max_sequence: int = field(init=False)
-    max_machine: int = field(init=False)
-    max_datacenter: int = field(init=False)
-    max_worker: int = field(init=False)
-    max_delta: int = field(init=False)
-    max_timestamp: int = field(init=False)
-    total_bits: int = field(init=False)
-    max_id: int = field(init=False)
+    time_field: str = field(init=False, repr=False)
+    time_bits: int = field(init=False, repr=False)
+    time_shift: int = field(init=False, repr=False)
+    shifts: tuple[int, ...] = field(init=False, repr=False)
+    """The shift of each field, in the order of ``fields``."""
+    maxima: tuple[int, ...] = field(init=False, repr=False)
+    """The largest value of each field (for the time: the largest tick count)."""
+    max_delta: int = field(init=False, repr=False)
+    max_timestamp: int = field(init=False, repr=False)
+    """The last Unix ms an id holds (the start of the last tick)."""
+    total_bits: int = field(init=False, repr=False)
+    max_id: int = field(init=False, repr=False)
+    low_mask: int = field(init=False, repr=False)
+    """Every bit below the time field: OR it in for the last id of a tick."""
 
     def __post_init__(self) -> None:
+        pairs = _read_fields(self.fields)
+        _check_layout(self.name, self.epoch_ms, self.unit_ms, pairs, self.signed)
+        widths = [width for _, width in pairs]
+        shifts = tuple(sum(widths[i + 1 :]) for i in range(len(widths)))
         derived = {
-            "sequence_shift": 0,
-            "machine_shift": self.sequence_bits,
-            "datacenter_shift": self.sequence_bits + self.machine_bits,
-            "timestamp_shift": self.sequence_bits + self.machine_bits + self.datacenter_bits,
-            "max_sequence": (1 << self.sequence_bits) - 1,
-            "max_machine": (1 << self.machine_bits) - 1,
-            "max_datacenter": (1 << self.datacenter_bits) - 1,
-            "max_worker": (1 << (self.datacenter_bits + self.machine_bits)) - 1,
-            "max_delta": (1 << self.timestamp_bits) - 1,
-            "max_timestamp": self.epoch_ms + (1 << self.timestamp_bits) - 1,
-            "total_bits": 1
-            + self.timestamp_bits
-            + self.datacenter_bits
-            + self.machine_bits
-            + self.sequence_bits,
+            "fields": pairs,
+            "time_field": pairs[0][0],
+            "time_bits": widths[0],
+            "time_shift": shifts[0],
+            "shifts": shifts,
+            "maxima": tuple((1 << width) - 1 for width in widths),
+            "max_delta": (1 << widths[0]) - 1,
+            "max_timestamp": self.epoch_ms + ((1 << widths[0]) - 1) * self.unit_ms,
+            "total_bits": ID_BITS,
+            "max_id": (1 << (ID_BITS - 1 if self.signed else ID_BITS)) - 1,
+            "low_mask": (1 << shifts[0]) - 1,
         }
-        derived["max_id"] = (1 << (derived["total_bits"] - 1)) - 1
-        for name, value in derived.items():
-            object.__setattr__(self, name, value)
+        for key, value in derived.items():
+            object.__setattr__(self, key, value)
 
-    # --- validation (field ranges; the values are already ints) -------------
+    # --- identity: five values say everything ---------------------------------
+
+    def _key(self) -> tuple[str, int, int, tuple[tuple[str, int], ...], bool]:
+        return (self.name, self.epoch_ms, self.unit_ms, tuple(self.fields), self.signed)
+
+    def __repr__(self) -> str:
+        return (
+            f"Layout(name={self.name!r}, epoch_ms={self.epoch_ms}, unit_ms={self.unit_ms},"
+            f" fields={list(self.fields)!r}, signed={self.signed})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Layout):
+            return self._key() == other._key()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __reduce__(self) -> str | tuple[object, ...]:
+        # A built-in pickles as its name in snowid (snowid.TWITTER), a custom one by value.
+        from snowid import _layouts
+
+        constant = _layouts.constant_name(self)
+        if constant is not None:
+            return constant
+        return (Layout._restore, self._key())
+
+    @staticmethod
+    def _restore(
+        name: str, epoch_ms: int, unit_ms: int, fields: tuple[tuple[str, int], ...], signed: bool
+    ) -> Layout:
+        return Layout(name=name, epoch_ms=epoch_ms, unit_ms=unit_ms, fields=fields, signed=signed)
+
+    # --- what the fields are ---------------------------------------------------
+
+    @property
+    def field_names(self) -> tuple[str, ...]:
+        """Every field's name except the time's, most significant first."""
+        return tuple(name for name, _ in self.fields[1:])
+
+    def field_max(self, name: str) -> int:
+        """The largest value of field ``name`` (a KeyError when the layout has none)."""
+        for (field_name, _), maximum in zip(self.fields, self.maxima, strict=True):
+            if field_name == name:
+                return maximum
+        raise KeyError(name)
+
+    # --- validation ---------------------------------------------------------
+
+    def check_id(self, value: int, field_name: str = "id") -> int:
+        """``value`` if it is an id of this layout, else the error naming its range."""
+        name, top = self.name, self.max_id
+        if value < 0:
+            raise NegativeIdError(field=field_name, value=value, layout=name, max=top)
+        if value >= 1 << self.total_bits:
+            raise IdTooLargeError(
+                field=field_name, value=value, layout=name, max=top, bits=self.total_bits
+            )
+        if value > self.max_id:
+            raise SignBitSetError(
+                field=field_name, value=value, layout=name, max=top, bit=self.total_bits - 1
+            )
+        return value
 
     def check_timestamp(self, timestamp: int) -> int:
-        if timestamp < self.epoch_ms:
-            raise TimestampBeforeEpochError(
-                field="timestamp", value=timestamp, min=self.epoch_ms, max=self.max_timestamp
-            )
-        if timestamp > self.max_timestamp:
-            raise TimestampAfterEndError(
-                field="timestamp", value=timestamp, min=self.epoch_ms, max=self.max_timestamp
-            )
+        """``timestamp`` (Unix ms) if some id of this layout holds it (within its last tick)."""
+        if not self.epoch_ms <= timestamp <= self.max_timestamp + self.unit_ms - 1:
+            raise self.time_error(timestamp)
         return timestamp
+
+    def time_error(self, timestamp: int) -> TimestampBeforeEpochError | TimestampAfterEndError:
+        """The error for a Unix-ms ``timestamp`` outside this layout, naming its range."""
+        error = TimestampBeforeEpochError if timestamp < self.epoch_ms else TimestampAfterEndError
+        return error(
+            field="timestamp",
+            value=timestamp,
+            min=self.epoch_ms,
+            max=self.max_timestamp + self.unit_ms - 1,
+            layout=self.name,
+        )
+
+    def check_field(self, name: str, value: int) -> int:
+        return _check_range(name, value, self.field_max(name))
+
+    # --- bit maths, generic ------------------------------------------------------
+
+    def ticks(self, timestamp: int) -> int:
+        """The time field's value for Unix ms ``timestamp`` (whole ticks since the epoch)."""
+        return (timestamp - self.epoch_ms) // self.unit_ms
+
+    def join(self, values: Sequence[int]) -> int:
+        """The id of every field's raw value (the time as ticks), already checked."""
+        result = 0
+        for value, shift in zip(values, self.shifts, strict=True):
+            result |= value << shift
+        return result
+
+    def split(self, value: int) -> tuple[int, ...]:
+        """Every field's raw value of an id known valid (the time as ticks); no checks."""
+        return tuple(
+            (value >> shift) & maximum
+            for shift, maximum in zip(self.shifts, self.maxima, strict=True)
+        )
+
+    def tick_ids(self, ticks: int) -> tuple[int, int]:
+        """(first, last) id of one tick: every lower field 0, then every lower bit set."""
+        first = ticks << self.time_shift
+        return first, first | self.low_mask
+
+    def spans(self) -> tuple[tuple[str, int, int], ...]:
+        """(name, high bit, low bit) of each block, most significant first, sign included."""
+        top = self.total_bits - 1
+        blocks = [("sign", top, top)] if self.signed else []
+        for (name, width), shift in zip(self.fields, self.shifts, strict=True):
+            blocks.append((name, shift + width - 1, shift))
+        return tuple(blocks)
+
+    def bits(self, value: int) -> str:
+        """All 64 bits of ``value``, most significant first."""
+        return f"{value:0{self.total_bits}b}"
+
+
+def _read_fields(fields: object) -> tuple[tuple[str, int], ...]:
+    """``fields`` as a tuple of (str, int) pairs, or a WrongTypeError."""
+    try:
+        pairs = tuple((name, width) for name, width in fields)  # type: ignore[attr-defined]
+    except (TypeError, ValueError):
+        pairs = ()
+        bad = True
+    else:
+        bad = not all(
+            isinstance(name, str) and type(width) is int for name, width in pairs
+        ) or isinstance(fields, str | bytes)
+    if bad:
+        raise WrongTypeError(
+            field="fields",
+            value=repr(fields),
+            function="Layout()",
+            expected="(name, width) pairs",
+            given_type=type(fields).__name__,
+        )
+    return pairs
+
+
+def _check_layout(
+    name: str, epoch_ms: int, unit_ms: int, fields: tuple[tuple[str, int], ...], signed: bool
+) -> None:
+    for label, number in (("name", name), ("epoch_ms", epoch_ms), ("unit_ms", unit_ms)):
+        expected = str if label == "name" else int
+        if type(number) is not expected:
+            raise WrongTypeError(
+                field=label,
+                value=repr(number),
+                function="Layout()",
+                expected=expected.__name__,
+                given_type=type(number).__name__,
+            )
+    if not 0 <= epoch_ms <= MAX_EXACT_MS:
+        raise InvalidLayoutError(value=name, reason="epoch", epoch=epoch_ms, max=MAX_EXACT_MS)
+    if not 1 <= unit_ms <= MAX_UNIT_MS:
+        raise InvalidLayoutError(value=name, reason="unit", unit=unit_ms, max=MAX_UNIT_MS)
+    if not fields:
+        raise InvalidLayoutError(value=name, reason="no_fields")
+    seen: set[str] = set()
+    expected_total = ID_BITS - 1 if signed else ID_BITS
+    for index, (field_name, width) in enumerate(fields):
+        if not _FIELD_NAME.fullmatch(field_name):
+            raise InvalidLayoutError(value=name, reason="field_name", name=field_name)
+        if field_name in seen:
+            raise InvalidLayoutError(value=name, reason="duplicate_field", name=field_name)
+        if index and field_name in RESERVED_FIELDS:
+            raise InvalidLayoutError(value=name, reason="reserved_field", name=field_name)
+        seen.add(field_name)
+        widest = expected_total if index == 0 else MAX_FIELD_BITS
+        if not 1 <= width <= widest:
+            raise InvalidLayoutError(
+                value=name, reason="width", name=field_name, width=width, max=widest
+            )
+    total = sum(width for _, width in fields)
+    if total != expected_total:
+        raise InvalidLayoutError(
+            value=name, reason="total_width", total=total, expected=expected_total
+        )
+    last = epoch_ms + ((1 << fields[0][1]) - 1) * unit_ms
+    if last > MAX_EXACT_MS:
+        raise InvalidLayoutError(value=name, reason="time_range", last=last, max=MAX_EXACT_MS)
+
+
+def _check_range(field_name: str, value: int, maximum: int) -> int:
+    if not 0 <= value <= maximum:
+        raise OutOfRangeError(field=field_name, value=value, min=0, max=maximum)
+    return value
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False, repr=False)
+class TwitterLayout(Layout):
+    """Twitter's layout with the names the generator, leases and breakdown use."""
+
+    timestamp_bits: int = field(init=False, repr=False)
+    datacenter_bits: int = field(init=False, repr=False)
+    machine_bits: int = field(init=False, repr=False)
+    sequence_bits: int = field(init=False, repr=False)
+    timestamp_shift: int = field(init=False, repr=False)
+    datacenter_shift: int = field(init=False, repr=False)
+    machine_shift: int = field(init=False, repr=False)
+    sequence_shift: int = field(init=False, repr=False)
+    max_datacenter: int = field(init=False, repr=False)
+    max_machine: int = field(init=False, repr=False)
+    max_sequence: int = field(init=False, repr=False)
+    max_worker: int = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        Layout.__post_init__(self)
+        names = ("timestamp", "datacenter", "machine", "sequence")
+        assert tuple(name for name, _ in self.fields) == names
+        for (name, width), shift, maximum in zip(
+            self.fields, self.shifts, self.maxima, strict=True
+        ):
+            object.__setattr__(self, f"{name}_bits", width)
+            object.__setattr__(self, f"{name}_shift", shift)
+            if name != "timestamp":
+                object.__setattr__(self, f"max_{name}", maximum)
+        worker_bits = self.datacenter_bits + self.machine_bits
+        object.__setattr__(self, "max_worker", (1 << worker_bits) - 1)
+
+    # --- validation (field ranges; the values are already ints) -------------
 
     def check_datacenter(self, datacenter: int) -> int:
         return _check_range("datacenter", datacenter, self.max_datacenter)
@@ -109,15 +345,6 @@ class Layout:
 
     def check_worker(self, worker: int) -> int:
         return _check_range("worker", worker, self.max_worker)
-
-    def check_id(self, value: int, field_name: str = "id") -> int:
-        if value < 0:
-            raise NegativeIdError(field=field_name, value=value)
-        if value >= 1 << self.total_bits:
-            raise IdTooLargeError(field=field_name, value=value, bits=self.total_bits)
-        if value > self.max_id:
-            raise SignBitSetError(field=field_name, value=value, bit=self.total_bits - 1)
-        return value
 
     # --- bit maths -----------------------------------------------------------
 
@@ -202,41 +429,28 @@ class Layout:
     def shifted_fields(self, parts: Parts) -> tuple[tuple[str, int, int, int], ...]:
         """(name, value, shift, value shifted into place) of each field, most significant
         first; the timestamp's value is its delta from the epoch. Their sum is the id."""
-        delta = parts.timestamp - self.epoch_ms
-        return (
-            ("timestamp", delta, self.timestamp_shift, delta << self.timestamp_shift),
-            (
-                "datacenter",
-                parts.datacenter,
-                self.datacenter_shift,
-                parts.datacenter << self.datacenter_shift,
-            ),
-            ("machine", parts.machine, self.machine_shift, parts.machine << self.machine_shift),
-            (
-                "sequence",
-                parts.sequence,
-                self.sequence_shift,
-                parts.sequence << self.sequence_shift,
-            ),
+        values = (parts.timestamp - self.epoch_ms, parts.datacenter, parts.machine, parts.sequence)
+        return tuple(
+            (name, value, shift, value << shift)
+            for (name, _), value, shift in zip(self.fields, values, self.shifts, strict=True)
         )
 
     def segment_spans(self) -> tuple[tuple[str, int, int], ...]:
         """(name, high bit, low bit) of each block, most significant first, sign included."""
-        top = self.total_bits - 1
-        return (
-            ("sign", top, top),
-            ("timestamp", top - 1, self.timestamp_shift),
-            ("datacenter", self.timestamp_shift - 1, self.datacenter_shift),
-            ("machine", self.datacenter_shift - 1, self.machine_shift),
-            ("sequence", self.machine_shift - 1, self.sequence_shift),
-        )
+        return self.spans()
 
 
-def _check_range(field_name: str, value: int, maximum: int) -> int:
-    if not 0 <= value <= maximum:
-        raise OutOfRangeError(field=field_name, value=value, min=0, max=maximum)
-    return value
+TwitterLayout.__module__ = "snowid"  # pickles name snowid.TWITTER, never this class
 
-
-TWITTER = Layout(name="twitter", epoch_ms=TWITTER_EPOCH_MS)
+# Twitter's own Snowflake: 41 bits of milliseconds since its epoch, 5 + 5 bits of worker
+# identity, 12 of sequence, under a sign bit. The widths and the epoch are in IdWorker.scala
+# of twitter-archive/snowflake (tag snowflake-2010): twepoch = 1288834974657L,
+# workerIdBits = 5, datacenterIdBits = 5, sequenceBits = 12.
+TWITTER: Final = TwitterLayout(
+    name="twitter",
+    epoch_ms=TWITTER_EPOCH_MS,
+    unit_ms=1,
+    fields=(("timestamp", 41), ("datacenter", 5), ("machine", 5), ("sequence", 12)),
+    signed=True,
+)
 """The one layout snowid generates: Twitter's widths and epoch."""

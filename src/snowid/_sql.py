@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from snowid import __version__
-from snowid._layout import TWITTER, Layout
+from snowid._layout import TWITTER, TwitterLayout
 from snowid._redact import redact, scrub
 from snowid.errors import (
     DatabaseRefusedError,
@@ -44,7 +44,7 @@ _QUALIFIERS = "IMMUTABLE STRICT PARALLEL SAFE"
 _CONNECT_TIMEOUT_S = 5
 
 
-def postgres_statements(layout: Layout = TWITTER, lang: str = "en") -> list[str]:
+def postgres_statements(layout: TwitterLayout = TWITTER, lang: str = "en") -> list[str]:
     """One ``CREATE OR REPLACE FUNCTION`` statement per function, for ``layout``.
 
     ``lang`` is the language of the errors the functions raise.
@@ -57,7 +57,7 @@ def postgres_statements(layout: Layout = TWITTER, lang: str = "en") -> list[str]
     ]
 
 
-def postgres_script(layout: Layout = TWITTER, lang: str = "en") -> str:
+def postgres_script(layout: TwitterLayout = TWITTER, lang: str = "en") -> str:
     """The statements as one script for psql: a header, then one transaction."""
     header = translate("sql.header", lang, layout=layout.name, version=__version__)
     body = "\n\n".join(f"{statement};" for statement in postgres_statements(layout, lang))
@@ -73,7 +73,7 @@ def _unit(shift: int) -> int:
     return unit
 
 
-def _low_bits_full(layout: Layout) -> int:
+def _low_bits_full(layout: TwitterLayout) -> int:
     """Every bit below the timestamp set: the last id of a millisecond, minus its time."""
     return layout.pack(
         layout.epoch_ms, layout.max_datacenter, layout.max_machine, layout.max_sequence
@@ -86,7 +86,7 @@ def _field(shift: int, size: int) -> str:
     return f"id % {size}" if unit == 1 else f"(id / {unit}) % {size}"
 
 
-def _time_of(layout: Layout) -> str:
+def _time_of(layout: TwitterLayout) -> str:
     """The id's time as timestamptz: exact (interval arithmetic in microseconds, no float),
     and built from immutable operations only (a timestamp read as UTC)."""
     ms = f"id / {_unit(layout.timestamp_shift)} + {layout.epoch_ms}"
@@ -100,7 +100,7 @@ def _negative_check(lang: str) -> str:
     return f"    IF id < 0 THEN\n        RAISE EXCEPTION USING ERRCODE = '22003', MESSAGE = {message};\n    END IF;\n"
 
 
-def _timestamp_function(layout: Layout, lang: str) -> str:
+def _timestamp_function(layout: TwitterLayout, lang: str) -> str:
     return (
         f"CREATE OR REPLACE FUNCTION snowid_timestamp(id bigint)\n"
         f"RETURNS timestamptz\nLANGUAGE plpgsql {_QUALIFIERS}\nAS $snowid$\nBEGIN\n"
@@ -109,7 +109,7 @@ def _timestamp_function(layout: Layout, lang: str) -> str:
     )
 
 
-def _parts_function(layout: Layout, lang: str) -> str:
+def _parts_function(layout: TwitterLayout, lang: str) -> str:
     fields = (
         ('"timestamp"', _time_of(layout)),
         ("datacenter", _field(layout.datacenter_shift, layout.max_datacenter + 1)),
@@ -126,7 +126,9 @@ def _parts_function(layout: Layout, lang: str) -> str:
     )
 
 
-def _bound_function(name: str, rounding: str, low_bits: int, layout: Layout, lang: str) -> str:
+def _bound_function(
+    name: str, rounding: str, low_bits: int, layout: TwitterLayout, lang: str
+) -> str:
     """``first_id_at`` (``ceil``, low bits 0) or ``last_id_at`` (``floor``, low bits full)."""
     limits = {"min": layout.epoch_ms, "max": layout.max_timestamp}
     before = _message("timestamp_before_epoch", lang, "ms::text", **limits)

@@ -18,11 +18,15 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     │   ├── OutOfRangeError                    field outside its range
     │   │   ├── TimestampBeforeEpochError
     │   │   └── TimestampAfterEndError
-    │   ├── InvalidIdError                     not a Twitter-layout id
+    │   ├── InvalidIdError                     not an id of the layout (``layout``, ``max``)
     │   │   ├── NegativeIdError
     │   │   ├── IdTooLargeError                64 bits or more
-    │   │   ├── SignBitSetError                bit 63 set
+    │   │   ├── SignBitSetError                bit 63 set where it is a sign bit
     │   │   └── FloatIdError                   a float: it may already be another id
+    │   ├── InvalidLayoutError                 a layout snowid cannot use (``reason`` says why)
+    │   ├── UnknownFieldError                  a field the layout does not have
+    │   ├── InvalidEncodingError               text that is not a number in its base
+    │   ├── InvalidDateTimeError               neither Unix ms nor ISO 8601
     │   ├── DuplicateParameterError            an HTTP query parameter given twice
     │   ├── InvalidLeaseUrlError               a lease URL snowid cannot use (``reason`` says why)
     │   ├── MissingIdentityError               a Generator with no identity and no lease
@@ -65,9 +69,11 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
 from __future__ import annotations
 
 import dataclasses
+import datetime as _dt
 from typing import Any, ClassVar, Literal, TypeVar, dataclass_transform, get_args
 
 __all__ = [
+    "LAYOUT_REASONS",
     "LEASE_URL_REASONS",
     "AddressUnavailableError",
     "AlreadyConfiguredError",
@@ -82,6 +88,7 @@ __all__ = [
     "DatabaseUnreachableError",
     "DuplicateParameterError",
     "EmptyValueError",
+    "EncodingReason",
     "EndOfTimeError",
     "ExtraMissingError",
     "FloatIdError",
@@ -89,9 +96,13 @@ __all__ = [
     "GeneratorError",
     "IdTooLargeError",
     "InvalidDatabaseUrlError",
+    "InvalidDateTimeError",
+    "InvalidEncodingError",
     "InvalidIdError",
+    "InvalidLayoutError",
     "InvalidLeaseUrlError",
     "InvalidValueError",
+    "LayoutReason",
     "LeaseError",
     "LeaseLostError",
     "LeaseUrlReason",
@@ -120,6 +131,7 @@ __all__ = [
     "StoreVersionError",
     "TimestampAfterEndError",
     "TimestampBeforeEpochError",
+    "UnknownFieldError",
     "UnsupportedFileSystemError",
     "WrongTypeError",
 ]
@@ -150,7 +162,11 @@ class SnowIdError(Exception):
 
     def message(self, lang: str = "en") -> str:
         """The message in ``lang`` ("en" or "vi"), with this error's data filled in."""
-        from snowid.i18n import translate, translate_field  # the catalogs load only here
+        from snowid.i18n import (  # the catalogs load only here
+            translate,
+            translate_field,
+            translate_layout,
+        )
 
         params: dict[str, object] = {
             name: _display(value) if name in self._shown else value
@@ -159,6 +175,8 @@ class SnowIdError(Exception):
         params.update(self._derived())
         if isinstance(params.get("field"), str):
             params["field"] = translate_field(str(params["field"]), lang)
+        if isinstance(params.get("layout"), str):
+            params["layout"] = translate_layout(str(params["layout"]), lang)
         return translate(self._catalog_key(), lang, **params)
 
     def _catalog_key(self) -> str:
@@ -280,8 +298,10 @@ class OutOfRangeError(InvalidValueError):
     max: int | str
 
 
+@_data
 class TimestampBeforeEpochError(OutOfRangeError):
-    """A timestamp earlier than the Twitter epoch 1288834974657.
+    """A timestamp earlier than the epoch of ``layout`` (Twitter's: 1288834974657);
+    ``min``..``max`` is the layout's range in Unix ms.
 
     A value that looks like Unix seconds (10 digits, or valid once multiplied by 1000)
     is the commonest slip; its message adds the same instant in milliseconds
@@ -289,6 +309,7 @@ class TimestampBeforeEpochError(OutOfRangeError):
     """
 
     code = "timestamp_before_epoch"
+    layout: str = "twitter"
 
     @property
     def as_milliseconds(self) -> int | None:
@@ -304,19 +325,44 @@ class TimestampBeforeEpochError(OutOfRangeError):
 
     def _derived(self) -> dict[str, object]:
         milliseconds = self.as_milliseconds
-        return {} if milliseconds is None else {"milliseconds": milliseconds}
+        hint = {} if milliseconds is None else {"milliseconds": milliseconds}
+        return {**_range_dates(self.min, self.max), **hint}
 
 
+@_data
 class TimestampAfterEndError(OutOfRangeError):
-    """A timestamp past 2080-07-10T17:30:30.208Z, the last the 41-bit field holds."""
+    """A timestamp past the last time ``layout`` holds (Twitter's: 2080-07-10T17:30:30.208Z)."""
 
     code = "timestamp_after_end"
+    layout: str = "twitter"
+
+    def _derived(self) -> dict[str, object]:
+        return _range_dates(self.min, self.max)
 
 
+def _range_dates(first: int, last: int | str) -> dict[str, object]:
+    """``min_utc`` and ``max_utc``: a time range's ends as ISO 8601 UTC, for its messages."""
+    return {"min_utc": _utc_text(first), "max_utc": _utc_text(last)}
+
+
+def _utc_text(ms: object) -> str:
+    """Unix ms as ``2010-11-04T01:42:54.657Z``; past year 9999 (or not a number) as given."""
+    if not isinstance(ms, int):
+        return str(ms)
+    try:
+        when = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC) + _dt.timedelta(milliseconds=ms)
+    except OverflowError:
+        return f"{ms} ms"
+    return when.strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+@_data
 class InvalidIdError(InvalidValueError):
-    """A number that is not a Twitter-layout Snowflake id."""
+    """A number that is not an id of ``layout``, whose ids are ``0..max``."""
 
     code = "invalid_id"
+    layout: str = "twitter"
+    max: int = 2**63 - 1
 
 
 class NegativeIdError(InvalidIdError):
@@ -337,6 +383,87 @@ class SignBitSetError(InvalidIdError):
 
     code = "id_sign_bit_set"
     bit: int
+
+
+LayoutReason = Literal[
+    "unknown",  # a name that is no built-in layout (``allowed`` lists them)
+    "syntax",  # a layout spec that cannot be read (epoch=…,unit=…,fields=…)
+    "field_name",  # a field ``name`` that is not lower-case ASCII letters, digits and _
+    "duplicate_field",  # a field ``name`` given twice
+    "reserved_field",  # a field ``name`` taken by compose's own arguments
+    "width",  # a field ``name`` ``width`` bits wide, outside 1..``max``
+    "total_width",  # the widths add up to ``total``, not ``expected``
+    "epoch",  # an ``epoch`` outside 0..``max`` Unix ms
+    "unit",  # a time ``unit`` outside 1..``max`` ms
+    "time_range",  # a ``last`` time past ``max`` ms (JSON numbers stay exact below it)
+    "no_fields",  # no fields at all: a layout needs its time field
+]
+LAYOUT_REASONS: tuple[str, ...] = get_args(LayoutReason)
+"""Every ``InvalidLayoutError.reason``; each has its message ``invalid_layout.<reason>``."""
+
+
+@_data
+class InvalidLayoutError(InvalidValueError):
+    """A layout snowid cannot use; ``reason`` (one of LAYOUT_REASONS) says why.
+
+    ``value`` is the layout's name or the spec as given; the other attributes are the
+    data the reason's message names.
+    """
+
+    code = "invalid_layout"
+    _shown = frozenset({"value", "name"})
+    field: str = "layout"
+    reason: LayoutReason
+    name: str = ""
+    width: int = 0
+    total: int = 0
+    expected: int = 0
+    epoch: int = 0
+    unit: int = 0
+    last: int = 0
+    max: int = 0
+    allowed: str = ""
+
+    def _catalog_key(self) -> str:
+        return f"{self.code}.{self.reason}"
+
+
+@_data
+class UnknownFieldError(InvalidValueError):
+    """``field`` (given ``value``) is not a field of ``layout``, whose fields are ``allowed``."""
+
+    code = "unknown_field"
+    _shown = frozenset({"value", "field"})
+    layout: str
+    allowed: str
+
+
+EncodingReason = Literal[
+    "unknown_base",  # a base snowid does not know (``allowed`` lists them)
+    "digit",  # ``character`` at ``position`` is not a digit of ``base`` (``allowed``)
+]
+
+
+@_data
+class InvalidEncodingError(InvalidValueError):
+    """Text that is not a number in ``base``; ``reason`` (unknown_base or digit) says why."""
+
+    code = "invalid_encoding"
+    _shown = frozenset({"value", "character"})
+    reason: EncodingReason
+    base: str = ""
+    character: str = ""
+    position: int = 0
+    allowed: str = ""
+
+    def _catalog_key(self) -> str:
+        return f"{self.code}.{self.reason}"
+
+
+class InvalidDateTimeError(InvalidValueError):
+    """A time that is neither Unix milliseconds nor an ISO 8601 date and time."""
+
+    code = "invalid_datetime"
 
 
 @_data

@@ -121,4 +121,4 @@ def test_an_oserror_that_is_not_the_output_is_not_blamed_on_it(
 
     monkeypatch.setattr(compose, "breakdown", broken)
     with pytest.raises(OSError, match="not stdout"):
-        main(["decode", "4194439168"])
+        main(["explain", "4194439168"])

@@ -36,7 +36,13 @@ def test_errors_all_lists_every_error_class() -> None:
         if isinstance(value, type) and issubclass(value, errors.SnowIdError)
     }
     assert classes <= set(errors.__all__)
-    assert set(errors.__all__) - classes == {"LEASE_URL_REASONS", "LeaseUrlReason"}
+    assert set(errors.__all__) - classes == {
+        "LEASE_URL_REASONS",
+        "LeaseUrlReason",
+        "LAYOUT_REASONS",
+        "LayoutReason",
+        "EncodingReason",
+    }
     assert errors.__all__ == sorted(errors.__all__, key=lambda n: (not n.isupper(), n))
 
 

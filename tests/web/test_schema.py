@@ -15,6 +15,8 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis import checks
 
+from snowid import LAYOUTS
+from snowid._encoding import read_number
 from snowid.web import Settings, create_app
 from snowid.web.openapi import document
 from tests.support.web import fixed_identity_service, serving
@@ -45,6 +47,28 @@ def test_every_response_matches_the_openapi_document(
     case.call_and_validate(base_url=base_url, checks=CHECKS)
 
 
+SIGNED_LAYOUTS = {layout.name for layout in LAYOUTS if layout.signed}
+
+
+def accepted_unless_past_the_layouts_sign_bit(
+    ctx: Any, response: schemathesis.Response, case: schemathesis.Case[Any]
+) -> bool | None:
+    """positive_data_acceptance, but for the one rule OpenAPI cannot state: a decode path id
+    is any number up to 2**64 - 1 because Discord, Instagram and Mastodon ids use bit 63,
+    yet read in a layout whose bit 63 is a sign bit (Twitter, Sonyflake) a number that sets
+    it is refused (422 id_sign_bit_set, as the parameter's description says)."""
+    if (
+        case.operation.path in ("/api/decode/{id}",)
+        and response.status_code == 422
+        and response.json()["error"]["code"] == "id_sign_bit_set"
+        and (case.query or {}).get("layout", "twitter") in SIGNED_LAYOUTS
+        and read_number(str(case.path_parameters["id"])) >= 2**63
+    ):
+        return None
+    outcome = checks.positive_data_acceptance(ctx, response, case)
+    return None if outcome is None else bool(outcome)
+
+
 @schema.parametrize()
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 def test_valid_input_is_accepted_and_invalid_input_rejected(
@@ -52,7 +76,7 @@ def test_valid_input_is_accepted_and_invalid_input_rejected(
 ) -> None:
     case.call_and_validate(
         base_url=base_url,
-        checks=[checks.positive_data_acceptance, checks.negative_data_rejection],
+        checks=[accepted_unless_past_the_layouts_sign_bit, checks.negative_data_rejection],
     )
 
 

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from snowid import __version__
-from snowid.cli import _compose, _generate, _lease, _serve, _sql
+from snowid.cli import _compose, _decode, _generate, _lease, _range, _serve, _sql
 from snowid.cli._common import Handler, OutputError, discard_stdout, guarded_stdout
 from snowid.cli._usage import Parser, lang_from_argv, usage_lang
 from snowid.errors import SnowIdError
@@ -26,14 +26,17 @@ __all__ = ["build_parser", "main"]
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="snowid",
-        description="Compose, decode, explain and generate Twitter Snowflake ids.",
+        description=(
+            "Compose, decode, explain and generate Twitter Snowflake ids; decode ids of other"
+            " layouts (Discord, Instagram, Sonyflake, Mastodon) and find the ids of a time window."
+        ),
     )
     parser.add_argument(
         "--lang", choices=LANGS, default=None, help="language of messages (default: the locale)"
     )
     parser.add_argument("--version", action="version", version=f"snowid {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (_compose, _generate, _lease, _serve, _sql):
+    for module in (_compose, _decode, _range, _generate, _lease, _serve, _sql):
         module.register(sub)
     return parser
 

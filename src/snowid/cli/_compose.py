@@ -1,4 +1,5 @@
-"""``snowid compose``, ``snowid decode`` and ``snowid explain``: the seed's tool on the terminal."""
+"""``snowid compose`` and ``snowid explain``: the seed's tool on the terminal (``snowid decode``,
+which reads every layout, is in ``_decode.py``)."""
 
 from __future__ import annotations
 
@@ -23,15 +24,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     _add_output_options(compose)
     compose.set_defaults(func=_compose)
 
-    decode = subparsers.add_parser("decode", help="split an id into its fields")
-    decode.add_argument("id", help="a Snowflake id in decimal")
-    _add_output_options(decode)
-    decode.set_defaults(func=_decode)
-
     explain = subparsers.add_parser(
         "explain", help="decode an id and walk through the formula that builds it"
     )
-    explain.add_argument("id", help="a Snowflake id in decimal")
+    explain.add_argument("id", help="a Twitter Snowflake id in decimal (or 0x… hex)")
     _add_output_options(explain)
     explain.set_defaults(func=_decode, steps=True)
 

@@ -22,6 +22,7 @@ __all__ = [
     "normalize_lang",
     "translate",
     "translate_field",
+    "translate_layout",
 ]
 
 LANGS: tuple[str, ...] = ("en", "vi")
@@ -78,3 +79,8 @@ def translate(code: str, lang: str = DEFAULT_LANG, /, **params: object) -> str:
 def translate_field(field: str, lang: str = DEFAULT_LANG) -> str:
     """The label of an input field ("machine" -> "mã máy"); the name itself when unknown."""
     return catalog(lang if lang in LANGS else DEFAULT_LANG).get(f"field.{field}", field)
+
+
+def translate_layout(name: str, lang: str = DEFAULT_LANG) -> str:
+    """The display name of a layout ("sonyflake-v2" -> "Sonyflake v2"); a custom one's own name."""
+    return catalog(lang if lang in LANGS else DEFAULT_LANG).get(f"layout.{name}", name)

@@ -12,32 +12,86 @@ MESSAGES: dict[str, str] = {
     "number_too_long": "{field} {value} has {digits} digits, far beyond any field's range",
     "out_of_range": "{field} {value} is out of range {min}..{max}",
     "timestamp_before_epoch": (
-        "timestamp {value} is before the Twitter epoch; the allowed range is {min}..{max}"
-        " (2010-11-04T01:42:54.657Z .. 2080-07-10T17:30:30.208Z)"
+        "timestamp {value} is before the {layout} epoch; the allowed range is {min}..{max}"
+        " ({min_utc} .. {max_utc})"
     ),
     "timestamp_before_epoch.seconds": (
-        "timestamp {value} is before the Twitter epoch; the allowed range is {min}..{max}"
-        " (2010-11-04T01:42:54.657Z .. 2080-07-10T17:30:30.208Z); this looks like seconds;"
-        " in milliseconds it is {milliseconds}"
+        "timestamp {value} is before the {layout} epoch; the allowed range is {min}..{max}"
+        " ({min_utc} .. {max_utc}); this looks like seconds; in milliseconds it is"
+        " {milliseconds}"
     ),
     "timestamp_after_end": (
-        "timestamp {value} is past 2080-07-10T17:30:30.208Z, the last millisecond 41 bits hold;"
+        "timestamp {value} is past {max_utc}, the last time {layout} ids can hold;"
         " the allowed range is {min}..{max}"
     ),
-    "invalid_id": "{field} {value} is not a Twitter-layout Snowflake id",
-    "id_negative": "{field} {value} is negative; a Snowflake id is in range 0..9223372036854775807",
+    "invalid_id": "{field} {value} is not an id of the {layout} layout, which are 0..{max}",
+    "id_negative": "{field} {value} is negative; {layout} ids are in range 0..{max}",
     "id_too_large": (
-        "{field} {value} needs more than {bits} bits; a Snowflake id is in range"
-        " 0..9223372036854775807"
+        "{field} {value} needs more than {bits} bits; {layout} ids are in range 0..{max}"
     ),
     "id_sign_bit_set": (
-        "{field} {value} has the sign bit (bit {bit}) set; a Snowflake id is in range"
-        " 0..9223372036854775807"
+        "{field} {value} has the sign bit (bit {bit}) set; {layout} ids are in range"
+        " 0..{max} (Discord, Instagram and Mastodon ids use bit {bit} for time and can be"
+        " this large)"
     ),
     "duplicate_parameter": (
         "query parameter {parameter} is given {count} times ({value}); give it once"
     ),
     "invalid_lease_url": "{field} URL {value} cannot be used",
+    "invalid_layout": "{field} {value} cannot be used",
+    "invalid_layout.unknown": (
+        "{field} {value} is unknown; built in: {allowed}; or describe your own as"
+        " epoch=MS,unit=MS,fields=NAME:BITS,NAME:BITS,…"
+    ),
+    "invalid_layout.syntax": (
+        "{field} {value} cannot be read; write it as epoch=MS,unit=MS,fields=NAME:BITS,…"
+        " with the time field first and signed=no when bit 63 is part of the time (for"
+        " example epoch=1409529600000,unit=10,fields=time:39,sequence:8,machine:16)"
+    ),
+    "invalid_layout.field_name": (
+        "{field} {value} cannot be used: field name {name} is not allowed; use lower-case"
+        " ASCII letters, digits and _, starting with a letter"
+    ),
+    "invalid_layout.duplicate_field": (
+        "{field} {value} cannot be used: field {name} is given twice"
+    ),
+    "invalid_layout.reserved_field": (
+        "{field} {value} cannot be used: {name} cannot name a field after the time field"
+        " (compose takes it as its own argument)"
+    ),
+    "invalid_layout.width": (
+        "{field} {value} cannot be used: field {name} is {width} bits wide; a field is"
+        " 1..{max} bits"
+    ),
+    "invalid_layout.total_width": (
+        "{field} {value} cannot be used: the field widths add up to {total} bits, not"
+        " {expected} (64 bits, less one when bit 63 is a sign bit)"
+    ),
+    "invalid_layout.epoch": (
+        "{field} {value} cannot be used: the epoch {epoch} is not in range 0..{max}"
+        " (Unix milliseconds)"
+    ),
+    "invalid_layout.unit": (
+        "{field} {value} cannot be used: the time unit {unit} ms is not in range 1..{max}"
+    ),
+    "invalid_layout.time_range": (
+        "{field} {value} cannot be used: its last time would be {last} ms, past {max}, the"
+        " largest a JSON number holds exactly; use fewer time bits or a smaller unit"
+    ),
+    "invalid_layout.no_fields": (
+        "{field} {value} cannot be used: a layout needs at least its time field"
+    ),
+    "unknown_field": "{layout} ids have no field {field} (given {value}); their fields: {allowed}",
+    "invalid_encoding": "{field} {value} is not a number in that base",
+    "invalid_encoding.unknown_base": "{field} {value} is unknown; known bases: {allowed}",
+    "invalid_encoding.digit": (
+        "{field} {value} is not a {base} number: {character} at position {position} is not"
+        " one of its digits ({allowed})"
+    ),
+    "invalid_datetime": (
+        "{field} {value} is not a time; give Unix milliseconds (such as 1462015105796) or an"
+        " ISO 8601 date and time (such as 2016-04-30T11:18:25.796Z; without a zone it is UTC)"
+    ),
     # --- errors: the generator ------------------------------------------------
     "generator_error": "the generator cannot safely issue an id",
     "clock_moved_backwards": (
@@ -150,6 +204,46 @@ MESSAGES: dict[str, str] = {
     "field.lease": "lease",
     "field.auth_token_file": "auth token file",
     "field.auth_metrics": "metrics authentication",
+    "field.time": "time",
+    "field.process": "process",
+    "field.increment": "increment",
+    "field.shard": "shard",
+    "field.layout": "layout",
+    "field.base": "base",
+    "field.from": "from",
+    "field.to": "to",
+    "field.start": "start",
+    "field.end": "end",
+    # --- layouts and warnings -------------------------------------------------
+    "layout.any": "Snowflake",
+    "layout.twitter": "Twitter",
+    "layout.discord": "Discord",
+    "layout.instagram": "Instagram",
+    "layout.sonyflake": "Sonyflake",
+    "layout.sonyflake-v2": "Sonyflake v2",
+    "layout.mastodon": "Mastodon",
+    "layout_note.twitter": "the one layout snowid generates; bit 63 is a sign bit, always 0",
+    "layout_note.discord": "bit 63 is the top of the time: ids are unsigned 64-bit numbers",
+    "layout_note.instagram": "bit 63 is the top of the time; the shard is a logical database shard",
+    "layout_note.sonyflake": "time in 10 ms units; Sony's field order is time, sequence, machine",
+    "layout_note.sonyflake-v2": (
+        "v2's defaults; v2 lets a deployment change the widths, unit and start (use a custom"
+        " layout for those)"
+    ),
+    "layout_note.mastodon": (
+        "Unix milliseconds; the low 16 bits are a hash plus a per-table sequence, not a counter"
+    ),
+    "warning.before_first_snowflake": (
+        "This number is at most 29700859247. Tweets with ids that small were numbered by"
+        " Twitter's old sequential counter, before Snowflake began in November 2010: if it"
+        " is one of those tweet ids, it holds no time, and the time above is not when the"
+        " tweet was posted. An id composed for the first seconds after the epoch (such as"
+        " 4194439168) looks the same, and its time is the one it was composed with."
+    ),
+    "warning.in_the_future": (
+        "The decoded time, {datetime}, is more than a day ahead of now: the number may"
+        " belong to another layout, or was made by a clock that was wrong."
+    ),
     # --- CLI ------------------------------------------------------------------
     "cli.error": "Error: {message}",
     "cli.output_failed": "cannot write the output: {reason}",
@@ -167,6 +261,20 @@ MESSAGES: dict[str, str] = {
     "cli.local": "time (local)",
     "cli.bits": "bits",
     "cli.steps": "formula",
+    "cli.layout": "layout",
+    "cli.also": "Also a plausible time as: {readings} (snowid readings {id})",
+    "cli.past_9999": "after year 9999 (Unix ms {timestamp})",
+    "cli.warning": "Warning: {message}",
+    "cli.no_readings": (
+        "No built-in layout reads this number as a plausible time (not more than a day ahead)."
+    ),
+    "cli.bit63_sign": "bit 63: sign",
+    "cli.bit63_time": "bit 63: time",
+    "cli.from": "from",
+    "cli.to": "to",
+    "cli.low": "low",
+    "cli.high": "high",
+    "cli.range_empty": "No id of this layout was made in that window.",
     "segment.sign": "sign",
     "segment.timestamp": "timestamp",
     "segment.datacenter": "datacenter",

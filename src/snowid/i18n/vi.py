@@ -12,33 +12,93 @@ MESSAGES: dict[str, str] = {
     "number_too_long": "{field} {value} có tới {digits} chữ số, vượt xa phạm vi của mọi trường",
     "out_of_range": "{field} {value} nằm ngoài phạm vi cho phép {min}..{max}",
     "timestamp_before_epoch": (
-        "dấu thời gian {value} sớm hơn epoch Twitter; phạm vi cho phép là {min}..{max}"
-        " (2010-11-04T01:42:54.657Z .. 2080-07-10T17:30:30.208Z)"
+        "dấu thời gian {value} sớm hơn epoch của {layout}; phạm vi cho phép là {min}..{max}"
+        " ({min_utc} .. {max_utc})"
     ),
     "timestamp_before_epoch.seconds": (
-        "dấu thời gian {value} sớm hơn epoch Twitter; phạm vi cho phép là {min}..{max}"
-        " (2010-11-04T01:42:54.657Z .. 2080-07-10T17:30:30.208Z); giá trị này có vẻ tính bằng"
-        " giây; đổi ra mili giây là {milliseconds}"
+        "dấu thời gian {value} sớm hơn epoch của {layout}; phạm vi cho phép là {min}..{max}"
+        " ({min_utc} .. {max_utc}); giá trị này có vẻ tính bằng giây; đổi ra mili giây là"
+        " {milliseconds}"
     ),
     "timestamp_after_end": (
-        "dấu thời gian {value} vượt quá 2080-07-10T17:30:30.208Z, mili giây cuối cùng mà 41 bit"
-        " chứa được; phạm vi cho phép là {min}..{max}"
+        "dấu thời gian {value} vượt quá {max_utc}, thời điểm cuối cùng mà ID {layout} chứa"
+        " được; phạm vi cho phép là {min}..{max}"
     ),
-    "invalid_id": "{field} {value} không phải là ID Snowflake theo bố cục Twitter",
-    "id_negative": "{field} {value} là số âm; ID Snowflake nằm trong phạm vi 0..9223372036854775807",
+    "invalid_id": "{field} {value} không phải là ID theo bố cục {layout} (0..{max})",
+    "id_negative": "{field} {value} là số âm; ID {layout} nằm trong phạm vi 0..{max}",
     "id_too_large": (
-        "{field} {value} cần nhiều hơn {bits} bit; ID Snowflake nằm trong phạm vi"
-        " 0..9223372036854775807"
+        "{field} {value} cần nhiều hơn {bits} bit; ID {layout} nằm trong phạm vi 0..{max}"
     ),
     "id_sign_bit_set": (
-        "{field} {value} có bit dấu (bit {bit}) bằng 1; ID Snowflake nằm trong phạm vi"
-        " 0..9223372036854775807"
+        "{field} {value} có bit dấu (bit {bit}) bằng 1; ID {layout} nằm trong phạm vi"
+        " 0..{max} (ID của Discord, Instagram và Mastodon dùng bit {bit} cho thời gian nên"
+        " có thể lớn đến vậy)"
     ),
     "duplicate_parameter": (
         "tham số truy vấn {parameter} xuất hiện {count} lần ({value}); mỗi tham số chỉ được"
         " ghi một lần"
     ),
     "invalid_lease_url": "không dùng được URL {field} {value}",
+    "invalid_layout": "không dùng được {field} {value}",
+    "invalid_layout.unknown": (
+        "không có {field} nào tên {value}; các bố cục có sẵn: {allowed}; hoặc tự mô tả bố cục"
+        " của bạn theo dạng epoch=MS,unit=MS,fields=TÊN:SỐ_BIT,TÊN:SỐ_BIT,…"
+    ),
+    "invalid_layout.syntax": (
+        "không đọc được {field} {value}; hãy viết theo dạng epoch=MS,unit=MS,"
+        "fields=TÊN:SỐ_BIT,…, trường thời gian đứng đầu, thêm signed=no khi bit 63 thuộc về"
+        " thời gian (ví dụ epoch=1409529600000,unit=10,fields=time:39,sequence:8,machine:16)"
+    ),
+    "invalid_layout.field_name": (
+        "không dùng được {field} {value}: tên trường {name} không hợp lệ; chỉ dùng chữ cái"
+        " ASCII viết thường, chữ số và dấu _, bắt đầu bằng một chữ cái"
+    ),
+    "invalid_layout.duplicate_field": (
+        "không dùng được {field} {value}: trường {name} xuất hiện hai lần"
+    ),
+    "invalid_layout.reserved_field": (
+        "không dùng được {field} {value}: không thể đặt tên {name} cho một trường đứng sau"
+        " trường thời gian (hàm compose đã dùng tên này cho tham số của chính nó)"
+    ),
+    "invalid_layout.width": (
+        "không dùng được {field} {value}: trường {name} rộng {width} bit; mỗi trường rộng"
+        " từ 1 đến {max} bit"
+    ),
+    "invalid_layout.total_width": (
+        "không dùng được {field} {value}: độ rộng các trường cộng lại là {total} bit, không"
+        " phải {expected} (64 bit, bớt đi một khi bit 63 là bit dấu)"
+    ),
+    "invalid_layout.epoch": (
+        "không dùng được {field} {value}: epoch {epoch} nằm ngoài phạm vi 0..{max} (mili giây Unix)"
+    ),
+    "invalid_layout.unit": (
+        "không dùng được {field} {value}: đơn vị thời gian {unit} ms nằm ngoài phạm vi 1..{max}"
+    ),
+    "invalid_layout.time_range": (
+        "không dùng được {field} {value}: thời điểm cuối cùng của nó sẽ là {last} ms, vượt"
+        " quá {max}, số lớn nhất mà một số JSON giữ được chính xác; hãy bớt số bit thời gian"
+        " hoặc dùng đơn vị nhỏ hơn"
+    ),
+    "invalid_layout.no_fields": (
+        "không dùng được {field} {value}: một bố cục cần ít nhất trường thời gian của nó"
+    ),
+    "unknown_field": (
+        "ID {layout} không có trường {field} (giá trị đã nhập: {value}); các trường của nó:"
+        " {allowed}"
+    ),
+    "invalid_encoding": "{field} {value} không phải là một số trong hệ cơ số đó",
+    "invalid_encoding.unknown_base": (
+        "không có {field} nào tên {value}; các hệ cơ số được hỗ trợ: {allowed}"
+    ),
+    "invalid_encoding.digit": (
+        "{field} {value} không phải là số {base}: ký tự {character} ở vị trí {position} không"
+        " phải là chữ số của hệ này ({allowed})"
+    ),
+    "invalid_datetime": (
+        "{field} {value} không phải là thời điểm; hãy nhập mili giây Unix (ví dụ"
+        " 1462015105796) hoặc ngày giờ theo ISO 8601 (ví dụ 2016-04-30T11:18:25.796Z; không"
+        " ghi múi giờ thì hiểu là UTC)"
+    ),
     # --- lỗi: bộ tạo ID -------------------------------------------------------
     "generator_error": "bộ tạo không thể cấp ID một cách an toàn",
     "clock_moved_backwards": (
@@ -157,6 +217,52 @@ MESSAGES: dict[str, str] = {
     "field.lease": "cấu hình thuê",
     "field.auth_token_file": "tệp token xác thực",
     "field.auth_metrics": "xác thực cho /metrics",
+    "field.time": "thời gian",
+    "field.process": "mã tiến trình",
+    "field.increment": "số đếm tăng dần",
+    "field.shard": "mã phân mảnh (shard)",
+    "field.layout": "bố cục",
+    "field.base": "hệ cơ số",
+    "field.from": "thời điểm bắt đầu",
+    "field.to": "thời điểm kết thúc",
+    "field.start": "thời điểm bắt đầu",
+    "field.end": "thời điểm kết thúc",
+    # --- bố cục và cảnh báo ---------------------------------------------------
+    "layout.any": "Snowflake",
+    "layout.twitter": "Twitter",
+    "layout.discord": "Discord",
+    "layout.instagram": "Instagram",
+    "layout.sonyflake": "Sonyflake",
+    "layout.sonyflake-v2": "Sonyflake v2",
+    "layout.mastodon": "Mastodon",
+    "layout_note.twitter": "bố cục duy nhất mà snowid dùng để tạo ID; bit 63 là bit dấu, luôn bằng 0",
+    "layout_note.discord": "bit 63 là bit cao nhất của thời gian: ID là số 64 bit không dấu",
+    "layout_note.instagram": (
+        "bit 63 là bit cao nhất của thời gian; shard là phân mảnh logic của cơ sở dữ liệu"
+    ),
+    "layout_note.sonyflake": (
+        "thời gian tính theo đơn vị 10 ms; thứ tự trường của Sony là thời gian, số thứ tự, máy"
+    ),
+    "layout_note.sonyflake-v2": (
+        "giá trị mặc định của v2; v2 cho phép mỗi hệ thống đổi độ rộng, đơn vị và mốc bắt đầu"
+        " (khi đó hãy dùng bố cục tự định nghĩa)"
+    ),
+    "layout_note.mastodon": (
+        "mili giây Unix; 16 bit thấp là giá trị băm cộng với bộ đếm của từng bảng, không phải"
+        " một bộ đếm tuần tự"
+    ),
+    "warning.before_first_snowflake": (
+        "Số này không lớn hơn 29700859247. Những tweet có ID nhỏ như vậy được đánh số bằng"
+        " bộ đếm tuần tự cũ của Twitter, trước khi Snowflake ra đời vào tháng 11 năm 2010:"
+        " nếu đây là ID của một tweet như thế thì nó không chứa thời gian nào, và thời gian"
+        " hiển thị ở trên không phải lúc tweet được đăng. Một ID được ghép cho những giây đầu"
+        " tiên sau epoch (như 4194439168) trông cũng giống vậy, và thời gian của nó chính là"
+        " thời gian đã dùng để ghép."
+    ),
+    "warning.in_the_future": (
+        "Thời gian giải mã được, {datetime}, đi trước hiện tại hơn một ngày: có thể số này"
+        " thuộc một bố cục khác, hoặc được tạo ra bởi một đồng hồ chạy sai."
+    ),
     # --- dòng lệnh ------------------------------------------------------------
     "cli.error": "Lỗi: {message}",
     "cli.output_failed": "không ghi được kết quả ra: {reason}",
@@ -174,6 +280,20 @@ MESSAGES: dict[str, str] = {
     "cli.local": "thời gian (giờ địa phương)",
     "cli.bits": "các bit",
     "cli.steps": "công thức",
+    "cli.layout": "bố cục",
+    "cli.also": "Cũng cho thời gian hợp lý khi đọc theo: {readings} (snowid readings {id})",
+    "cli.past_9999": "sau năm 9999 (mili giây Unix {timestamp})",
+    "cli.warning": "Cảnh báo: {message}",
+    "cli.no_readings": (
+        "Không bố cục có sẵn nào cho số này một thời gian hợp lý (không quá một ngày sau hiện tại)."
+    ),
+    "cli.bit63_sign": "bit 63: bit dấu",
+    "cli.bit63_time": "bit 63: thời gian",
+    "cli.from": "từ",
+    "cli.to": "đến",
+    "cli.low": "ID nhỏ nhất",
+    "cli.high": "ID lớn nhất",
+    "cli.range_empty": "Không có ID nào của bố cục này được tạo trong khoảng thời gian đó.",
     "segment.sign": "dấu",
     "segment.timestamp": "dấu thời gian",
     "segment.datacenter": "trung tâm dữ liệu",

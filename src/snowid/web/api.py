@@ -1,4 +1,5 @@
-"""The JSON API: compose, decode, fresh ids, health, readiness and metrics."""
+"""The JSON API: compose, fresh ids, health, readiness and metrics; decoding in every layout,
+readings, layouts and time ranges are in ``_layout_api.py``."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from starlette.routing import BaseRoute, Route
 from snowid import breakdown
 from snowid._parse import to_int
 from snowid.errors import DuplicateParameterError, OutOfRangeError
+from snowid.web import _layout_api as layout_api
 from snowid.web import _metrics
 from snowid.web._auth import TokenFile
-from snowid.web._forms import read_compose, read_id
+from snowid.web._forms import read_compose
 from snowid.web._service import IdService
 from snowid.web._settings import Settings
 from snowid.web._share import MetricsShare
@@ -80,10 +82,6 @@ def routes(
         assert form.snow_id is not None
         return _json(breakdown(form.snow_id).as_dict())
 
-    async def decode(request: Request) -> Response:
-        _check_single_values(request)
-        return _json(breakdown(read_id(request.path_params["id"])).as_dict())
-
     async def healthz(request: Request) -> Response:
         snapshot = service.snapshot()
         return _json({"status": "ok", "ready": snapshot.ready, "lease": snapshot.lease_state})
@@ -111,7 +109,7 @@ def routes(
     return [
         Route("/api/ids", ids, methods=["POST"]),
         Route("/api/compose", compose, methods=["GET"]),
-        Route("/api/decode/{id}", decode, methods=["GET"]),
+        *layout_api.routes(_check_single_values),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/readyz", readyz, methods=["GET"]),
         Route("/metrics", metrics, methods=["GET"]),

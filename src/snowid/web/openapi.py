@@ -6,6 +6,8 @@ from typing import Any
 
 from snowid import __version__
 from snowid._layout import TWITTER
+from snowid.web._openapi_layouts import paths as layout_paths
+from snowid.web._openapi_layouts import schemas as layout_schemas
 
 __all__ = ["document"]
 
@@ -79,12 +81,14 @@ def _document(max_count: int) -> dict[str, Any]:
     errors = {
         "400": _error_response(
             "The input is not a whole number (code not_an_integer) or is empty (empty_value),"
-            " or a query parameter is given more than once (duplicate_parameter)."
+            " or a query parameter is given more than once (duplicate_parameter); an unknown"
+            " layout (invalid_layout), hex that is not hex (invalid_encoding), a time that is"
+            " neither Unix ms nor a date and time (invalid_datetime)."
         ),
         "422": _error_response(
             "A whole number outside its range (out_of_range, timestamp_before_epoch,"
-            " timestamp_after_end, number_too_long for thousands of digits) or not a"
-            " Twitter-layout id (id_negative, id_too_large, id_sign_bit_set)."
+            " timestamp_after_end, number_too_long for thousands of digits) or not an id of"
+            " the layout (id_negative, id_too_large, id_sign_bit_set)."
         ),
     }
     breakdown_ok = {
@@ -99,6 +103,8 @@ def _document(max_count: int) -> dict[str, Any]:
         " then the snowid_lang cookie, then Accept-Language, then English decide.",
         "schema": {"type": "string", "examples": ["en", "vi"]},
     }
+    schemas = _schemas()
+    schemas |= layout_schemas(schemas["Breakdown"])
     return {
         "openapi": "3.1.0",
         "info": {
@@ -147,30 +153,7 @@ def _document(max_count: int) -> dict[str, Any]:
                     "responses": {"200": breakdown_ok, **errors},
                 }
             },
-            "/api/decode/{id}": {
-                "get": {
-                    "operationId": "decode",
-                    "summary": "Split an id into its fields.",
-                    "parameters": [
-                        {
-                            "name": "id",
-                            "in": "path",
-                            "required": True,
-                            "description": (
-                                "A Snowflake id in decimal, 0..9223372036854775807; a number"
-                                " outside that range is answered with 422."
-                            ),
-                            "schema": {"type": "integer", "minimum": 0, "maximum": TWITTER.max_id},
-                        },
-                        lang_param,
-                    ],
-                    "responses": {
-                        "200": breakdown_ok,
-                        **errors,
-                        "404": _error_response("No route (for example an empty id)."),
-                    },
-                }
-            },
+            **layout_paths(errors, lang_param, _error_response),
             "/api/ids": {
                 "post": {
                     "operationId": "issueIds",
@@ -253,7 +236,7 @@ def _document(max_count: int) -> dict[str, Any]:
                 }
             },
         },
-        "components": {"schemas": _schemas()},
+        "components": {"schemas": schemas},
     }
 
 

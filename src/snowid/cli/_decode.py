@@ -1,0 +1,191 @@
+"""``snowid decode``, ``snowid readings`` and ``snowid encode``: one number, any layout, any base.
+
+A Twitter id is shown as it always was (fields, blocks, ``--steps``); another layout's
+id gets the same kind of listing from its own fields. Warnings follow the fields, and a
+text decode names the other layouts in which the number reads as a plausible time.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from snowid import BASES, TWITTER, Decoded, SnowId, breakdown, decode, readings
+from snowid._encoding import encode, read_number
+from snowid._layouts import get_layout
+from snowid.cli._common import add_lang_option, print_json, use_colour
+from snowid.cli._render import render_blocks, render_parts, render_steps
+from snowid.i18n import translate, translate_field, translate_layout
+
+_PALETTE = ("\033[34m", "\033[32m", "\033[33m", "\033[35m", "\033[36m", "\033[31m")
+_GREY, _RESET = "\033[90m", "\033[0m"
+_LAYOUT_HELP = (
+    "layout: twitter (default), discord, instagram, sonyflake, sonyflake-v2, mastodon, or"
+    " your own as 'epoch=MS,unit=MS,fields=NAME:BITS,…' (signed=no when bit 63 is time)"
+)
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    decoder = subparsers.add_parser("decode", help="split an id into its fields, in any layout")
+    decoder.add_argument("id", help="an id in decimal, 0x… hex, or in the base given by --from")
+    decoder.add_argument("--layout", default="twitter", help=_LAYOUT_HELP)
+    _add_from(decoder)
+    decoder.add_argument("--json", action="store_true", help="print one JSON object")
+    decoder.add_argument("--steps", action="store_true", help="also the formula (Twitter only)")
+    add_lang_option(decoder)
+    decoder.set_defaults(func=_decode)
+
+    reader = subparsers.add_parser(
+        "readings", help="the number read in every built-in layout with a plausible time"
+    )
+    reader.add_argument("id", help="a number in decimal, 0x… hex, or in the base of --from")
+    _add_from(reader)
+    reader.add_argument("--json", action="store_true", help="print one JSON object")
+    add_lang_option(reader)
+    reader.set_defaults(func=_readings)
+
+    encoder = subparsers.add_parser("encode", help="write an id in hex, base32, … base62")
+    encoder.add_argument("id", help="an id in decimal, 0x… hex, or in the base of --from")
+    encoder.add_argument("--to", choices=BASES, default=None, help="one base (default: all)")
+    encoder.add_argument("--layout", default="twitter", help="the layout whose ids it must be")
+    _add_from(encoder)
+    encoder.add_argument("--json", action="store_true", help="print one JSON object")
+    add_lang_option(encoder)
+    encoder.set_defaults(func=_encode)
+
+
+def _add_from(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--from", dest="base", choices=BASES, default=None, help="the base the id is written in"
+    )
+
+
+# --- decode ------------------------------------------------------------------
+
+
+def _decode(args: argparse.Namespace, lang: str) -> int:
+    layout = get_layout(args.layout)
+    decoded = decode(read_number(args.id, "id", args.base), layout)
+    if args.json:
+        print_json(decoded.as_dict(lang))
+        return 0
+    colour = use_colour()
+    if decoded.spec is TWITTER:
+        data = breakdown(SnowId(decoded.id))
+        lines = [*render_parts(data, lang), "", *render_blocks(data, lang, colour=colour)]
+        if args.steps:
+            lines += ["", *render_steps(data, lang)]
+    else:
+        lines = [*_render_fields(decoded, lang), "", *_render_bits(decoded, lang, colour)]
+    lines += _render_warnings(decoded, lang)
+    others = [r for r in readings(decoded.id) if r.spec != decoded.spec]
+    if others:
+        shown = ", ".join(f"{translate_layout(r.layout, lang)} {_when(r, lang)}" for r in others)
+        lines += ["", translate("cli.also", lang, readings=shown, id=decoded.id)]
+    print("\n".join(lines))
+    return 0
+
+
+def _when(decoded: Decoded, lang: str) -> str:
+    return decoded.iso_utc or translate("cli.past_9999", lang, timestamp=decoded.timestamp)
+
+
+def _aligned(rows: Sequence[tuple[str, str]]) -> list[str]:
+    width = max(len(label) for label, _ in rows)
+    return [f"{label:<{width}}  {value}" for label, value in rows]
+
+
+def _render_fields(decoded: Decoded, lang: str) -> list[str]:
+    when = decoded.datetime
+    local = "—" if when is None else when.astimezone().isoformat(timespec="milliseconds")
+    rows = [
+        (translate("cli.id", lang), str(decoded.id)),
+        (translate("cli.hex", lang), f"0x{decoded.id:016x}"),
+        (translate("cli.layout", lang), translate_layout(decoded.layout, lang)),
+        (translate("cli.timestamp", lang), str(decoded.timestamp)),
+        (translate("cli.utc", lang), _when(decoded, lang)),
+        (translate("cli.local", lang), local),
+    ]
+    rows += [(translate_field(name, lang), str(value)) for name, value in decoded.fields.items()]
+    return _aligned(rows)
+
+
+def _render_bits(decoded: Decoded, lang: str, colour: bool) -> list[str]:
+    """The 64 bits as one line of blocks, then one row per block (name, bits, width, value)."""
+    spec = decoded.spec
+    binary = spec.bits(decoded.id)
+    top = spec.total_bits - 1
+    values = dict(zip((name for name, _ in spec.fields), spec.split(decoded.id), strict=True))
+    blocks = []
+    for index, (name, high, low) in enumerate(spec.spans()):
+        paint = _GREY if name == "sign" and spec.signed else _PALETTE[index % len(_PALETTE)]
+        label = translate("segment.sign", lang) if name == "sign" else translate_field(name, lang)
+        blocks.append(
+            (paint, label, high, low, values.get(name, 0), binary[top - high : top - low + 1])
+        )
+
+    def painted(text: str, paint: str) -> str:
+        return f"{paint}{text}{_RESET}" if colour else text
+
+    width = max(len(label) for _, label, *_ in blocks)
+    lines = [
+        translate("cli.bits", lang) + ":",
+        "  " + " ".join(painted(b[5], b[0]) for b in blocks),
+    ]
+    for paint, label, high, low, value, bits in blocks:
+        span = str(high) if high == low else f"{high}..{low}"
+        size = high - low + 1
+        lines.append(
+            f"  {painted(f'{label:<{width}}', paint)}  {span:>6}  {size:>2}  = {value:<16}  {bits}"
+        )
+    return lines
+
+
+def _render_warnings(decoded: Decoded, lang: str) -> list[str]:
+    if not decoded.warnings:
+        return []
+    messages = decoded.messages(lang)
+    return ["", *(translate("cli.warning", lang, message=m["message"]) for m in messages)]
+
+
+# --- readings ------------------------------------------------------------------
+
+
+def _readings(args: argparse.Namespace, lang: str) -> int:
+    number = read_number(args.id, "id", args.base)
+    found = readings(number)
+    if args.json:
+        print_json({"id": str(number), "readings": [r.as_dict(lang) for r in found]})
+        return 0
+    if not found:
+        print(translate("cli.no_readings", lang))
+        return 0
+    lines = []
+    for reading in found:
+        fields = ", ".join(f"{translate_field(n, lang)} {v}" for n, v in reading.fields.items())
+        lines.append(
+            f"{translate_layout(reading.layout, lang):<13} {_when(reading, lang):<25} {fields}"
+        )
+        lines += [
+            f"  {translate('cli.warning', lang, message=m['message'])}"
+            for m in reading.messages(lang)
+        ]
+    print("\n".join(lines))
+    return 0
+
+
+# --- encode --------------------------------------------------------------------
+
+
+def _encode(args: argparse.Namespace, lang: str) -> int:
+    layout = get_layout(args.layout)
+    number = layout.check_id(read_number(args.id, "id", args.base))
+    if args.to is not None and not args.json:
+        print(encode(number, args.to))
+        return 0
+    bases = (args.to,) if args.to is not None else BASES
+    if args.json:
+        print_json({"id": str(number), **{base: encode(number, base) for base in bases}})
+        return 0
+    print("\n".join(_aligned([("decimal", str(number)), *((b, encode(number, b)) for b in bases)])))
+    return 0

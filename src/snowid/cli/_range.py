@@ -1,0 +1,80 @@
+"""``snowid layouts`` and ``snowid range``: the layouts snowid knows, and the ids of a window."""
+
+from __future__ import annotations
+
+import argparse
+
+from snowid import LAYOUTS
+from snowid._clock import SYSTEM_CLOCK
+from snowid._layouts import get_layout, layout_info
+from snowid._timerange import parse_time, range_info
+from snowid.cli._common import add_lang_option, print_json
+from snowid.i18n import translate, translate_layout
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    lister = subparsers.add_parser("layouts", help="the built-in layouts and their sources")
+    lister.add_argument("--json", action="store_true", help="print one JSON object")
+    add_lang_option(lister)
+    lister.set_defaults(func=_layouts)
+
+    window = subparsers.add_parser(
+        "range", help="the lowest and highest id made between two times (for WHERE id BETWEEN)"
+    )
+    window.add_argument("start", help="ISO 8601 (no zone = UTC) or Unix milliseconds")
+    window.add_argument("end", nargs="?", default=None, help="the same forms (default: now)")
+    window.add_argument("--layout", default="twitter", help="a built-in name or a layout spec")
+    window.add_argument("--json", action="store_true", help="print one JSON object")
+    add_lang_option(window)
+    window.set_defaults(func=_range)
+
+
+def _layouts(args: argparse.Namespace, lang: str) -> int:
+    infos = [layout_info(layout, lang) for layout in LAYOUTS]
+    if args.json:
+        print_json({"layouts": infos})
+        return 0
+    lines = []
+    for info in infos:
+        fields = " ".join(f"{f['name']}:{f['width']}" for f in info["fields"])  # type: ignore[attr-defined]
+        top = translate("cli.bit63_sign" if info["signed"] else "cli.bit63_time", lang)
+        lines.append(
+            f"{info['name']:<13} {info['epoch']}  {info['unit_ms']:>2} ms  {fields}  ({top})"
+        )
+        lines.append(f"{'':<13} {info['note']}")
+        lines.append(f"{'':<13} {info['source']}")
+    print("\n".join(lines))
+    return 0
+
+
+def _range(args: argparse.Namespace, lang: str) -> int:
+    layout = get_layout(args.layout)
+    start = parse_time("start", args.start)
+    end = SYSTEM_CLOCK.time_ms() if args.end is None else parse_time("end", args.end)
+    info = range_info(start, end, layout)
+    if args.json:
+        print_json(info)
+        return 0
+
+    def moment(key: str) -> str:
+        part = info[key]
+        assert isinstance(part, dict)
+        shown = part["datetime"] or translate("cli.past_9999", lang, timestamp=part["timestamp"])
+        return f"{shown} ({part['timestamp']})"
+
+    rows = [
+        (translate("cli.layout", lang), translate_layout(layout.name, lang)),
+        (translate("cli.from", lang), moment("from")),
+        (translate("cli.to", lang), moment("to")),
+    ]
+    if info["empty"]:
+        rows.append(("", translate("cli.range_empty", lang)))
+    else:
+        rows += [
+            (translate("cli.low", lang), str(info["low"])),
+            (translate("cli.high", lang), str(info["high"])),
+            ("SQL", f"WHERE {info['sql']}"),
+        ]
+    width = max(len(label) for label, _ in rows)
+    print("\n".join(f"{label:<{width}}  {value}".rstrip() for label, value in rows))
+    return 0

@@ -1,0 +1,80 @@
+"""The JSON API of every layout: decode, readings, the layouts themselves, and time ranges.
+
+The HTTP door takes a built-in layout by its exact name only (``?layout=discord``), so
+that the OpenAPI document can list every value it accepts; custom layouts are for the
+library and the CLI. Each answer is the same object the CLI's ``--json`` prints.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from snowid import LAYOUTS, decode, readings
+from snowid._clock import SYSTEM_CLOCK, Clock
+from snowid._encoding import read_number
+from snowid._layout import Layout
+from snowid._layouts import builtin_layout, layout_info
+from snowid._timerange import parse_time, range_info
+from snowid.web._lang import negotiate
+
+__all__ = ["routes"]
+
+_JSON = "application/json"
+
+
+def _json(value: object) -> Response:
+    return Response(json.dumps(value, ensure_ascii=False), media_type=_JSON)
+
+
+def _layout(request: Request) -> Layout:
+    return builtin_layout(request.query_params.get("layout", "twitter"))
+
+
+def routes(
+    single_values: Callable[[Request], None], clock: Clock = SYSTEM_CLOCK
+) -> list[BaseRoute]:
+    """The routes; ``single_values`` is the API's one check that no parameter comes twice."""
+    layouts_body: dict[str, str] = {}  # per language: the list never changes
+
+    async def decode_id(request: Request) -> Response:
+        single_values(request)
+        layout = _layout(request)
+        decoded = decode(read_number(request.path_params["id"]), layout, clock=clock)
+        return _json(decoded.as_dict(negotiate(request)))
+
+    async def readings_of(request: Request) -> Response:
+        single_values(request)
+        number = read_number(request.path_params["id"])
+        lang = negotiate(request)
+        found = readings(number, clock=clock)
+        return _json({"id": str(number), "readings": [r.as_dict(lang) for r in found]})
+
+    async def layouts(request: Request) -> Response:
+        single_values(request)
+        lang = negotiate(request)
+        if lang not in layouts_body:
+            infos = [layout_info(layout, lang) for layout in LAYOUTS]
+            layouts_body[lang] = json.dumps({"layouts": infos}, ensure_ascii=False)
+        return Response(layouts_body[lang], media_type=_JSON)
+
+    async def time_range(request: Request) -> Response:
+        single_values(request)
+        layout = _layout(request)
+        query = request.query_params
+        start = parse_time("from", query.get("from", ""))
+        end_text = query.get("to")
+        end = clock.time_ms() if end_text is None else parse_time("to", end_text)
+        return _json(range_info(start, end, layout))
+
+    handlers: list[tuple[str, Callable[[Request], Awaitable[Response]]]] = [
+        ("/api/decode/{id}", decode_id),
+        ("/api/readings/{id}", readings_of),
+        ("/api/layouts", layouts),
+        ("/api/range", time_range),
+    ]
+    return [Route(path, handler, methods=["GET"]) for path, handler in handlers]
