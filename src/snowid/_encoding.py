@@ -72,20 +72,22 @@ def encode(value: int, base: str) -> str:
 
 def decode_text(text: str, base: str, field: str = "id") -> int:
     """The number ``text`` writes in ``base`` (hex may start with 0x), or the error naming
-    the first character that is not one of the base's digits."""
+    the first character (counted in ``text`` as given) that is not one of its digits."""
     digits = _READERS[_check_base(base)]
     body = text.strip()
+    offset = len(text) - len(text.lstrip())
     if base == "hex" and body[:2] in ("0x", "0X"):
-        body = body[2:]
-    if base == "base32":
-        body = body.replace("-", "")
-    if not body:
+        body, offset = body[2:], offset + 2
+    significant = body.replace("-", "") if base == "base32" else body
+    if not significant:
         raise EmptyValueError(field=field, value=text)
     if len(body) > _MAX_TEXT:
         raise NumberTooLongError(field=field, value=text, digits=len(body))
     radix = len(_ALPHABETS[base])
     number = 0
-    for position, char in enumerate(body, start=1):
+    for position, char in enumerate(body, start=offset + 1):
+        if char == "-" and base == "base32":
+            continue  # Crockford: hyphens only group the digits for reading
         digit = digits.get(char)
         if digit is None:
             raise InvalidEncodingError(

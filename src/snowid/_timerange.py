@@ -16,7 +16,7 @@ from typing import Final
 from snowid._layout import MAX_EXACT_MS, TWITTER, Layout
 from snowid._layouts import get_layout
 from snowid._parse import to_int
-from snowid.errors import EmptyValueError, InvalidDateTimeError, OutOfRangeError
+from snowid.errors import InvalidDateTimeError, OutOfRangeError
 
 __all__ = [
     "EMPTY",
@@ -44,7 +44,7 @@ def first_id_at(when: Moment, layout: Layout | str = TWITTER) -> int:
     """
     spec = get_layout(layout)
     ms = unix_ms(when, round_up=True)
-    ticks = -(-(ms - spec.epoch_ms) // spec.unit_ms)  # ceiling: the first tick at or after
+    ticks = _ceil_ticks(spec, ms)
     _check_ticks(spec, ms, ticks)
     return spec.tick_ids(ticks)[0]
 
@@ -53,7 +53,7 @@ def last_id_at(when: Moment, layout: Layout | str = TWITTER) -> int:
     """The largest id made at or before ``when`` (a datetime is rounded down to the ms)."""
     spec = get_layout(layout)
     ms = unix_ms(when, round_up=False)
-    ticks = (ms - spec.epoch_ms) // spec.unit_ms  # floor: the tick ``when`` falls in
+    ticks = _floor_ticks(spec, ms)
     _check_ticks(spec, ms, ticks)
     return spec.tick_ids(ticks)[1]
 
@@ -70,10 +70,10 @@ def id_range(start: Moment, end: Moment, layout: Layout | str = TWITTER) -> tupl
     spec = get_layout(layout)
     first = max(unix_ms(start, round_up=True), spec.epoch_ms)
     last = min(unix_ms(end, round_up=False), spec.max_timestamp + spec.unit_ms - 1)
-    if first > last:
+    first_tick, last_tick = _ceil_ticks(spec, first), _floor_ticks(spec, last)
+    if first_tick > last_tick:  # also a start within the last tick, after it began
         return EMPTY
-    low, high = first_id_at(first, spec), last_id_at(last, spec)
-    return (low, high) if low <= high else EMPTY
+    return spec.tick_ids(first_tick)[0], spec.tick_ids(last_tick)[1]
 
 
 EMPTY: Final = (1, 0)
@@ -108,6 +108,16 @@ def iso_ms(ms: int) -> str | None:
     return f"{when.year:04d}" + when.strftime("-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
+def _ceil_ticks(layout: Layout, ms: int) -> int:
+    """The first tick that begins at or after ``ms``."""
+    return -(-(ms - layout.epoch_ms) // layout.unit_ms)
+
+
+def _floor_ticks(layout: Layout, ms: int) -> int:
+    """The tick ``ms`` falls in."""
+    return (ms - layout.epoch_ms) // layout.unit_ms
+
+
 def _check_ticks(layout: Layout, ms: int, ticks: int) -> None:
     if not 0 <= ticks <= layout.max_delta:
         raise layout.time_error(ms)
@@ -135,9 +145,7 @@ def parse_time(field: str, text: str) -> int:
         if ms > MAX_EXACT_MS:
             raise OutOfRangeError(field=field, value=ms, min=0, max=MAX_EXACT_MS)
         return ms
-    if not stripped:
-        raise EmptyValueError(field=field, value=text)
-    if len(stripped) > _MAX_TIME_TEXT:
+    if not stripped or len(stripped) > _MAX_TIME_TEXT:
         raise InvalidDateTimeError(field=field, value=text)
     try:
         when = _dt.datetime.fromisoformat(stripped)

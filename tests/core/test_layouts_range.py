@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 from snowid import DISCORD, LAYOUTS, SONYFLAKE, Layout, decode, first_id_at, id_range, last_id_at
 from snowid._timerange import EMPTY, parse_time, range_info
 from snowid.errors import (
-    EmptyValueError,
     InvalidDateTimeError,
     OutOfRangeError,
     TimestampAfterEndError,
@@ -129,7 +128,8 @@ def test_times_are_read_as_unix_ms_or_iso_8601(text: str, expected: int) -> None
 @pytest.mark.parametrize(
     ("text", "error"),
     [
-        ("", EmptyValueError),
+        ("", InvalidDateTimeError),
+        ("  ", InvalidDateTimeError),
         ("yesterday", InvalidDateTimeError),
         ("2016-13-01", InvalidDateTimeError),
         ("-5", InvalidDateTimeError),
