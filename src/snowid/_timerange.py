@@ -33,7 +33,7 @@ _UNIX: Final = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC)
 _ONE_MS: Final = _dt.timedelta(milliseconds=1)
 _MAX_TIME_TEXT: Final = 64  # longer than any ISO 8601 date and time
 
-Moment = _dt.datetime | int
+Moment = _dt.datetime | int | str
 
 
 def first_id_at(when: Moment, layout: Layout | str = TWITTER) -> int:
@@ -124,7 +124,10 @@ def _check_ticks(layout: Layout, ms: int, ticks: int) -> None:
 
 
 def unix_ms(when: object, *, round_up: bool = False) -> int:
-    """A datetime (naive = UTC; rounded to the ms, up or down) or Unix ms as whole Unix ms."""
+    """A datetime (naive = UTC; rounded to the ms, up or down), Unix ms, or text of either
+    (``parse_time``) as whole Unix ms."""
+    if isinstance(when, str):
+        return parse_time("timestamp", when)
     if isinstance(when, _dt.datetime):
         if when.tzinfo is None:
             when = when.replace(tzinfo=_dt.UTC)

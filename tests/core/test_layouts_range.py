@@ -142,3 +142,10 @@ def test_a_time_that_is_not_one_is_refused_clearly(text: str, error: type[Except
     with pytest.raises(error) as caught:
         parse_time("from", text)
     assert "from" in str(caught.value)
+
+
+def test_the_library_also_takes_times_as_text() -> None:
+    assert id_range("2016-04-30", "2016-04-30T23:59:59.999Z", "discord") == id_range(
+        1461974400000, 1462060799999, "discord"
+    )
+    assert first_id_at("1288834975657") == first_id_at(1288834975657)
