@@ -1,7 +1,7 @@
 """Composing one id from the web form validates each field once and decodes the result once.
 
 Counted with a profile hook over one request served in this thread: every call of the
-core's validators (``to_int``, the layout's ``check_*``) and of its one decoder
+core's validators (``to_int``, TWITTER's ``check_*``) and of its one decoder
 (``Layout.decompose``), by code object, so an alias or a pre-bound method is counted too.
 """
 
@@ -15,7 +15,7 @@ from types import CodeType, FrameType
 import httpx
 import pytest
 
-from snowid import Layout
+from snowid import TWITTER
 from snowid._parse import to_int
 from snowid.web import Settings, create_app
 from tests.support.web import fixed_identity_service
@@ -24,7 +24,7 @@ SEED = {"timestamp": "1288834975657", "datacenter": "1", "machine": "1", "sequen
 CHECKS = ("check_timestamp", "check_datacenter", "check_machine", "check_sequence")
 COUNTED: dict[CodeType, str] = {
     to_int.__code__: "to_int",
-    **{getattr(Layout, name).__code__: name for name in (*CHECKS, "decompose")},
+    **{getattr(type(TWITTER), name).__code__: name for name in (*CHECKS, "decompose")},
 }
 
 
