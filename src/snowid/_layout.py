@@ -303,7 +303,9 @@ def _check_range(field_name: str, value: int, maximum: int) -> int:
 
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False, repr=False)
 class TwitterLayout(Layout):
-    """Twitter's layout with the names the generator, leases and breakdown use."""
+    """A Twitter-shaped layout (timestamp, datacenter, machine, sequence; 1 ms) with the
+    names the generator, leases, breakdown and SQL functions use. ``TWITTER`` is one; other
+    widths or epochs are for tests of code written against these names."""
 
     timestamp_bits: int = field(init=False, repr=False)
     datacenter_bits: int = field(init=False, repr=False)
@@ -321,7 +323,8 @@ class TwitterLayout(Layout):
     def __post_init__(self) -> None:
         Layout.__post_init__(self)
         names = ("timestamp", "datacenter", "machine", "sequence")
-        assert tuple(name for name, _ in self.fields) == names
+        if tuple(name for name, _ in self.fields) != names or self.unit_ms != 1:
+            raise ValueError(f"a TwitterLayout has the fields {names} and a 1 ms unit")
         for (name, width), shift, maximum in zip(
             self.fields, self.shifts, self.maxima, strict=True
         ):

@@ -31,15 +31,19 @@ from snowid.errors import (
     DatabaseUnreachableError,
     ExtraMissingError,
     InvalidDatabaseUrlError,
+    NegativeIdError,
+    SnowIdError,
+    TimestampAfterEndError,
+    TimestampBeforeEpochError,
 )
-from snowid.i18n import translate, translate_field
+from snowid.i18n import translate
 
 __all__ = ["FUNCTIONS", "apply_postgres", "postgres_script", "postgres_statements"]
 
 FUNCTIONS = ("snowid_timestamp", "snowid_parts", "snowid_first_id_at", "snowid_last_id_at")
 """The functions installed, in the order they are created."""
 
-_MARK = "\x00"  # where an SQL value goes inside a catalog message
+_MARK = "@@snowid-sql-value@@"  # where an SQL value goes inside a catalog message
 _QUALIFIERS = "IMMUTABLE STRICT PARALLEL SAFE"
 _CONNECT_TIMEOUT_S = 5
 
@@ -95,8 +99,9 @@ def _time_of(layout: TwitterLayout) -> str:
     )
 
 
-def _negative_check(lang: str) -> str:
-    message = _message("id_negative", lang, "id", field=translate_field("id", lang))
+def _negative_check(layout: TwitterLayout, lang: str) -> str:
+    error = NegativeIdError(field="id", value=_MARK, layout=layout.name, max=layout.max_id)
+    message = _message(error, lang, "id")
     return f"    IF id < 0 THEN\n        RAISE EXCEPTION USING ERRCODE = '22003', MESSAGE = {message};\n    END IF;\n"
 
 
@@ -104,7 +109,7 @@ def _timestamp_function(layout: TwitterLayout, lang: str) -> str:
     return (
         f"CREATE OR REPLACE FUNCTION snowid_timestamp(id bigint)\n"
         f"RETURNS timestamptz\nLANGUAGE plpgsql {_QUALIFIERS}\nAS $snowid$\nBEGIN\n"
-        f"{_negative_check(lang)}"
+        f"{_negative_check(layout, lang)}"
         f"    RETURN {_time_of(layout)};\nEND\n$snowid$"
     )
 
@@ -122,7 +127,7 @@ def _parts_function(layout: TwitterLayout, lang: str) -> str:
         '    OUT "timestamp" timestamptz,\n    OUT datacenter integer,\n'
         "    OUT machine integer,\n    OUT sequence integer\n)\n"
         f"LANGUAGE plpgsql {_QUALIFIERS}\nAS $snowid$\nBEGIN\n"
-        f"{_negative_check(lang)}{assignments}END\n$snowid$"
+        f"{_negative_check(layout, lang)}{assignments}END\n$snowid$"
     )
 
 
@@ -130,9 +135,13 @@ def _bound_function(
     name: str, rounding: str, low_bits: int, layout: TwitterLayout, lang: str
 ) -> str:
     """``first_id_at`` (``ceil``, low bits 0) or ``last_id_at`` (``floor``, low bits full)."""
-    limits = {"min": layout.epoch_ms, "max": layout.max_timestamp}
-    before = _message("timestamp_before_epoch", lang, "ms::text", **limits)
-    after = _message("timestamp_after_end", lang, "ms::text", **limits)
+    first, last, name_ = layout.epoch_ms, layout.max_timestamp, layout.name
+    before = TimestampBeforeEpochError(
+        field="timestamp", value=_MARK, min=first, max=last, layout=name_
+    )
+    after = TimestampAfterEndError(
+        field="timestamp", value=_MARK, min=first, max=last, layout=name_
+    )
     low = f" + {low_bits}" if low_bits else ""
     return (
         f"CREATE OR REPLACE FUNCTION {name}(t timestamptz)\n"
@@ -140,17 +149,19 @@ def _bound_function(
         # extract(epoch) is numeric (exact) since PostgreSQL 14; ±infinity stays infinite.
         f"DECLARE\n    ms numeric := {rounding}(extract(epoch FROM t) * 1000);\nBEGIN\n"
         f"    IF ms < {layout.epoch_ms} THEN\n"
-        f"        RAISE EXCEPTION USING ERRCODE = '22008', MESSAGE = {before};\n    END IF;\n"
+        f"        RAISE EXCEPTION USING ERRCODE = '22008',"
+        f" MESSAGE = {_message(before, lang, 'ms::text')};\n    END IF;\n"
         f"    IF ms > {layout.max_timestamp} THEN\n"
-        f"        RAISE EXCEPTION USING ERRCODE = '22008', MESSAGE = {after};\n    END IF;\n"
+        f"        RAISE EXCEPTION USING ERRCODE = '22008',"
+        f" MESSAGE = {_message(after, lang, 'ms::text')};\n    END IF;\n"
         f"    RETURN (ms::bigint - {layout.epoch_ms}) * {_unit(layout.timestamp_shift)}{low};\n"
         f"END\n$snowid$"
     )
 
 
-def _message(code: str, lang: str, value_sql: str, **params: object) -> str:
-    """snowid's catalog message ``code`` as an SQL expression, the value spliced in."""
-    text = translate(code, lang, value=_MARK, **params)
+def _message(error: SnowIdError, lang: str, value_sql: str) -> str:
+    """``error``'s catalog message as an SQL expression, the value spliced in at _MARK."""
+    text = error.message(lang)
     head, _, tail = text.partition(_MARK)
     return f"{_literal(head)} || {value_sql} || {_literal(tail)}"
 

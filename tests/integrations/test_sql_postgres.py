@@ -18,7 +18,7 @@ import pytest
 
 from snowid import SnowId
 from snowid._id import utc_datetime
-from snowid._layout import TWITTER, Layout
+from snowid._layout import TWITTER, TwitterLayout
 from snowid._sql import FUNCTIONS, apply_postgres, postgres_script, postgres_statements
 from snowid._timerange import first_id_at, last_id_at
 from snowid.cli import main
@@ -236,13 +236,10 @@ def test_the_functions_index_and_select_a_time_window(db: Any) -> None:
 def test_the_sql_follows_the_layout_it_is_made_from(schema: str) -> None:
     """Other widths and epoch: the functions decode that layout's ids, so no number in them
     is written by hand."""
-    layout = Layout(
+    layout = TwitterLayout(
         name="other",
         epoch_ms=1_600_000_000_000,
-        timestamp_bits=39,
-        datacenter_bits=3,
-        machine_bits=7,
-        sequence_bits=14,
+        fields=[("timestamp", 39), ("datacenter", 3), ("machine", 7), ("sequence", 14)],
     )
     apply_postgres(_url(schema), postgres_statements(layout))
     timestamp = 1_700_000_000_123
