@@ -146,7 +146,7 @@ class Chaos:
             self.spawn(victim.host, self.duration - 3.5)
             self.run.faults.append(Fault("kill", victim.name, victim.ended_ms, victim.ended_ms))
             at(5)  # SIGSTOP past the TTL
-            paused = rng.choice(live())
+            paused = rng.choice(self._holding(live()))
             paused.proc.send_signal(signal.SIGSTOP)
             t0 = now_ms()
             self.intrude(self.worker_of(paused), paused.host, 6)  # takes it after the TTL
@@ -157,7 +157,7 @@ class Chaos:
             host = rng.randrange(hosts)
             self.proxies[host].set_mode("blackhole")
             t0 = now_ms()
-            self.intrude(self.worker_of(live(host)[0]), host, 6)
+            self.intrude(self.worker_of(self._holding(live(host))[0]), host, 6)
             time.sleep(TTL * 1.5)
             self.proxies[host].set_mode("pass")
             self.run.faults.append(Fault("blackhole", f"h{host}", t0, now_ms()))
@@ -200,6 +200,16 @@ class Chaos:
         del intruder, codes
         self.run.end_ms = now_ms()
         return self.run
+
+    def _holding(self, writers: list[Writer]) -> list[Writer]:
+        """The writers that have claimed an identity (waiting up to 10 s for one): on a
+        loaded machine a process started seconds ago may still be importing."""
+        deadline = time.monotonic() + 10
+        while True:
+            claimed = [w for w in writers if self._claimed(w)]
+            if claimed or time.monotonic() > deadline:
+                return claimed or writers
+            time.sleep(0.05)
 
     @staticmethod
     def _claimed(writer: Writer) -> bool:
