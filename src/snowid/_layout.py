@@ -18,31 +18,22 @@ The other built-in layouts and the reading of layout names live in ``_layouts.py
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 
+from snowid._layout_check import ID_BITS, check_layout, read_fields
 from snowid.errors import (
     IdTooLargeError,
-    InvalidLayoutError,
     NegativeIdError,
     OutOfRangeError,
     SignBitSetError,
     TimestampAfterEndError,
     TimestampBeforeEpochError,
-    WrongTypeError,
 )
 
 TWITTER_EPOCH_MS = 1288834974657
 """2010-11-04T01:42:54.657Z in Unix milliseconds; fixed, never configurable for generating."""
-
-ID_BITS: Final = 64
-MAX_FIELD_BITS: Final = 32  # a field other than the time: its values stay exact everywhere
-MAX_EXACT_MS: Final = 2**53 - 1  # times are JSON numbers: exact up to here
-MAX_UNIT_MS: Final = 86_400_000  # one day
-RESERVED_FIELDS: Final = frozenset({"timestamp", "layout", "id", "clock"})
-_FIELD_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
 
 
 class Parts(NamedTuple):
@@ -86,8 +77,8 @@ class Layout:
     """Every bit below the time field: OR it in for the last id of a tick."""
 
     def __post_init__(self) -> None:
-        pairs = _read_fields(self.fields)
-        _check_layout(self.name, self.epoch_ms, self.unit_ms, pairs, self.signed)
+        pairs = read_fields(self.fields)
+        check_layout(self.name, self.epoch_ms, self.unit_ms, pairs, self.signed)
         widths = [width for _, width in pairs]
         shifts = tuple(sum(widths[i + 1 :]) for i in range(len(widths)))
         derived = {
@@ -227,72 +218,6 @@ class Layout:
     def bits(self, value: int) -> str:
         """All 64 bits of ``value``, most significant first."""
         return f"{value:0{self.total_bits}b}"
-
-
-def _read_fields(fields: object) -> tuple[tuple[str, int], ...]:
-    """``fields`` as a tuple of (str, int) pairs, or a WrongTypeError."""
-    try:
-        pairs = tuple((name, width) for name, width in fields)  # type: ignore[attr-defined]
-    except (TypeError, ValueError):
-        pairs = ()
-        bad = True
-    else:
-        bad = not all(
-            isinstance(name, str) and type(width) is int for name, width in pairs
-        ) or isinstance(fields, str | bytes)
-    if bad:
-        raise WrongTypeError(
-            field="fields",
-            value=repr(fields),
-            function="Layout()",
-            expected="(name, width) pairs",
-            given_type=type(fields).__name__,
-        )
-    return pairs
-
-
-def _check_layout(
-    name: str, epoch_ms: int, unit_ms: int, fields: tuple[tuple[str, int], ...], signed: bool
-) -> None:
-    for label, number in (("name", name), ("epoch_ms", epoch_ms), ("unit_ms", unit_ms)):
-        expected = str if label == "name" else int
-        if type(number) is not expected:
-            raise WrongTypeError(
-                field=label,
-                value=repr(number),
-                function="Layout()",
-                expected=expected.__name__,
-                given_type=type(number).__name__,
-            )
-    if not 0 <= epoch_ms <= MAX_EXACT_MS:
-        raise InvalidLayoutError(value=name, reason="epoch", epoch=epoch_ms, max=MAX_EXACT_MS)
-    if not 1 <= unit_ms <= MAX_UNIT_MS:
-        raise InvalidLayoutError(value=name, reason="unit", unit=unit_ms, max=MAX_UNIT_MS)
-    if not fields:
-        raise InvalidLayoutError(value=name, reason="no_fields")
-    seen: set[str] = set()
-    expected_total = ID_BITS - 1 if signed else ID_BITS
-    for index, (field_name, width) in enumerate(fields):
-        if not _FIELD_NAME.fullmatch(field_name):
-            raise InvalidLayoutError(value=name, reason="field_name", name=field_name)
-        if field_name in seen:
-            raise InvalidLayoutError(value=name, reason="duplicate_field", name=field_name)
-        if index and field_name in RESERVED_FIELDS:
-            raise InvalidLayoutError(value=name, reason="reserved_field", name=field_name)
-        seen.add(field_name)
-        widest = expected_total if index == 0 else MAX_FIELD_BITS
-        if not 1 <= width <= widest:
-            raise InvalidLayoutError(
-                value=name, reason="width", name=field_name, width=width, max=widest
-            )
-    total = sum(width for _, width in fields)
-    if total != expected_total:
-        raise InvalidLayoutError(
-            value=name, reason="total_width", total=total, expected=expected_total
-        )
-    last = epoch_ms + ((1 << fields[0][1]) - 1) * unit_ms
-    if last > MAX_EXACT_MS:
-        raise InvalidLayoutError(value=name, reason="time_range", last=last, max=MAX_EXACT_MS)
 
 
 def _check_range(field_name: str, value: int, maximum: int) -> int:

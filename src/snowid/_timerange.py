@@ -13,7 +13,8 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Final
 
-from snowid._layout import MAX_EXACT_MS, TWITTER, Layout
+from snowid._layout import TWITTER, Layout
+from snowid._layout_check import MAX_EXACT_MS
 from snowid._layouts import get_layout
 from snowid._parse import to_int
 from snowid.errors import InvalidDateTimeError, OutOfRangeError
