@@ -1,6 +1,6 @@
 """Benchmark: what a lease costs the generator, and what each lease store costs.
 
-    python bench/bench_lease.py                  # about 2.5 min
+    python bench/bench_lease.py                  # a few minutes
     python bench/bench_lease.py --quick          # about 1 min, noisier
     python bench/bench_lease.py --no-postgres    # no PostgreSQL (also --no-redis, --no-mysql)
 
