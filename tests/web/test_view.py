@@ -8,9 +8,11 @@ import re
 
 import pytest
 
-from snowid import SnowId
+from snowid import DISCORD, SnowId, decode
 from snowid.errors import (
+    EmptyValueError,
     IdTooLargeError,
+    InvalidEncodingError,
     InvalidValueError,
     NotAnIntegerError,
     SignBitSetError,
@@ -74,34 +76,54 @@ def test_relative_time_in_both_languages(delta_ms: int, en: str, vi: str) -> Non
 
 
 @pytest.mark.parametrize(
-    "text", ["0xfa021000", "0XFA021000", " 0x00000000fa021000 ", "0xfa02_1000", "4194439168"]
+    "text", ["0xfa021000", "0XFA021000", " 0x00000000fa021000 ", "4_194_439_168", "4194439168"]
 )
 def test_the_decoder_reads_decimal_and_hexadecimal(text: str) -> None:
-    assert read_page_id(text) == SnowId(SEED_ID)
+    """One reader: the page reads what snowid.decode reads, with the same answer."""
+    read = read_page_id(text)
+    assert read.id == SEED_ID
+    assert read == decode(SnowId.parse(text))
 
 
 @pytest.mark.parametrize(
     ("text", "error"),
     [
-        ("0x", NotAnIntegerError),
-        ("0xg1", NotAnIntegerError),
-        ("0x-1", NotAnIntegerError),
+        ("0x", EmptyValueError),
+        ("0xg1", InvalidEncodingError),
+        ("0x-1", InvalidEncodingError),
+        ("0xfa02_1000", InvalidEncodingError),
         ("0x8000000000000000", SignBitSetError),
         ("0x10000000000000000", IdTooLargeError),
     ],
 )
-def test_bad_hexadecimal_gets_the_specific_error(text: str, error: type[InvalidValueError]) -> None:
+def test_bad_hexadecimal_gets_the_libraries_specific_error(
+    text: str, error: type[InvalidValueError]
+) -> None:
+    """The page has no hex reader of its own: the library's errors, as SnowId.parse raises."""
     with pytest.raises(error) as caught:
         read_page_id(text)
     assert caught.value.field == "id"
+    if error is not SignBitSetError:  # SnowId.parse refuses the same text the same way
+        with pytest.raises(error):
+            SnowId.parse(text)
+
+
+def test_the_decoder_reads_in_the_chosen_layout_with_that_layouts_limits() -> None:
+    """A Discord id may use bit 63 (it is unsigned); a Twitter id may not."""
+    big = 2**63 + 5
+    assert read_page_id(str(big), DISCORD).fields == {"worker": 0, "process": 0, "increment": 5}
+    with pytest.raises(SignBitSetError):
+        read_page_id(str(big))
+    with pytest.raises(IdTooLargeError):
+        read_page_id(str(2**64), DISCORD)
 
 
 def test_one_line_is_one_id_several_lines_a_list_each_with_its_own_result() -> None:
-    assert read_page_ids(f"\n  {SEED_ID}  \n\n") == SnowId(SEED_ID)
+    assert read_page_ids(f"\n  {SEED_ID}  \n\n") == decode(SEED_ID)
     read = read_page_ids(f"{SEED_ID}\n\n0x1\nnope\n")
     assert isinstance(read, IdList)
     assert [text for text, _ in read.lines] == [str(SEED_ID), "0x1", "nope"]
-    assert read.lines[1][1] == SnowId(1)
+    assert read.lines[1][1] == decode(1)
     assert isinstance(read.lines[2][1], NotAnIntegerError)
     with pytest.raises(NotAnIntegerError):
         read_page_ids("nope")
@@ -114,7 +136,9 @@ def test_the_table_has_a_row_per_line_and_a_link_to_each_breakdown() -> None:
     first, bad, last = table["rows"]
     assert first["href"] == f"/decode?id={SEED_ID}&lang=vi"
     assert first["relative"] == "3 năm trước"
-    assert (first["datacenter"], first["machine"], first["sequence"]) == (1, 1, 0)
+    assert table["columns"] == ["Trung tâm dữ liệu", "Máy", "Số thứ tự"]
+    assert first["values"] == [1, 1, 0]
+    assert first["warnings"] == ["có trước Snowflake: có thể không chứa thời gian"]
     assert bad["error"] == "ID nope không phải là số nguyên"
     assert last["iso"] == "2080-07-10T17:30:30.208Z"
     assert table["announce"] == "Đã giải mã 3 ID, 2 ID hợp lệ"

@@ -45,12 +45,16 @@ MESSAGES: dict[str, str] = {
     # --- decode form -----------------------------------------------------------------
     "web.decode.heading": "Decode a Snowflake ID",
     "web.decode.intro": (
-        "Paste an ID in decimal or hexadecimal (0x…) to see its timestamp, datacenter id,"
-        " machine id and sequence. Several IDs, one per line (up to 100), are shown as a table."
+        "Paste an ID in decimal or hexadecimal (0x…) to see its time and its fields: for a"
+        " Twitter ID the datacenter id, machine id and sequence; pick another layout for the IDs"
+        " of Discord, Instagram, Sonyflake or Mastodon. Several IDs, one per line (up to 100),"
+        " are shown as a table."
     ),
     "web.label.id": "Snowflake ID",
     "web.hint.id": (
-        "A whole number from 0 to 9223372036854775807, or hexadecimal after 0x; one ID per line."
+        "A whole number, or hexadecimal after 0x; one ID per line. Twitter and Sonyflake IDs go"
+        " up to 9223372036854775807, Discord, Instagram and Mastodon IDs up to"
+        " 18446744073709551615."
     ),
     # --- the result ------------------------------------------------------------------
     "web.result.heading": "Result",
@@ -147,10 +151,13 @@ MESSAGES: dict[str, str] = {
         "snowid serve: process {pid}: {message}; every token is refused until it is fixed"
     ),
     # --- the seed's other sections (issue 10) ------------------------------------------
-    "web.decode.title": "Snowflake ID decoder: the time, datacenter, machine and sequence of an ID",
+    "web.decode.title": (
+        "Snowflake ID decoder: the time and fields of Twitter, Discord, Instagram and other IDs"
+    ),
     "web.decode.description": (
         "Paste one Snowflake ID or up to 100 (decimal or 0x hexadecimal) to read when each was"
-        " made and which datacenter, machine and sequence it carries, bit by bit."
+        " made and which datacenter, machine and sequence it carries, bit by bit; Discord,"
+        " Instagram, Sonyflake and Mastodon IDs too, with every plausible reading side by side."
     ),
     "web.about.what_h": "What is a Snowflake ID generator?",
     "web.about.what_1": (
@@ -214,7 +221,8 @@ MESSAGES: dict[str, str] = {
     "web.faq.decode_a": (
         "Yes. Paste an ID into the decoder to see its timestamp, datacenter id, machine id and"
         " sequence, with the same bit-by-bit breakdown. It reads decimal or hexadecimal (0x…),"
-        " and up to 100 IDs at once, one per line."
+        " and up to 100 IDs at once, one per line. Pick a layout to read the IDs of Discord,"
+        " Instagram, Sonyflake or Mastodon."
     ),
     "web.faq.decode_link": "Open the decoder",
     "web.faq.rate_q": "How many Snowflake IDs can one machine generate per millisecond?",
@@ -262,9 +270,6 @@ MESSAGES: dict[str, str] = {
     "web.table.heading": "{count} IDs",
     "web.table.id": "ID",
     "web.table.utc": "Time (UTC)",
-    "web.table.datacenter": "Datacenter",
-    "web.table.machine": "Machine",
-    "web.table.sequence": "Sequence",
     "web.table.details": "Details",
     "web.table.details_label": "Details of {id}",
     "web.rel.now": "now",
@@ -292,4 +297,122 @@ MESSAGES: dict[str, str] = {
     "web.rel.future.month": "in {n} months",
     "web.rel.future.year_one": "in 1 year",
     "web.rel.future.year": "in {n} years",
+    # --- every layout: the decoder's picker, readings, warnings (issue 11) ----------------
+    "web.nav.range": "Time range",
+    "web.label.layout": "Layout",
+    "web.hint.layout": (
+        "How the 64 bits are divided. Twitter is the default; the others read the IDs those"
+        " systems make."
+    ),
+    "web.result.layout": "Layout",
+    "web.layout.unknown": "Layout {value} is unknown; choose one of the list: {allowed}.",
+    "web.layout.summary": "epoch {epoch} ({epoch_ms} ms), time counted in units of {unit} ms",
+    "web.result.past_9999": "after the year 9999 (Unix ms {timestamp})",
+    "web.result.reading": "How the fields are read, worked through",
+    "web.result.why_no_generator": "Why the generator makes only Twitter IDs",
+    "web.result.open_range": "All IDs of this layout made at the same moment",
+    "web.warning.label": "Warning:",
+    "web.warning_short.before_first_snowflake": "older than Snowflake: may hold no time",
+    "web.warning_short.in_the_future": "more than a day ahead",
+    "web.announce.warnings": "Warnings: {count}, shown under the time.",
+    "web.readings.heading": "Other plausible readings",
+    "web.readings.intro": (
+        "The number alone does not say which system made it. Read in the layouts below it"
+        " also gives a time no later than tomorrow; if it did not come from {layout}, choose"
+        " the one it came from."
+    ),
+    "web.readings.none": (
+        "No other built-in layout reads this number as a time between its epoch and tomorrow."
+    ),
+    "web.readings.layout": "Layout",
+    "web.readings.fields": "Fields",
+    "web.readings.choose": "Decode",
+    "web.readings.open": "Read as {layout}",
+    "web.block.value_ticks": "value {value} (units of {unit} ms since the epoch)",
+    "web.lstep.extract_h": (
+        "Step 1 — take each field out: shift right past the fields below it (>>), then keep"
+        " its own bits (& its largest value)"
+    ),
+    "web.lstep.time_h": "Step 2 — the time: the layout's epoch plus the time field in milliseconds",
+    "web.field.timestamp": "Timestamp",
+    "web.field.time": "Time",
+    "web.field.datacenter": "Datacenter",
+    "web.field.machine": "Machine",
+    "web.field.sequence": "Sequence",
+    "web.field.worker": "Worker",
+    "web.field.process": "Process",
+    "web.field.increment": "Increment",
+    "web.field.shard": "Shard",
+    # --- ids between two times (issue 11) ---------------------------------------------------
+    "web.range.title": "Snowflake IDs between two times: the bounds for WHERE id BETWEEN",
+    "web.range.description": (
+        "Give two times in UTC and a layout (Twitter, Discord, Instagram, Sonyflake, Mastodon)"
+        " to get the smallest and the largest ID made between them, ready to copy into SQL as"
+        " WHERE id BETWEEN low AND high."
+    ),
+    "web.range.heading": "IDs made between two times",
+    "web.range.intro": (
+        "Choose a window in UTC and a layout. The answer is the first and the last ID that"
+        " could have been made in it, so that WHERE id BETWEEN low AND high selects exactly the"
+        " IDs of that window; the same bounds serve as since_id and max_id in an API."
+    ),
+    "web.label.from": "From (UTC)",
+    "web.hint.from": "Date and time in UTC, to the millisecond; included.",
+    "web.label.to": "To (UTC)",
+    "web.hint.to": "Included. Leave blank for now.",
+    "web.button.range": "Find the IDs",
+    "web.range.from_required": "Choose the start of the window (a date and time in UTC).",
+    "web.range.result_heading": "The IDs of this window",
+    "web.range.from_utc": "From (UTC)",
+    "web.range.to_utc": "To (UTC)",
+    "web.range.now": "left blank: now",
+    "web.range.low": "low (first ID)",
+    "web.range.high": "high (last ID)",
+    "web.range.empty": (
+        "No ID of this layout can have been made in that window: it ends before it starts,"
+        " or lies wholly outside the times the layout holds."
+    ),
+    "web.range.sql_heading": "SQL",
+    "web.range.sql_intro": "Both ends are included; the ID column may be called something else.",
+    "web.range.before_epoch": (
+        "The window starts before the {layout} epoch, where no ID exists: low is the layout's"
+        " first ID."
+    ),
+    "web.range.after_end": (
+        "The window ends after the last time {layout} IDs can hold: high is the layout's last ID."
+    ),
+    "web.range.ticks": (
+        "{layout} counts time in ticks of {unit} ms: a start inside a tick moves up to the next"
+        " one, an end inside a tick keeps that tick's IDs."
+    ),
+    "web.range.decode_low": "Decode low",
+    "web.range.decode_high": "Decode high",
+    "web.range.api": "The same from the JSON API",
+    "web.range.how_h": "How the bounds are found",
+    "web.range.how_1": (
+        "Time fills the highest bits of a Snowflake ID, so IDs sort by when they were made. The"
+        " first ID of a millisecond has every bit below the time at 0, the last one has them all"
+        " at 1. low is the first ID of the window's first millisecond and high the last ID of"
+        " its last millisecond: both ends are included, and no ID made outside the window falls"
+        " between them."
+    ),
+    "web.range.how_2": (
+        "snowid generates only Twitter-layout IDs. The other layouts are here to query IDs that"
+        " other systems made, to pick test data and to check a migration."
+    ),
+    "web.button.copy_low": "Copy low",
+    "web.button.copy_high": "Copy high",
+    "web.button.copy_sql": "Copy the SQL",
+    "web.announce.range": "low {low}, high {high}",
+    "web.announce.range_empty": "No ID in that window",
+    "web.faq.layouts_q": (
+        "Can this tool generate IDs in other layouts, such as Discord's or Instagram's?"
+    ),
+    "web.faq.layouts_a": (
+        "No. Generating stays Twitter-only, with the fixed Twitter epoch, as in the original"
+        " tool. The other layouts the decoder knows (Discord, Instagram, Sonyflake, Sonyflake v2"
+        " and Mastodon) are for reading IDs that already exist, for finding the IDs made between"
+        " two times, and for composing IDs in tests and data migrations."
+    ),
+    "web.faq.range_link": "Find the IDs between two times",
 }

@@ -45,13 +45,16 @@ MESSAGES: dict[str, str] = {
     # --- biểu mẫu giải mã ------------------------------------------------------------
     "web.decode.heading": "Giải mã ID Snowflake",
     "web.decode.intro": (
-        "Dán một ID ở dạng thập phân hoặc thập lục phân (0x…) để xem dấu thời gian, mã trung tâm"
-        " dữ liệu, mã máy và số thứ tự bên trong. Nhiều ID, mỗi ID một dòng (tối đa 100), được"
-        " hiển thị thành bảng."
+        "Dán một ID ở dạng thập phân hoặc thập lục phân (0x…) để xem thời gian và các trường bên"
+        " trong: với ID của Twitter là mã trung tâm dữ liệu, mã máy và số thứ tự; chọn bố cục"
+        " khác để đọc ID của Discord, Instagram, Sonyflake hay Mastodon. Nhiều ID, mỗi ID một"
+        " dòng (tối đa 100), được hiển thị thành bảng."
     ),
     "web.label.id": "ID Snowflake",
     "web.hint.id": (
-        "Một số nguyên từ 0 đến 9223372036854775807, hoặc số thập lục phân sau 0x; mỗi dòng một ID."
+        "Một số nguyên, hoặc số thập lục phân sau 0x; mỗi dòng một ID. ID của Twitter và"
+        " Sonyflake tối đa là 9223372036854775807, ID của Discord, Instagram và Mastodon tối đa"
+        " là 18446744073709551615."
     ),
     # --- kết quả ---------------------------------------------------------------------
     "web.result.heading": "Kết quả",
@@ -150,10 +153,15 @@ MESSAGES: dict[str, str] = {
         " tệp được sửa"
     ),
     # --- các phần còn lại của trang gốc (issue 10) -------------------------------------
-    "web.decode.title": "Giải mã ID Snowflake: thời gian, trung tâm dữ liệu, máy và số thứ tự",
+    "web.decode.title": (
+        "Giải mã ID Snowflake: thời gian và các trường của ID Twitter, Discord, Instagram và"
+        " các hệ thống khác"
+    ),
     "web.decode.description": (
         "Dán một hoặc tối đa 100 ID Snowflake (thập phân hoặc thập lục phân 0x) để xem mỗi ID"
-        " được tạo lúc nào, mang mã trung tâm dữ liệu, mã máy và số thứ tự nào, đến từng bit."
+        " được tạo lúc nào, mang mã trung tâm dữ liệu, mã máy và số thứ tự nào, đến từng bit;"
+        " đọc được cả ID của Discord, Instagram, Sonyflake và Mastodon, với mọi cách đọc hợp lý"
+        " đặt cạnh nhau."
     ),
     "web.about.what_h": "Bộ tạo ID Snowflake là gì?",
     "web.about.what_1": (
@@ -218,7 +226,8 @@ MESSAGES: dict[str, str] = {
     "web.faq.decode_a": (
         "Có. Dán ID vào trình giải mã để xem dấu thời gian, mã trung tâm dữ liệu, mã máy và số"
         " thứ tự, cùng bảng phân tích từng bit như ở trình tạo. Trình giải mã đọc được số thập"
-        " phân lẫn thập lục phân (0x…), và tối đa 100 ID một lúc, mỗi ID một dòng."
+        " phân lẫn thập lục phân (0x…), và tối đa 100 ID một lúc, mỗi ID một dòng. Chọn bố cục"
+        " để đọc ID của Discord, Instagram, Sonyflake hay Mastodon."
     ),
     "web.faq.decode_link": "Mở trình giải mã",
     "web.faq.rate_q": "Một máy tạo được bao nhiêu ID Snowflake mỗi mili giây?",
@@ -269,9 +278,6 @@ MESSAGES: dict[str, str] = {
     "web.table.heading": "{count} ID",
     "web.table.id": "ID",
     "web.table.utc": "Thời gian (UTC)",
-    "web.table.datacenter": "Trung tâm dữ liệu",
-    "web.table.machine": "Máy",
-    "web.table.sequence": "Số thứ tự",
     "web.table.details": "Chi tiết",
     "web.table.details_label": "Chi tiết của ID {id}",
     "web.rel.now": "bây giờ",
@@ -299,4 +305,129 @@ MESSAGES: dict[str, str] = {
     "web.rel.future.month": "sau {n} tháng nữa",
     "web.rel.future.year_one": "sau 1 năm nữa",
     "web.rel.future.year": "sau {n} năm nữa",
+    # --- mọi bố cục: chọn bố cục, các cách đọc khác, cảnh báo (issue 11) ------------------
+    "web.nav.range": "Khoảng thời gian",
+    "web.label.layout": "Bố cục",
+    "web.hint.layout": (
+        "Cách chia 64 bit. Mặc định là Twitter; các bố cục khác dùng để đọc ID do những hệ"
+        " thống đó tạo ra."
+    ),
+    "web.result.layout": "Bố cục",
+    "web.layout.unknown": (
+        "Không có bố cục nào tên {value}; hãy chọn một bố cục trong danh sách: {allowed}."
+    ),
+    "web.layout.summary": "epoch {epoch} ({epoch_ms} ms), thời gian tính theo đơn vị {unit} ms",
+    "web.result.past_9999": "sau năm 9999 (mili giây Unix {timestamp})",
+    "web.result.reading": "Cách đọc từng trường, tính từng bước",
+    "web.result.why_no_generator": "Vì sao trình tạo chỉ tạo ID của Twitter",
+    "web.result.open_range": "Mọi ID của bố cục này được tạo cùng thời điểm",
+    "web.warning.label": "Cảnh báo:",
+    "web.warning_short.before_first_snowflake": "có trước Snowflake: có thể không chứa thời gian",
+    "web.warning_short.in_the_future": "đi trước hiện tại hơn một ngày",
+    "web.announce.warnings": "Cảnh báo: {count}, hiển thị bên dưới thời gian.",
+    "web.readings.heading": "Các cách đọc hợp lý khác",
+    "web.readings.intro": (
+        "Chỉ nhìn con số thì không biết hệ thống nào đã tạo ra nó. Đọc theo các bố cục dưới đây,"
+        " nó cũng cho ra một thời điểm không muộn hơn ngày mai; nếu số này không đến từ"
+        " {layout}, hãy chọn bố cục mà nó thực sự đến từ đó."
+    ),
+    "web.readings.none": (
+        "Không có bố cục dựng sẵn nào khác đọc số này thành một thời điểm nằm giữa epoch của"
+        " bố cục và ngày mai."
+    ),
+    "web.readings.layout": "Bố cục",
+    "web.readings.fields": "Các trường",
+    "web.readings.choose": "Giải mã",
+    "web.readings.open": "Đọc theo {layout}",
+    "web.block.value_ticks": "giá trị {value} (số đơn vị {unit} ms kể từ epoch)",
+    "web.lstep.extract_h": (
+        "Bước 1 — tách từng trường: dịch phải qua các trường nằm dưới nó (>>), rồi giữ lại các"
+        " bit của riêng nó (& với giá trị lớn nhất của trường)"
+    ),
+    "web.lstep.time_h": (
+        "Bước 2 — thời gian: epoch của bố cục cộng với trường thời gian tính ra mili giây"
+    ),
+    "web.field.timestamp": "Dấu thời gian",
+    "web.field.time": "Thời gian",
+    "web.field.datacenter": "Trung tâm dữ liệu",
+    "web.field.machine": "Máy",
+    "web.field.sequence": "Số thứ tự",
+    "web.field.worker": "Worker",
+    "web.field.process": "Tiến trình",
+    "web.field.increment": "Số đếm tăng dần",
+    "web.field.shard": "Phân mảnh (shard)",
+    # --- các ID giữa hai thời điểm (issue 11) -------------------------------------------------
+    "web.range.title": "ID Snowflake giữa hai thời điểm: cận dưới và cận trên cho WHERE id BETWEEN",
+    "web.range.description": (
+        "Nhập hai thời điểm theo giờ UTC và chọn bố cục (Twitter, Discord, Instagram, Sonyflake,"
+        " Mastodon) để biết ID nhỏ nhất và lớn nhất được tạo giữa hai thời điểm đó, sẵn sàng"
+        " sao chép vào SQL dưới dạng WHERE id BETWEEN low AND high."
+    ),
+    "web.range.heading": "Các ID được tạo giữa hai thời điểm",
+    "web.range.intro": (
+        "Chọn một khoảng thời gian theo giờ UTC và một bố cục. Kết quả là ID đầu tiên và ID cuối"
+        " cùng có thể được tạo trong khoảng đó, để WHERE id BETWEEN low AND high chọn đúng các"
+        " ID của khoảng ấy; hai giá trị này cũng dùng được làm since_id và max_id khi gọi API."
+    ),
+    "web.label.from": "Từ (UTC)",
+    "web.hint.from": "Ngày giờ theo UTC, chính xác đến mili giây; tính cả thời điểm này.",
+    "web.label.to": "Đến (UTC)",
+    "web.hint.to": "Tính cả thời điểm này. Để trống nghĩa là bây giờ.",
+    "web.button.range": "Tìm các ID",
+    "web.range.from_required": "Hãy chọn thời điểm bắt đầu (ngày giờ theo UTC).",
+    "web.range.result_heading": "Các ID của khoảng thời gian này",
+    "web.range.from_utc": "Từ (UTC)",
+    "web.range.to_utc": "Đến (UTC)",
+    "web.range.now": "để trống: bây giờ",
+    "web.range.low": "low (ID đầu tiên)",
+    "web.range.high": "high (ID cuối cùng)",
+    "web.range.empty": (
+        "Không ID nào của bố cục này có thể được tạo trong khoảng đó: thời điểm kết thúc đứng"
+        " trước thời điểm bắt đầu, hoặc cả khoảng nằm ngoài thời gian mà bố cục biểu diễn được."
+    ),
+    "web.range.sql_heading": "SQL",
+    "web.range.sql_intro": "Tính cả hai đầu; cột ID trong bảng của bạn có thể mang tên khác.",
+    "web.range.before_epoch": (
+        "Khoảng thời gian bắt đầu trước epoch của {layout}, lúc chưa có ID nào: low là ID đầu"
+        " tiên của bố cục."
+    ),
+    "web.range.after_end": (
+        "Khoảng thời gian kết thúc sau thời điểm cuối cùng mà ID của {layout} biểu diễn được:"
+        " high là ID cuối cùng của bố cục."
+    ),
+    "web.range.ticks": (
+        "{layout} tính thời gian theo từng nhịp {unit} ms: thời điểm bắt đầu rơi vào giữa một"
+        " nhịp được dời lên nhịp kế tiếp, còn thời điểm kết thúc rơi vào giữa một nhịp thì vẫn"
+        " giữ các ID của nhịp đó."
+    ),
+    "web.range.decode_low": "Giải mã low",
+    "web.range.decode_high": "Giải mã high",
+    "web.range.api": "Kết quả tương tự từ API JSON",
+    "web.range.how_h": "Cách tìm hai giá trị này",
+    "web.range.how_1": (
+        "Thời gian nằm ở các bit cao nhất của ID Snowflake, nên các ID xếp theo thứ tự thời điểm"
+        " chúng được tạo. ID đầu tiên của một mili giây có mọi bit bên dưới phần thời gian bằng"
+        " 0, ID cuối cùng có tất cả các bit đó bằng 1. low là ID đầu tiên của mili giây đầu tiên"
+        " trong khoảng, high là ID cuối cùng của mili giây cuối cùng: tính cả hai đầu, và không"
+        " ID nào được tạo ngoài khoảng lại nằm giữa hai giá trị này."
+    ),
+    "web.range.how_2": (
+        "snowid chỉ tạo ID theo bố cục của Twitter. Các bố cục khác có mặt ở đây để truy vấn"
+        " ID do hệ thống khác tạo ra, để chọn dữ liệu kiểm thử và để kiểm tra khi chuyển dữ liệu."
+    ),
+    "web.button.copy_low": "Sao chép low",
+    "web.button.copy_high": "Sao chép high",
+    "web.button.copy_sql": "Sao chép câu SQL",
+    "web.announce.range": "low {low}, high {high}",
+    "web.announce.range_empty": "Không có ID nào trong khoảng đó",
+    "web.faq.layouts_q": (
+        "Công cụ này có tạo được ID theo bố cục khác, chẳng hạn của Discord hay Instagram, không?"
+    ),
+    "web.faq.layouts_a": (
+        "Không. Việc tạo ID chỉ dùng bố cục của Twitter với epoch cố định của Twitter, đúng như"
+        " công cụ gốc. Các bố cục khác mà trình giải mã hiểu (Discord, Instagram, Sonyflake,"
+        " Sonyflake v2 và Mastodon) dùng để đọc những ID đã có, tìm các ID được tạo giữa hai"
+        " thời điểm, và ghép ID cho việc kiểm thử hay chuyển dữ liệu (migration)."
+    ),
+    "web.faq.range_link": "Tìm các ID giữa hai thời điểm",
 }

@@ -13,8 +13,8 @@ from typing import Any
 
 __all__ = ["FAQ_KEYS", "REFERENCES", "Question", "faq", "faq_json_ld"]
 
-# The seed page's six questions, in its order.
-FAQ_KEYS = ("what", "formula", "epoch", "decode", "rate", "end")
+# The seed page's six questions, in its order, then what issue 11 adds: which layouts it makes.
+FAQ_KEYS = ("what", "formula", "epoch", "decode", "rate", "end", "layouts")
 
 # (catalog key of the title, address): the seed's two references.
 REFERENCES = (

@@ -3,37 +3,42 @@
 The breakdown itself (fields, bit segments, formula) is the core's ``breakdown``; this
 module only words it in the page's language: bit strings grouped for reading, the
 formula as the seed's three steps, times with a relative time beside them, and the
-values the copy buttons copy.
+values the copy buttons copy. The decoder reads what is typed with the library's one
+reader (``snowid.decode``: decimal or ``0x`` hex, in the chosen layout); the views of
+other layouts, readings and warnings are in ``_decoded_view.py``.
 """
 
 from __future__ import annotations
 
-import string
+import datetime as _dt
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
-from snowid import Breakdown, SnowId, Step, breakdown
-from snowid._clock import SYSTEM_CLOCK
-from snowid.errors import InvalidValueError, NotAnIntegerError, NumberTooLongError
-from snowid.i18n import translate
-from snowid.web._forms import localized_message, read_id
+from snowid import TWITTER, Decoded, Layout, SnowId, Step, breakdown, decode
+from snowid._clock import SYSTEM_CLOCK, Clock
+from snowid._timerange import iso_ms
+from snowid.errors import InvalidValueError
+from snowid.i18n import catalog, translate
+from snowid.web._forms import localized_message
 
 __all__ = [
     "MAX_IDS",
     "IdList",
     "bit_groups",
+    "decode_href",
+    "field_label",
     "id_lines",
     "read_page_ids",
     "relative_time",
     "result_view",
     "table_view",
+    "time_view",
     "translator",
 ]
 
 MAX_IDS = 100  # ids the decoder takes at once, one per line
-_HEX_DIGITS = frozenset(string.hexdigits)
 _DAY = 86_400.0
 # Largest unit first; the same table is in static/app.js, so the server's fallback and
 # the browser's Intl.RelativeTimeFormat pick the same unit.
@@ -78,25 +83,34 @@ def relative_time(ms: int, now_ms: int, lang: str) -> str:
     return translate(f"web.rel.{side}.{unit}{'_one' if count == 1 else ''}", lang, n=count)
 
 
-def read_page_id(text: str) -> SnowId:
-    """One id as typed into the decoder: decimal as everywhere, or hexadecimal after ``0x``
-    (the page only: the JSON API keeps the decimal path parameter its schema states)."""
-    stripped = text.strip()
-    if stripped[:2].lower() != "0x":
-        return read_id(text)
-    digits = stripped[2:].replace("_", "")
-    if not digits or not _HEX_DIGITS.issuperset(digits):
-        raise NotAnIntegerError(field="id", value=text)
-    if len(digits) > 4000:
-        raise NumberTooLongError(field="id", value=stripped, digits=len(digits))
-    return SnowId(int(digits, 16))
+def field_label(name: str, lang: str) -> str:
+    """A layout field's name as the page shows it ("increment" -> "Increment"); a custom
+    layout's field keeps its own name."""
+    return catalog(lang).get(f"web.field.{name}") or catalog("en").get(f"web.field.{name}", name)
+
+
+def decode_href(number: int, layout: Layout, lang: str) -> str:
+    """The decoder's address for ``number`` in ``layout`` (Twitter, the default, unnamed)."""
+    query: dict[str, str | int] = {"id": number}
+    if layout is not TWITTER:
+        query["layout"] = layout.name
+    query["lang"] = lang
+    return "/decode?" + urlencode(query)
+
+
+def read_page_id(text: str, layout: Layout = TWITTER, clock: Clock = SYSTEM_CLOCK) -> Decoded:
+    """One id as typed into the decoder, read in ``layout`` by the library's one reader
+    (``snowid.decode``: decimal, ``_`` separators and spaces allowed, or hex after ``0x``);
+    a number outside the layout's ids raises the error naming its range."""
+    return decode(text, layout, clock=clock)
 
 
 @dataclass(frozen=True, slots=True)
 class IdList:
-    """The decoder's input read line by line: each line's id or its error."""
+    """The decoder's input read line by line, in one layout: each line's reading or error."""
 
-    lines: list[tuple[str, SnowId | InvalidValueError]]
+    layout: Layout
+    lines: list[tuple[str, Decoded | InvalidValueError]]
 
 
 def id_lines(text: str) -> list[str]:
@@ -104,62 +118,92 @@ def id_lines(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
-def read_page_ids(text: str) -> SnowId | IdList:
+def read_page_ids(
+    text: str, layout: Layout = TWITTER, clock: Clock = SYSTEM_CLOCK
+) -> Decoded | IdList:
     """One id (a single non-blank line), or the list of several; blank lines are skipped.
     A single bad id raises its error; in a list, each line keeps its own. The caller
     checks the count first (``id_lines``): at most MAX_IDS are read."""
     lines = id_lines(text)[: MAX_IDS + 1]
     if len(lines) <= 1:
-        return read_page_id(lines[0] if lines else text)
-    read: list[tuple[str, SnowId | InvalidValueError]] = []
+        return read_page_id(lines[0] if lines else text, layout, clock)
+    read: list[tuple[str, Decoded | InvalidValueError]] = []
     for line in lines:
         try:
-            read.append((line, read_page_id(line)))
+            read.append((line, read_page_id(line, layout, clock)))
         except InvalidValueError as error:
             read.append((line, error))
-    return IdList(read)
+    return IdList(layout, read)
 
 
-def _times(view: Breakdown, lang: str, now_ms: int) -> dict[str, Any]:
-    local = view.datetime.astimezone()
+def time_view(ms: int, lang: str, now_ms: int) -> dict[str, Any]:
+    """A time (Unix ms) as the page shows it: UTC, local, and relative to now. Past what a
+    date can show (after year 9999: a Mastodon id can be) ``iso`` and ``local`` are None."""
+    iso = iso_ms(ms)
+    shown: dict[str, Any] = {
+        "iso": iso,
+        "utc": translate("web.result.past_9999", lang, timestamp=ms),
+        "local": None,
+        "local_zone": "",
+        "timestamp": ms,
+        "relative": relative_time(ms, now_ms, lang),
+    }
+    if iso is None:
+        return shown
+    shown["utc"] = iso.replace("T", " ").replace("Z", " UTC")
+    try:
+        local = _dt.datetime.fromisoformat(iso).astimezone()
+    except OverflowError:  # within hours of year 1 or 9999 and the zone crosses it
+        return shown
+    shown["local"] = local.strftime("%Y-%m-%d %H:%M:%S.") + f"{local.microsecond // 1000:03d}"
+    shown["local_zone"] = local.strftime("%Z") or local.strftime("%z")
+    return shown
+
+
+def block_view(
+    t: Callable[..., str], name: str, high: int, low: int, bits: str, **shown: str
+) -> dict[str, Any]:
+    """One block of the bit picture: ``shown`` gives its ``label``, ``value_text`` and
+    ``tone`` (which of the five colours it takes)."""
+    one = high == low
     return {
-        "iso": view.iso_utc,
-        "utc": view.iso_utc.replace("T", " ").replace("Z", " UTC"),
-        "local": local.strftime("%Y-%m-%d %H:%M:%S.") + f"{local.microsecond // 1000:03d}",
-        "local_zone": local.strftime("%Z") or local.strftime("%z"),
-        "timestamp": view.parts.timestamp,
-        "relative": relative_time(view.parts.timestamp, now_ms, lang),
+        "name": name,
+        "width": high - low + 1,
+        "width_text": t("web.block.width_one")
+        if one
+        else t("web.block.width", width=high - low + 1),
+        "span_text": t("web.block.span_one", high=high)
+        if one
+        else t("web.block.span", high=high, low=low),
+        "bits": bits,
+        "groups": bit_groups(bits),
+        **shown,
     }
 
 
 def result_view(snow_id: SnowId, lang: str, now_ms: int | None = None) -> dict[str, Any]:
-    """Everything the result block shows of one id."""
+    """Everything the result block shows of one Twitter id (the compose page's result, and
+    the decoder's in the Twitter layout, which adds its readings and warnings)."""
     t = translator(lang)
     now = SYSTEM_CLOCK.time_ms() if now_ms is None else now_ms
     view = breakdown(snow_id)
     parts = view.parts
-    blocks = []
-    for seg in view.segments:
-        one = seg.width == 1
-        blocks.append(
-            {
-                "name": seg.name,
-                "label": t(f"segment.{seg.name}"),
-                "width": seg.width,
-                "width_text": t("web.block.width_one")
-                if one
-                else t("web.block.width", width=seg.width),
-                "span_text": t("web.block.span_one", high=seg.high_bit)
-                if one
-                else t("web.block.span", high=seg.high_bit, low=seg.low_bit),
-                "value_text": t(
-                    "web.block.value_delta" if seg.name == "timestamp" else "web.block.value",
-                    value=seg.value,
-                ),
-                "bits": seg.bits,
-                "groups": bit_groups(seg.bits),
-            }
+    blocks = [
+        block_view(
+            t,
+            seg.name,
+            seg.high_bit,
+            seg.low_bit,
+            seg.bits,
+            label=t(f"segment.{seg.name}"),
+            value_text=t(
+                "web.block.value_delta" if seg.name == "timestamp" else "web.block.value",
+                value=seg.value,
+            ),
+            tone=seg.name,
         )
+        for seg in view.segments
+    ]
     steps = {s.key: s for s in view.steps}
     shifts = [
         {"key": key, "label": t(f"web.step.shift.{key}"), **_math(steps[key])}
@@ -167,11 +211,12 @@ def result_view(snow_id: SnowId, lang: str, now_ms: int | None = None) -> dict[s
     ]
     decimal = str(snow_id)
     return {
+        "kind": "twitter",
         "decimal": decimal,
         "hex": "0x" + snow_id.hex,
         "binary": snow_id.binary,
         "binary_groups": bit_groups(snow_id.binary),
-        **_times(view, lang, now),
+        **time_view(parts.timestamp, lang, now),
         "fields": [
             (t("web.label.timestamp"), parts.timestamp),
             (t("web.label.datacenter"), parts.datacenter),
@@ -184,7 +229,7 @@ def result_view(snow_id: SnowId, lang: str, now_ms: int | None = None) -> dict[s
         "shifts": shifts,
         "combine": _math(steps["combine"]),
         "announce": t("web.announce.id", id=decimal),
-        "decode_href": "/decode?" + urlencode({"id": decimal, "lang": lang}),
+        "decode_href": decode_href(int(snow_id), TWITTER, lang),
         "compose_href": "/?"
         + urlencode(
             {
@@ -195,6 +240,11 @@ def result_view(snow_id: SnowId, lang: str, now_ms: int | None = None) -> dict[s
                 "lang": lang,
             }
         ),
+        # What only the decoder shows (``_decoded_view.decoded_view`` fills them in).
+        "layout": None,
+        "warnings": [],
+        "readings": None,
+        "range_href": None,
     }
 
 
@@ -203,32 +253,32 @@ def _math(step: Step) -> dict[str, str]:
 
 
 def table_view(ids: IdList, lang: str, now_ms: int | None = None) -> dict[str, Any]:
-    """The decoder's compact table: one row per line, each with a link to its breakdown."""
+    """The decoder's compact table: one row per line, the layout's fields as columns, each
+    row with a link to its breakdown and a short word for each warning."""
     t = translator(lang)
     now = SYSTEM_CLOCK.time_ms() if now_ms is None else now_ms
+    layout = ids.layout
     rows: list[dict[str, Any]] = []
     for text, read in ids.lines:
         if isinstance(read, InvalidValueError):
             rows.append({"input": text, "error": localized_message(read, lang)})
             continue
-        view = breakdown(read)
-        parts = view.parts
-        decimal = str(read)
+        decimal = str(read.id)
         rows.append(
             {
                 "input": text,
                 "error": None,
                 "decimal": decimal,
-                **_times(view, lang, now),
-                "datacenter": parts.datacenter,
-                "machine": parts.machine,
-                "sequence": parts.sequence,
-                "href": "/decode?" + urlencode({"id": decimal, "lang": lang}),
+                **time_view(read.timestamp, lang, now),
+                "values": list(read.fields.values()),
+                "warnings": [t(f"web.warning_short.{code}") for code in read.warnings],
+                "href": decode_href(read.id, layout, lang),
                 "details_label": t("web.table.details_label", id=decimal),
             }
         )
     valid = sum(1 for row in rows if row["error"] is None)
     return {
+        "columns": [field_label(name, lang) for name in layout.field_names],
         "rows": rows,
         "count": len(rows),
         "announce": t("web.announce.many", count=len(rows), valid=valid),

@@ -1,4 +1,5 @@
-"""The HTML pages: the seed's tool (compose), the decoder, and a 404 page.
+"""The HTML pages: the seed's tool (compose), the decoder, the ids between two times, and
+a 404 page.
 
 Both forms are GET forms, so every result has a shareable URL. Everything shown is
 rendered here on the server; the page's JavaScript only re-fetches the same URL as
@@ -19,11 +20,13 @@ from starlette.routing import BaseRoute, Route
 from starlette.templating import Jinja2Templates
 
 from snowid._clock import SYSTEM_CLOCK
-from snowid.errors import InvalidValueError
+from snowid.errors import InvalidLayoutError, InvalidValueError
 from snowid.i18n import LANGS, translate
 from snowid.web._about import REFERENCES, faq, faq_json_ld
+from snowid.web._decoded_view import decoded_view, layout_message, layout_options, page_layout
 from snowid.web._forms import COMPOSE_FIELDS, localized_message, read_compose
 from snowid.web._lang import COOKIE, PAGE_LANG, negotiate, requested_lang
+from snowid.web._range_view import range_view, read_range
 from snowid.web._view import (
     MAX_IDS,
     IdList,
@@ -112,31 +115,39 @@ def routes() -> list[BaseRoute]:
             "faq_ld": faq_json_ld(questions, lang),
             "references": REFERENCES,
             "decode_home": "/decode?" + urlencode({"lang": lang}),
+            "range_home": "/range?" + urlencode({"lang": lang}),
         }
         return _with_cookie(request, tpl.TemplateResponse(request, "compose.html", context))
 
     async def decode_page(request: Request) -> Response:
         lang = negotiate(request, PAGE_LANG)
         raw = request.query_params.get("id")
+        chosen = request.query_params.get("layout")
         errors: dict[str, str] = {}
         result = table = None
+        try:
+            layout = page_layout(chosen)
+        except InvalidLayoutError as error:
+            errors["layout"] = layout_message(error, lang)
+            layout = None
         count = len(id_lines(raw)) if raw is not None else 0
         if count > MAX_IDS:
             errors["id"] = translate("web.decode.too_many", lang, count=count, max=MAX_IDS)
-        elif raw is not None:
+        elif raw is not None and layout is not None:
             try:
-                read = read_page_ids(raw)
+                read = read_page_ids(raw, layout)
             except InvalidValueError as error:
                 errors["id"] = localized_message(error, lang)
             else:
                 if isinstance(read, IdList):
                     table = table_view(read, lang)
                 else:
-                    result = result_view(read, lang)
+                    result = decoded_view(read, lang)
         context = {
             **_frame(request, lang, "decode"),
             "values": {"id": raw or ""},
             "errors": errors,
+            "layouts": layout_options(chosen, lang),
             "result": result,
             "table": table,
             "used_now": False,
@@ -144,9 +155,23 @@ def routes() -> list[BaseRoute]:
         }
         return _with_cookie(request, tpl.TemplateResponse(request, "decode.html", context))
 
+    async def range_page(request: Request) -> Response:
+        lang = negotiate(request, PAGE_LANG)
+        form = read_range(request.query_params, lang)
+        values = form.values if form is not None else {"from": "", "to": "", "layout": ""}
+        context = {
+            **_frame(request, lang, "range"),
+            "values": values,
+            "errors": form.errors if form is not None else {},
+            "layouts": layout_options(values["layout"], lang),
+            "range": range_view(form, lang) if form is not None else None,
+        }
+        return _with_cookie(request, tpl.TemplateResponse(request, "range.html", context))
+
     return [
         Route("/", compose_page, methods=["GET"]),
         Route("/decode", decode_page, methods=["GET"]),
+        Route("/range", range_page, methods=["GET"]),
     ]
 
 

@@ -1,4 +1,5 @@
-"""axe-core in Chromium: no accessibility violation on any page state (issue 10 item 6).
+"""axe-core in Chromium: no accessibility violation on any page state (issue 10 item 6, and
+issue 11's layout picker, readings, warnings and time-range page).
 
 Each page is checked in both languages, with and without errors, at desktop and phone
 widths, in the light and the dark scheme, with axe's experimental rules on too
@@ -25,6 +26,11 @@ STATES = {
     "decode": "/decode?id=1541815603606036480",
     "decode-many": f"/decode?id={MANY}",
     "decode-errors": "/decode?id=9223372036854775808",
+    # issue 11: another layout, a warning with the other readings, the time-range page
+    "decode-discord": "/decode?id=175928847299117063&layout=discord",
+    "decode-warning": "/decode?id=20",
+    "range": "/range?from=2016-04-30T11:18:25.796&to=2016-04-30T11:18:26&layout=discord",
+    "range-errors": "/range?from=&to=soon&layout=myspace",
 }
 SIZES = {
     "desktop": {"viewport": {"width": 1280, "height": 900}},

@@ -1,6 +1,6 @@
 """Every page state at desktop width and at 390 px, saved to tests/artifacts/ for a person
 to look at, with the layout faults a look would catch checked here too: nothing sticking out
-sideways, the copy button on the id's line, the five bit blocks in one row on a desktop."""
+sideways, each copy button on its id's line, the bit blocks in one row on a desktop."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ pytestmark = pytest.mark.browser
 
 SEED = "timestamp=1288834975657&datacenter=1&machine=1&sequence=0"
 MANY = "%0A".join(["4194439168", "0xfa021000", "hello", "1541815603606036480", str((1 << 63) - 1)])
+MANY_SONY = "%0A".join(["175928847299117063", "20", "0x1", str((1 << 63) - 1)])
 
 
 def _stale(page: Any) -> None:
@@ -55,6 +56,17 @@ STATES: dict[str, tuple[str, Callable[[Any], None] | None]] = {
     "decode-hex": ("/decode?id=0x7fffffffffffffff", None),
     "decode-many": (f"/decode?id={MANY}", None),
     "decode-errors": ("/decode?id=9223372036854775808", None),
+    # issue 11: other layouts, readings side by side, warnings, the time-range page
+    "decode-discord": ("/decode?id=175928847299117063&layout=discord", None),
+    "decode-warning": ("/decode?id=20", None),
+    "decode-mastodon-far": (f"/decode?id={(1 << 64) - 1}&layout=mastodon", None),
+    "decode-many-sonyflake": (f"/decode?id={MANY_SONY}&layout=sonyflake", None),
+    "range": ("/range?from=2016-04-30T11:18:25.796&to=2016-04-30T11:18:26&layout=discord", None),
+    "range-notes": (
+        "/range?from=2000-01-01T00:00&to=2014-09-01T00:00:00.019&layout=sonyflake",
+        None,
+    ),
+    "range-errors": ("/range?from=&to=soon&layout=myspace", None),
     "not-found": ("/no/such/page", None),
 }
 SIZES = {
@@ -98,11 +110,12 @@ def test_every_state_looks_right(
         assert file.stat().st_size > 10_000
         width = page.viewport_size["width"]
         assert page.evaluate("document.documentElement.scrollWidth") <= width, "sideways"
-        if page.locator("#out-id").count():
-            identifier, button = _box(page, "#out-id"), _box(page, "#out-id + .copy-wrap")
-            # the copy button sits on the id's line, not wrapped under it
-            assert button["y"] < identifier["y"] + identifier["height"]
-            assert button["x"] + button["width"] <= width
+        for shown in ("#out-id", "#out-low", "#out-high"):
+            if page.locator(shown).count():
+                identifier, button = _box(page, shown), _box(page, f"{shown} + .copy-wrap")
+                # the copy button sits on the id's line, not wrapped under it
+                assert button["y"] < identifier["y"] + identifier["height"]
+                assert button["x"] + button["width"] <= width
         if size == "desktop" and page.locator("#out-bits").count():
             tops = {
                 round(b["y"])
@@ -110,6 +123,6 @@ def test_every_state_looks_right(
                     "blocks => blocks.map(b => b.getBoundingClientRect().toJSON())"
                 )
             }
-            assert len(tops) == 1, "the five blocks share one row"
+            assert len(tops) == 1, "the blocks (five for Twitter) share one row"
     finally:
         page.close()

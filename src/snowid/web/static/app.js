@@ -250,7 +250,9 @@
       });
     });
     form.addEventListener("input", function (event) {
-      if (event.target && event.target.name) { typed(); }
+      if (!event.target || !event.target.name) { return; }
+      // A choice from a list (the layout) is settled at once; typing waits for a pause.
+      if (event.target.tagName === "SELECT") { now(); } else { typed(); }
     });
     form.addEventListener("focusout", function () { clearTimeout(pauseTimer); settled = true; reveal(); });
     form.addEventListener("submit", function (event) { event.preventDefault(); now(); });

@@ -1,0 +1,121 @@
+"""The "ids between two times" page: reading its form and wording ``snowid.id_range``.
+
+The form is two UTC date-and-time inputs and a layout picker, sent as a GET form (so it
+works without JavaScript and every answer has an address); the bounds are the library's
+(``range_info``: ``id_range`` and its decimal strings), shown with copy buttons and the
+SQL that uses them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode
+
+from snowid import Layout
+from snowid._clock import SYSTEM_CLOCK, Clock
+from snowid._timerange import iso_ms, parse_time, range_info
+from snowid.errors import InvalidLayoutError, InvalidValueError
+from snowid.i18n import translate, translate_layout
+from snowid.web._decoded_view import layout_message, layout_summary, page_layout
+from snowid.web._forms import localized_message
+from snowid.web._view import decode_href, time_view, translator
+
+__all__ = ["RANGE_FIELDS", "RangeForm", "range_view", "read_range"]
+
+RANGE_FIELDS = ("from", "to", "layout")
+
+
+@dataclass(slots=True)
+class RangeForm:
+    """The inputs as the form shows them again, a message per bad field, and the window
+    (Unix ms) with its layout when everything reads."""
+
+    values: dict[str, str]
+    errors: dict[str, str] = field(default_factory=dict)
+    layout: Layout | None = None
+    start_ms: int | None = None
+    end_ms: int | None = None
+    end_is_now: bool = False
+
+
+def _input_value(ms: int) -> str | None:
+    """Unix ms as a ``datetime-local`` input's value (UTC, no zone), if a date shows it."""
+    iso = iso_ms(ms)
+    return None if iso is None else iso.removesuffix("Z")
+
+
+def read_range(
+    query: Mapping[str, str], lang: str, clock: Clock = SYSTEM_CLOCK
+) -> RangeForm | None:
+    """The form as asked; None when nothing was asked yet (the empty form). A blank end
+    is now; a blank start is a message of its own, not a parse error."""
+    if "from" not in query and "to" not in query:
+        return None
+    values = {name: query.get(name, "") for name in RANGE_FIELDS}
+    form = RangeForm(values=values)
+    try:
+        form.layout = page_layout(values["layout"])
+        values["layout"] = form.layout.name
+    except InvalidLayoutError as error:
+        form.errors["layout"] = layout_message(error, lang)
+    start_text, end_text = values["from"].strip(), values["to"].strip()
+    if not start_text:
+        form.errors["from"] = translate("web.range.from_required", lang)
+    else:
+        try:
+            form.start_ms = parse_time("from", start_text)
+            values["from"] = _input_value(form.start_ms) or start_text
+        except InvalidValueError as error:
+            form.errors["from"] = localized_message(error, lang)
+    if not end_text:
+        form.end_ms, form.end_is_now = clock.time_ms(), True
+    else:
+        try:
+            form.end_ms = parse_time("to", end_text)
+            values["to"] = _input_value(form.end_ms) or end_text
+        except InvalidValueError as error:
+            form.errors["to"] = localized_message(error, lang)
+    return form
+
+
+def range_view(form: RangeForm, lang: str, clock: Clock = SYSTEM_CLOCK) -> dict[str, Any] | None:
+    """What the result shows: the window, ``low`` and ``high``, the SQL, and notes where
+    the window reaches past the layout or its ticks are longer than a millisecond."""
+    if form.errors or form.layout is None or form.start_ms is None or form.end_ms is None:
+        return None
+    t = translator(lang)
+    layout, start, end = form.layout, form.start_ms, form.end_ms
+    info = range_info(start, end, layout)
+    low, high = str(info["low"]), str(info["high"])
+    name = translate_layout(layout.name, lang)
+    notes = []
+    if start < layout.epoch_ms:
+        notes.append(t("web.range.before_epoch", layout=name))
+    if end > layout.max_timestamp + layout.unit_ms - 1:
+        notes.append(t("web.range.after_end", layout=name))
+    if layout.unit_ms > 1:
+        notes.append(t("web.range.ticks", layout=name, unit=layout.unit_ms))
+    api: dict[str, str | int] = {"from": start, "to": end, "layout": layout.name}
+    if form.end_is_now:
+        del api["to"]
+    now = clock.time_ms()
+    empty = bool(info["empty"])
+    return {
+        "layout": layout_summary(layout, lang),
+        "start": time_view(start, lang, now),
+        "end": time_view(end, lang, now),
+        "end_is_now": form.end_is_now,
+        "empty": empty,
+        "low": low,
+        "high": high,
+        "sql": f"WHERE {info['sql']}",
+        "low_href": decode_href(int(low), layout, lang),
+        "high_href": decode_href(int(high), layout, lang),
+        "notes": notes,
+        "api_href": "/api/range?" + urlencode(api),
+        "announce": t("web.announce.range_empty")
+        if empty
+        else t("web.announce.range", low=low, high=high),
+    }

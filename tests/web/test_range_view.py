@@ -1,0 +1,95 @@
+"""The "ids between two times" page without a browser: reading its form and what it shows
+of ``snowid.id_range`` (issue 11's page)."""
+
+from __future__ import annotations
+
+import pytest
+
+from snowid import DISCORD, SONYFLAKE, decode, id_range
+from snowid.testing import FakeClock
+from snowid.web._range_view import range_view, read_range
+
+NOW = FakeClock(1764547200000)  # 2025-12-01T00:00:00Z
+DISCORD_MS = 1462015105796  # 2016-04-30T11:18:25.796Z, Discord's documented example
+
+
+def view(query: dict[str, str], lang: str = "en") -> dict[str, object]:
+    form = read_range(query, lang, NOW)
+    assert form is not None
+    shown = range_view(form, lang, NOW)
+    assert shown is not None, form.errors
+    return shown
+
+
+def test_nothing_asked_is_the_empty_form() -> None:
+    assert read_range({"lang": "en"}, "en", NOW) is None
+
+
+def test_a_discord_window_gives_the_librarys_tight_bounds_and_the_sql() -> None:
+    start, end = "2016-04-30T11:18:25.796", "2016-04-30T11:18:26.000"
+    shown = view({"from": start, "to": end, "layout": "discord"})
+    low, high = id_range(DISCORD_MS, DISCORD_MS + 204, DISCORD)
+    assert (shown["low"], shown["high"]) == (str(low), str(high))
+    assert shown["sql"] == f"WHERE id BETWEEN {low} AND {high}"
+    # tight: the id below low is earlier than the start, the one above high later than the end
+    assert decode(low - 1, DISCORD).timestamp < DISCORD_MS <= decode(low, DISCORD).timestamp
+    assert decode(high, DISCORD).timestamp <= DISCORD_MS + 204 < decode(high + 1, DISCORD).timestamp
+    assert low <= 175928847299117063 <= high  # the documented id is in its own millisecond
+    assert shown["empty"] is False
+    assert shown["announce"] == f"low {low}, high {high}"
+
+
+def test_the_inputs_are_shown_again_as_utc_date_and_time_values() -> None:
+    """A time given as Unix ms, or with a zone, refills the datetime-local input in UTC."""
+    form = read_range({"from": str(DISCORD_MS), "to": "2016-04-30T13:18:25+02:00"}, "en", NOW)
+    assert form is not None
+    assert form.values["from"] == "2016-04-30T11:18:25.796"
+    assert form.values["to"] == "2016-04-30T11:18:25.000"
+    assert form.values["layout"] == "twitter"
+
+
+def test_a_blank_end_is_now_and_the_api_link_leaves_it_out() -> None:
+    shown = view({"from": "2025-11-30T00:00", "to": ""})
+    assert shown["end_is_now"] is True
+    assert shown["end"]["timestamp"] == NOW.time_ms()  # type: ignore[index]
+    assert shown["api_href"] == "/api/range?from=1764460800000&layout=twitter"
+
+
+@pytest.mark.parametrize(
+    ("lang", "message"),
+    [
+        ("en", "Choose the start of the window (a date and time in UTC)."),
+        ("vi", "Hãy chọn thời điểm bắt đầu (ngày giờ theo UTC)."),
+    ],
+)
+def test_a_blank_start_asks_for_one(lang: str, message: str) -> None:
+    form = read_range({"from": " ", "to": ""}, lang, NOW)
+    assert form is not None
+    assert form.errors == {"from": message}
+    assert range_view(form, lang, NOW) is None
+
+
+def test_bad_times_and_layouts_get_the_librarys_messages_each_on_its_own_field() -> None:
+    form = read_range({"from": "yesterday", "to": "2016-13-01", "layout": "myspace"}, "en", NOW)
+    assert form is not None
+    assert set(form.errors) == {"from", "to", "layout"}
+    assert form.errors["from"].startswith("From yesterday is not a time")
+    assert form.errors["to"].startswith("To 2016-13-01 is not a time")
+    assert form.errors["layout"].startswith("Layout myspace is unknown; choose one of the list")
+    assert form.values["from"] == "yesterday"  # shown again as typed
+
+
+def test_a_window_without_ids_says_so() -> None:
+    shown = view({"from": "2020-01-02", "to": "2020-01-01"})
+    assert shown["empty"] is True
+    assert shown["announce"] == "No ID in that window"
+
+
+def test_a_window_reaching_past_the_layout_is_cut_and_noted() -> None:
+    shown = view({"from": "2000-01-01", "to": "2014-09-01T00:00:00.019", "layout": "sonyflake"})
+    assert shown["low"] == "0"
+    assert shown["high"] == str(id_range(0, SONYFLAKE.epoch_ms + 19, SONYFLAKE)[1])
+    notes = shown["notes"]
+    assert isinstance(notes, list)
+    assert notes[0].startswith("The window starts before the Sonyflake epoch")
+    assert notes[1].startswith("Sonyflake counts time in ticks of 10 ms")
