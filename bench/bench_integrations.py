@@ -3,7 +3,7 @@
     pip install -e '.[all]'
     python bench/bench_integrations.py              # ~2 min: 100,000 rows / models, 3 rounds
     python bench/bench_integrations.py --quick      # ~15 s: 10,000, 1 round (noisy)
-    python bench/bench_integrations.py --no-sql     # pydantic only
+    python bench/bench_integrations.py --no-sql     # pydantic only (5 rounds; --rounds N)
 
 1. Inserting N rows (one transaction, ``conn.execute(insert(table), rows)``, so SQLAlchemy
    sends batched multi-row INSERTs) into three tables that differ only in their key:
@@ -15,7 +15,9 @@
 2. pydantic: validating and dumping N five-field models keyed by ``SnowId``, ``uuid.UUID``
    and ``int``, from Python dicts (ids as strings, as decoded JSON has them; the int key as
    a number) to ``model_dump(mode="json")``, and from a JSON document to JSON
-   (``TypeAdapter(list[Model])``). Target: SnowId >= 1.0x UUID.
+   (``TypeAdapter(list[Model])``). Target: SnowId >= 1.0x UUID. Also for scale: keys
+   handed over already typed (SnowId or UUID objects) or as ints. Ratios are taken per
+   round and given as the median with their spread.
 
 Rounds are interleaved (each starts with another contender, after a garbage collection;
 pydantic has one uncounted warm-up round) and the median of each contender is reported, as
@@ -153,7 +155,38 @@ def bench_sql(url: str, label: str, n: int, rounds: int) -> None:
 # --- pydantic --------------------------------------------------------------------------
 
 
+def report_paired(
+    title: str, results: dict[str, list[float]], n: int, *, base: str, target: str, scale: str
+) -> None:
+    """Like ``report``, but each ratio is taken round by round (the contenders of one round
+    ran back to back, so they met the same load), then the median and the spread of those
+    ratios are given: on a shared machine that says more than a ratio of two medians."""
+    print(title)
+    for name, seconds in results.items():
+        ratios = [b / s for b, s in zip(results[base], seconds, strict=True)]
+        verdict = ""
+        if name == target:
+            verdict = "  PASS" if statistics.median(ratios) >= 1.0 else "  FAIL"
+        print(
+            f"  {name:34s} {n / statistics.median(seconds):11,.0f} /s   "
+            f"{statistics.median(ratios):5.2f}x {base} [{min(ratios):.2f}-{max(ratios):.2f}]"
+            f"{verdict}"
+        )
+    scaled = [s / t for s, t in zip(results[scale], results[target], strict=True)]
+    print(
+        f"  {target} vs {scale}: {statistics.median(scaled):.2f}x"
+        f" [{min(scaled):.2f}-{max(scaled):.2f}]\n"
+    )
+
+
 def bench_pydantic(n: int, rounds: int) -> None:
+    """Five-field models keyed three ways, validated and dumped to JSON-ready data.
+
+    The target compares what a JSON API sees: ids arrive as strings (a SnowId must, above
+    2^53; a UUID always does) and leave as strings. The other rows are for scale: a plain
+    int key (a number, no id type), and keys handed over already typed (a SnowId, a UUID
+    object, or a SnowId as an int, e.g. from a database row).
+    """
     from pydantic import BaseModel, TypeAdapter
 
     from snowid import SnowId
@@ -179,23 +212,28 @@ def bench_pydantic(n: int, rounds: int) -> None:
         active: bool
         tag: str
 
-    def rows(make_id: Callable[[], object]) -> list[dict[str, object]]:
+    def rows(keys: list[Any]) -> list[dict[str, object]]:
         return [
-            {"id": make_id(), "name": f"n{i}", "amount": i, "active": i % 2 == 0, "tag": "t"}
-            for i in range(n)
+            {"id": key, "name": f"n{i}", "amount": i, "active": i % 2 == 0, "tag": "t"}
+            for i, key in enumerate(keys)
         ]
 
     ids = snowid.next_ids(n)
-    it = iter(ids)
-    counter = iter(range(1, n + 1))
+    uuids = [uuid.uuid4() for _ in range(n)]
+    target, base, scale = "SnowId (decimal strings)", "uuid.UUID (strings)", "int (numbers)"
     inputs: dict[str, tuple[type[BaseModel], list[dict[str, object]]]] = {
-        "SnowId (decimal strings)": (BySnowId, rows(lambda: str(next(it)))),
-        "uuid.UUID (strings)": (ByUuid, rows(lambda: str(uuid.uuid4()))),
-        "int (numbers)": (ByInt, rows(lambda: next(counter))),
+        target: (BySnowId, rows([str(i) for i in ids])),
+        base: (ByUuid, rows([str(u) for u in uuids])),
+        scale: (ByInt, rows(list(range(1, n + 1)))),
+        "SnowId (ints)": (BySnowId, rows([int(i) for i in ids])),
+        "SnowId (SnowId objects)": (BySnowId, rows(list(ids))),
+        "uuid.UUID (UUID objects)": (ByUuid, rows(uuids)),
     }
+    # As one JSON document: the typed forms have no JSON spelling; ids as JSON numbers do.
+    documents = [target, base, scale, "SnowId (ints)"]
     dict_results: dict[str, list[float]] = {name: [] for name in inputs}
-    json_results: dict[str, list[float]] = {name: [] for name in inputs}
-    blobs = {name: json.dumps(data).encode() for name, (_, data) in inputs.items()}
+    json_results: dict[str, list[float]] = {name: [] for name in documents}
+    blobs = {name: json.dumps(inputs[name][1]).encode() for name in documents}
     adapters = {name: TypeAdapter(list[model]) for name, (model, _) in inputs.items()}  # type: ignore[valid-type]
     for round_no in range(-1, rounds):  # round -1 warms up and is not counted
         for name in rotated(list(inputs), round_no):
@@ -209,6 +247,8 @@ def bench_pydantic(n: int, rounds: int) -> None:
             spent = timed(from_dicts, process_time)
             if round_no >= 0:
                 dict_results[name].append(spent)
+            if name not in documents:
+                continue
 
             def from_json(name: str = name) -> None:
                 adapter = adapters[name]
@@ -217,21 +257,22 @@ def bench_pydantic(n: int, rounds: int) -> None:
             spent = timed(from_json, process_time)
             if round_no >= 0:
                 json_results[name].append(spent)
-    report(
-        f"pydantic: validate + model_dump(mode='json'), {n:,} models of 5 fields, one by one",
+    report_paired(
+        f"pydantic: validate + model_dump(mode='json'), {n:,} models of 5 fields, one by one"
+        f" (median of {rounds} rounds; ratio median [spread] per round)",
         dict_results,
         n,
-        base="uuid.UUID (strings)",
-        target="SnowId (decimal strings)",
-        scale="int (numbers)",
+        base=base,
+        target=target,
+        scale=scale,
     )
-    report(
+    report_paired(
         f"pydantic: validate_json + dump_json of a list of {n:,} models (TypeAdapter)",
         json_results,
         n,
-        base="uuid.UUID (strings)",
-        target="SnowId (decimal strings)",
-        scale="int (numbers)",
+        base=base,
+        target=target,
+        scale=scale,
     )
 
 
@@ -239,14 +280,16 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--no-sql", action="store_true")
+    parser.add_argument("--rounds", type=int, help="pydantic rounds (default 1 quick, 5 full)")
     args = parser.parse_args()
     n, rounds = (10_000, 1) if args.quick else (100_000, 3)
+    pydantic_rounds = args.rounds or (1 if args.quick else 5)
     snowid.configure(lease=f"file://{tempfile.mkdtemp(prefix='snowid-bench-')}")
     snowid.next_id()  # claim the identity outside the timed runs
     if not args.no_sql:
         bench_sql(PG, "PostgreSQL (psycopg 3)", n, rounds)
         bench_sql(MARIADB, "MariaDB (PyMySQL)", n, rounds)
-    bench_pydantic(n, rounds)
+    bench_pydantic(n, pydantic_rounds)
 
 
 if __name__ == "__main__":

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import threading
 
 import pytest
-from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, validate_call
 
 import snowid
 from snowid import SnowId
@@ -72,6 +73,95 @@ def test_invalid_values_give_snowids_specific_message(value: object, kind: str, 
     assert words in error["msg"]  # ... says what is wrong ...
     if "range" in error["msg"]:
         assert "0..9223372036854775807" in error["msg"]  # ... and the allowed range
+
+
+@pytest.mark.parametrize("value", [0, MAX, "0", "007", str(MAX), "0" * 19])
+def test_the_fast_path_accepts_the_edges_of_the_range(value: int | str) -> None:
+    """Ints and decimal strings are taken inline (no call to the general rules): both ends
+    of the range and leading zeros still give the right id."""
+    assert Reply(author_id=value).author_id == SnowId(int(value))  # type: ignore[arg-type]
+    assert type(Reply(author_id=value).author_id) is SnowId  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("value", "kind"),
+    [
+        (MAX + 1, "snowid.id_sign_bit_set"),
+        ("9" * 19, "snowid.id_sign_bit_set"),
+        ("9" * 20, "snowid.id_too_large"),
+        (" 1", "snowid.not_an_integer"),
+        ("1\n", "snowid.not_an_integer"),
+        ("+1", "snowid.not_an_integer"),
+        ("1_0", "snowid.not_an_integer"),
+        ("\u0661\u0662", "snowid.not_an_integer"),  # Arabic-Indic digits: int() reads them
+    ],
+)
+def test_the_fast_path_refuses_what_the_rules_refuse(value: object, kind: str) -> None:
+    """What the inline checks let through must be a subset of snowid's rules: an input
+    just outside them (over the range, a space, a sign, a separator, non-ASCII digits)
+    still gets the specific error, through pydantic and through its JSON parser."""
+    with pytest.raises(ValidationError) as caught:
+        Reply(author_id=value)  # type: ignore[arg-type]
+    assert caught.value.errors()[0]["type"] == kind
+    with pytest.raises(ValidationError) as caught:
+        Reply.model_validate_json(json.dumps({"author_id": value}))
+    assert caught.value.errors()[0]["type"] == kind
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        ConfigDict(strict=True),
+        ConfigDict(str_strip_whitespace=True),
+        ConfigDict(regex_engine="python-re"),
+        ConfigDict(coerce_numbers_to_str=True),
+        ConfigDict(str_max_length=3),
+    ],
+)
+def test_a_models_config_neither_narrows_nor_widens_what_an_id_is(config: ConfigDict) -> None:
+    """The three accepted forms stay accepted, and a look-alike stays refused, whatever the
+    model's config says about strings and strictness."""
+
+    class Strictish(BaseModel):
+        model_config = config
+        id: SnowId
+
+    for value in (SnowId(SEED), SEED, str(SEED)):
+        assert Strictish.model_validate({"id": value}).id == SnowId(SEED)
+        assert Strictish.model_validate({"id": value}, strict=True).id == SnowId(SEED)
+    for bad in (f" {SEED} ", f"{SEED}\n", float(SEED), True):
+        with pytest.raises(ValidationError) as caught:
+            Strictish.model_validate({"id": bad})
+        assert caught.value.errors()[0]["type"].startswith("snowid.")
+
+
+def test_each_error_names_its_own_field() -> None:
+    """The field's name is bound when pydantic builds each field's schema (not read per
+    value): two SnowId fields, a list of them and a function argument each name their own."""
+
+    class Two(BaseModel):
+        first: SnowId
+        second: SnowId
+        others: list[SnowId] = []
+
+    with pytest.raises(ValidationError) as caught:
+        Two(first=-1, second="x", others=[SEED, 2.5])  # type: ignore[arg-type,list-item]
+    messages = {error["loc"]: error["msg"] for error in caught.value.errors()}
+    assert messages[("first",)].startswith("first ")
+    assert messages[("second",)].startswith("second ")
+    assert messages[("others", 1)].startswith("others ")
+
+    @validate_call
+    def fetch(order_id: SnowId) -> SnowId:
+        return order_id
+
+    assert fetch(str(SEED)) == SnowId(SEED)  # type: ignore[arg-type]
+    with pytest.raises(ValidationError) as caught:
+        fetch(-1)  # type: ignore[arg-type]
+    assert caught.value.errors()[0]["msg"].startswith("order_id ")
+    with pytest.raises(ValidationError) as caught:
+        TypeAdapter(SnowId).validate_python("x")
+    assert caught.value.errors()[0]["msg"].lower().startswith("id ")  # no field: generic name
 
 
 def test_a_json_number_beyond_2_53_is_refused_rather_than_trusted() -> None:
