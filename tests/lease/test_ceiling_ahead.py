@@ -15,8 +15,12 @@ import pytest
 
 from snowid.errors import CeilingAheadError, ClockSkewError
 from snowid.lease import lease_status, open_lease
+from tests.lease_support.holders import wait_until
 from tests.lease_support.marks import write_mark
 from tests.lease_support.pg import PG, open_pg, sql
+from tests.lease_support.stores import Store, store
+
+__all__ = ["store"]  # the fixture, imported for pytest
 
 FAR = 8_999_998_203_945_426_302
 
@@ -59,3 +63,46 @@ def test_postgres_far_ahead_ceiling_is_refused_at_once(table: str) -> None:
     assert (caught.value.worker, caught.value.ceiling) == (0, FAR)
     assert "from the lease store's" not in str(caught.value)
     assert [row.held for row in lease_status(url)] == [False]
+
+
+NEAR_TOP = 2**63 - 1000
+"""A stored ceiling a span below 2^63: adding the span passes PostgreSQL's bigint, and
+Lua's numbers (doubles) in Redis are no longer exact there."""
+
+
+def test_a_ceiling_near_the_top_of_64_bits_is_ceiling_ahead_on_every_store(store: Store) -> None:
+    """Before: PostgreSQL's claim overflowed (``bigint out of range``, reported as
+    StoreUnreachableError, as if the store were down) and Redis wrote back a wrapped,
+    negative ceiling and waited the whole claim_wait. Now the claim is refused at once as
+    CeilingAheadError naming the worker and the stored ceiling, and that ceiling never
+    drops."""
+    store.push_ceiling(0, NEAR_TOP - store.now_ms())
+    query = "range=0-0&ttl=1"
+    started = time.monotonic()
+    with store.open(query) as lease, pytest.raises(CeilingAheadError) as caught:
+        lease.acquire(0)
+    assert time.monotonic() - started < 2  # claim_wait is 5 s: refused without waiting
+    error = caught.value
+    assert error.worker == 0
+    assert abs(error.ceiling - NEAR_TOP) < 10_000  # the stored value, exactly as written
+    (row,) = lease_status(store.url(query))
+    assert not row.held  # what the claim took was given back
+    assert row.ceiling_ms >= error.ceiling  # never lowered, never wrapped
+
+
+def test_a_ceiling_raised_near_the_top_of_64_bits_under_a_holder_renews_as_written(
+    store: Store,
+) -> None:
+    """Before: Redis computed with the stored ceiling as a Lua double and answered it
+    rounded (within 512 of 2^63, wrapped negative: the holder then failed closed as if the
+    store had rolled back). Renewals now pass the stored ceiling on exactly, as
+    PostgreSQL's do."""
+    target = 2**63 - 1 - 5000  # room for the ms between push_ceiling's two clock reads
+    url = store.url("range=0-0")
+    with store.open("range=0-0&ttl=1&renew=0.1") as lease:
+        lease.acquire(0)
+        store.push_ceiling(0, target - store.now_ms())
+        (row,) = lease_status(url)
+        assert target <= row.ceiling_ms < 2**63
+        wait_until(lambda: lease.ceiling_ms == row.ceiling_ms, 5, "the ceiling acknowledged")
+        assert lease.state == "held"

@@ -68,6 +68,26 @@ def test_store_wiped_holder_fails_closed_and_reinit_quarantines(table: str) -> N
         assert grant.start_ms > before + 1000 + 1000 + 500 - 50
 
 
+def test_meta_row_deleted_holder_fails_closed_and_the_next_claim_quarantines(table: str) -> None:
+    """Case 22, the meta row alone deleted (the leases table kept): the holder fails closed
+    for good; a process that never saw the store sets it up again with every ceiling
+    quarantined, as after a dropped table and as Redis does after FLUSHALL (before: it
+    failed with StoreRegressedError until an operator ran ``snowid lease init``)."""
+    url = f"{PG}?table={table}&range=0-1&ttl=1&renew=0.2&max_skew=0.5"
+    holder = open_pg(url)
+    holder.acquire(0)
+    sql(f"DELETE FROM {table}_meta")
+    wait_until(lambda: holder.state != "held", 5, "the holder to fail closed")
+    with pytest.raises(StoreRegressedError):
+        holder.acquire(int(time.time() * 1000))
+    holder.close()
+    before = int(time.time() * 1000)
+    with open_pg(url, claim_wait=5) as fresh:
+        grant = fresh.acquire(0)  # sets the meta row up again on first use, quarantined
+        assert grant.start_ms > before + 1000 + 1000 + 500 - 50
+    assert len(sql(f"SELECT incarnation FROM {table}_meta")) == 1
+
+
 def test_store_recreated_with_a_new_incarnation_fails_holders_closed(table: str) -> None:
     """Case 22: the meta row replaced (a new incarnation): the holder stops for good."""
     url = f"{PG}?table={table}&range=0-1&ttl=1&renew=0.2"

@@ -51,8 +51,8 @@ URL forms (query options may also be passed as keyword arguments, which win)::
         picks the datacenter, a file slot in state_dir the machine; pod_bits (5) moves
         the split (6: 64 pods of 16 processes); the file: tuning options apply.
 
-The defaults above live in each backend's constructor; an option left out of the URL is
-not passed. White space around the URL is ignored; a control character inside it (or
+The defaults above live in each backend's constructor (those shared by the networked
+stores in their common base's); an option left out of the URL is not passed. White space around the URL is ignored; a control character inside it (or
 percent-encoded in a file: path or state_dir) is refused, never dropped. Without a URL: the ``SNOWID_LEASE`` environment variable, else ``file:``
 (host slots over every worker number). File slots coordinate the processes of ONE host:
 across hosts give each host its own range (or ``datacenter=``), or a networked store.

@@ -21,6 +21,7 @@ __all__ = ["Sql", "check_identifier"]
 _NOW_MS = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
 _MS = "CASE WHEN isfinite({0}) THEN (extract(epoch FROM {0}) * 1000)::bigint END"
 INIT_LOCK_KEY = 0x736E6F776964  # "snowid"
+_BIGINT_MAX = 2**63 - 1
 # Every write is durable before it is acknowledged, whatever the server, role or database
 # sets: with synchronous_commit off a crash loses acknowledged ceilings, and a successor
 # could then start below ids already issued. Set per transaction (PgBouncer-safe).
@@ -89,7 +90,10 @@ class Sql:
 
     @property
     def claim(self) -> str:
-        # Lowest ceiling first: the successor most likely to start at once.
+        # Lowest ceiling first: the successor most likely to start at once. The span is
+        # added up to bigint's top, never past it: a stored ceiling near 2^63 (a tampered
+        # or corrupt row) is claimed unchanged and refused by the claimant as ceiling-ahead
+        # (and given back), instead of failing as "bigint out of range".
         return (
             f"WITH {_DURABLE}, now AS (SELECT {_NOW_MS} AS ms),"
             f" meta AS (SELECT incarnation FROM {self.meta} WHERE id = 1),"
@@ -100,8 +104,9 @@ class Sql:
             "  expires_at = clock_timestamp() + make_interval(secs => %(ttl)s),"
             "  claimed_at = clock_timestamp(), renewed_at = clock_timestamp(),"
             "  holder = %(holder)s,"
-            "  ceiling_ms = GREATEST(l.ceiling_ms, LEAST(%(caller_ms)s, now.ms + %(max_skew)s))"
-            "   + %(span)s"
+            "  ceiling_ms = LEAST(GREATEST(l.ceiling_ms,"
+            "   LEAST(%(caller_ms)s, now.ms + %(max_skew)s))::numeric + %(span)s,"
+            f"   {_BIGINT_MAX})::bigint"
             " FROM pick, now, meta, durable WHERE l.worker = pick.worker"
             " RETURNING l.worker, pick.old_ceiling, l.ceiling_ms, l.epoch, now.ms,"
             " meta.incarnation::text"

@@ -32,6 +32,15 @@ local function now_ms()
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 local function fmt(n) return string.format('%d', n) end
+-- Lua's numbers are doubles, whole numbers exact only below 2^53: a stored ceiling at or
+-- above (a tampered or corrupt store, far beyond any clock) is never computed with or
+-- formatted (that would round it, or wrap it negative past 2^63); it is passed on as
+-- written, and the claimant refuses it as ceiling-ahead.
+local EXACT = 9007199254740992
+local function as_written(raw, n)
+  if n >= EXACT then return raw end
+  return fmt(n)
+end
 local function expiry(v)
   if not v then return -1 end
   return tonumber(string.match(v, ':(%d+)$')) or -1
@@ -100,13 +109,15 @@ for w = first, last do
   end
 end
 if pick < 0 then return {'full'} end
+local raw = ceilings[tostring(pick)]
+local epoch = redis.call('HINCRBY', KEYS[4], pick, 1)
+redis.call('HSET', KEYS[2], pick, ARGV[3] .. ':' .. fmt(now + tonumber(ARGV[4])))
+redis.call('HSET', KEYS[5], pick, fmt(now) .. ' ' .. ARGV[8])
+if old >= EXACT then return {'ok', pick, raw, raw, epoch, inc} end
 -- A caller clock far ahead cannot push the ceiling beyond the store's clock + max_skew.
 local proposal = math.min(tonumber(ARGV[5]), now + tonumber(ARGV[6]))
 local ceiling = math.max(old, proposal) + tonumber(ARGV[7])
-local epoch = redis.call('HINCRBY', KEYS[4], pick, 1)
-redis.call('HSET', KEYS[2], pick, ARGV[3] .. ':' .. fmt(now + tonumber(ARGV[4])))
 redis.call('HSET', KEYS[3], pick, fmt(ceiling))
-redis.call('HSET', KEYS[5], pick, fmt(now) .. ' ' .. ARGV[8])
 return {'ok', pick, fmt(old), fmt(ceiling), epoch, inc}
 """
 )
@@ -120,12 +131,14 @@ if not inc then return {'missing'} end
 local w = ARGV[1]
 if inc ~= ARGV[8] or not ours(w, ARGV[2], ARGV[3]) then return {'lost'} end
 local now = now_ms()
-local old = tonumber(redis.call('HGET', KEYS[3], w)) or 0
+local raw = redis.call('HGET', KEYS[3], w)
+local old = tonumber(raw) or 0
+redis.call('HSET', KEYS[2], w, ARGV[2] .. ':' .. fmt(now + tonumber(ARGV[4])))
+if old >= EXACT then return {'ok', raw, raw, fmt(now)} end
 local span = tonumber(ARGV[6])
 -- The proposal is capped by the store's clock: a client far ahead cannot poison w.
 local proposal = math.min(tonumber(ARGV[5]) + span, now + span + tonumber(ARGV[7]))
 local ceiling = math.max(old, proposal)
-redis.call('HSET', KEYS[2], w, ARGV[2] .. ':' .. fmt(now + tonumber(ARGV[4])))
 if ceiling > old then redis.call('HSET', KEYS[3], w, fmt(ceiling)) end
 return {'ok', fmt(old), fmt(ceiling), fmt(now)}
 """
@@ -153,12 +166,13 @@ REPAIR = (
 local inc = redis.call('HGET', KEYS[1], 'incarnation')
 if inc ~= ARGV[5] then return {'lost'} end
 local w = ARGV[1]
-local old = tonumber(redis.call('HGET', KEYS[3], w)) or 0
+local raw = redis.call('HGET', KEYS[3], w)
+local old = tonumber(raw) or 0
 if old < tonumber(ARGV[4]) then redis.call('HSET', KEYS[3], w, ARGV[4]) end
 if ours(w, ARGV[2], ARGV[3]) then
   redis.call('HSET', KEYS[2], w, ARGV[2] .. ':' .. fmt(now_ms() - 1))
 end
-return {'ok', fmt(old)}
+return {'ok', as_written(raw, old)}
 """
 )
 

@@ -1,15 +1,17 @@
 """The protocol of a networked lease store (docs/leases.md, "The protocol"), whatever the store.
 
-A backend supplies five store operations (``_store_now_ms``, ``_store_claim``,
-``_store_renew``, ``_store_release``, ``_store_incarnation``) and how to drop its
-connection; this class turns them into the lease: each claim of worker ``w`` gets a
-new owner token and ``epoch + 1`` and starts above the highest ceiling ever granted
-for ``w``; the ceiling rises only through an acknowledged compare-and-set on (worker,
-owner, epoch); a daemon thread renews every ``renew`` seconds. The hot-path bound
-``ceiling_ms`` is the last acknowledged ceiling, and drops to -1 when the lease is lost
-or when the local deadline (boot clock before the last good renewal + TTL*0.89) passes
-unrenewed. A store operation that does not answer within ``timeout`` raises
-StoreUnreachableError: the lease never waits on a stalled store.
+A backend supplies the store operations (``_store_now_ms``, ``_store_claim``,
+``_store_renew``, ``_store_release``, ``_store_incarnation``, ``_store_init``) and how
+to drop its connection; this class turns them into the lease: each claim of worker
+``w`` gets a new owner token and ``epoch + 1`` and starts above the highest ceiling ever
+granted for ``w`` (one further ahead than the claim may wait is refused at once,
+CeilingAheadError); the ceiling rises only through an acknowledged compare-and-set on
+(worker, owner, epoch); a daemon thread renews every ``renew`` seconds. The hot-path
+bound ``ceiling_ms`` is the last acknowledged ceiling, and drops to -1 when the lease is
+lost or when the local deadline (boot clock before the last good renewal + TTL*0.89)
+passes unrenewed. A store operation that does not answer within ``timeout`` raises
+StoreUnreachableError: the lease never waits on a stalled store. The options and their
+defaults are the same for every store (``StoreOptions``, ``read_options``).
 """
 
 from __future__ import annotations
@@ -20,13 +22,13 @@ import os
 import socket
 import threading
 import uuid
-from dataclasses import dataclass
-from typing import Literal, NoReturn
+from typing import TYPE_CHECKING, NoReturn, cast
 
 from snowid._clock import Clock
 from snowid._fence import Grant
 from snowid._layout import TWITTER
 from snowid.errors import (
+    CeilingAheadError,
     ClockSkewError,
     LeaseError,
     LeaseLostError,
@@ -35,58 +37,39 @@ from snowid.errors import (
     StoreUnreachableError,
 )
 from snowid.lease._base import Lease
+from snowid.lease._storeops import Claimed, Renewed, StoreMissing, StoreOptions
 
-__all__ = ["Claimed", "Renewed", "StoreLease", "StoreMissing"]
+if TYPE_CHECKING:
+    from snowid.lease._url import LeaseUrl
+
+__all__ = ["Claimed", "Renewed", "StoreLease", "StoreMissing", "StoreOptions"]
 
 log = logging.getLogger("snowid.lease")
 
 _NS_PER_MS = 1_000_000
 
 
-class StoreMissing(Exception):  # noqa: N818 - a signal between this module and backends
-    """Raised by a store operation when the store holds no lease records (never set up,
-    or wiped): the first claim of a process sets it up; a holder fails closed."""
-
-
-@dataclass(frozen=True, slots=True)
-class Claimed:
-    """What a successful claim statement or script returns."""
-
-    worker: int
-    old_ceiling: int
-    ceiling: int
-    epoch: int
-    incarnation: str
-
-
-@dataclass(frozen=True, slots=True)
-class Renewed:
-    """The answer to a renewal: ``ok`` with the ceiling before and after; ``lost`` when
-    the compare-and-set failed (owner, epoch or incarnation); ``restarted`` when the
-    backend saw the store restart and already dropped the lease (``reason`` says why)."""
-
-    status: Literal["ok", "lost", "restarted"]
-    old_ceiling: int = 0
-    ceiling: int = 0
-    reason: str = ""
-
-
 class StoreLease(Lease):
-    """A worker identity in ``[first, last]`` leased from a networked store."""
+    """A worker identity in ``[first, last]`` leased from a networked store.
+
+    The protocol's defaults live here, in the constructor, for every store: ``ttl`` 10 s,
+    ``renew`` ttl/3, ``span`` ttl, ``max_skew`` 2 s, ``timeout`` renew (per operation),
+    ``claim_wait`` ttl + span + max_skew + 1 s.
+    """
 
     def __init__(
         self,
         *,
-        first: int,
-        last: int,
-        ttl: float,
-        renew: float | None,
-        span: float | None,
-        max_skew: float,
-        timeout: float | None,
-        claim_wait: float | None,
+        first: int = 0,
+        last: int = TWITTER.max_worker,
+        ttl: float = 10.0,
+        renew: float | None = None,
+        span: float | None = None,
+        max_skew: float = 2.0,
+        timeout: float | None = None,
+        claim_wait: float | None = None,
         url: str,
-        clock: Clock | None,
+        clock: Clock | None = None,
     ) -> None:
         super().__init__(url, clock)
         self.first, self.last = TWITTER.check_worker(first), TWITTER.check_worker(last)
@@ -113,6 +96,23 @@ class StoreLease(Lease):
 
     # --- for backends -----------------------------------------------------------------
 
+    @staticmethod
+    def read_options(url: LeaseUrl) -> StoreOptions:
+        """The protocol's options given in the URL (range or datacenter, ttl, renew, span,
+        max_skew, timeout, claim_wait), checked; those left out are not set."""
+        first, last = url.worker_range() or (None, None)
+        given = {
+            "first": first,
+            "last": last,
+            "ttl": url.seconds("ttl", 0.05),
+            "renew": url.seconds("renew", 0.01),
+            "span": url.seconds("span", 0.01),
+            "max_skew": url.seconds("max_skew"),
+            "timeout": url.seconds("timeout", 0.01),
+            "claim_wait": url.seconds("claim_wait"),
+        }
+        return cast(StoreOptions, {key: value for key, value in given.items() if value is not None})
+
     @property
     def quarantine_ms(self) -> int:
         """How far above now a fresh store raises every ceiling (docs/leases.md, "The protocol")."""
@@ -137,15 +137,59 @@ class StoreLease(Lease):
     def _store_incarnation(self) -> str | None:
         raise NotImplementedError
 
+    def _store_init(self, quarantine_ms: int | None) -> tuple[str, bool]:
+        """Set the store up if it has no incarnation, raising every ceiling to at least
+        store-now + ``quarantine_ms`` (None: a first deployment); (incarnation, created)."""
+        raise NotImplementedError
+
+    def _store_where(self) -> dict[str, object]:
+        """Where in the store the leases live (a table, keys), for ``prepare`` and logs."""
+        return {}
+
     def _store_setup(self) -> None:
         """Set up a store found empty at the first claim (with the quarantine)."""
-        raise NotImplementedError
+        self.init_store()
 
     def _drop_connection(self) -> None:
         """Close the connection (the next operation opens a new one)."""
 
     def _abandon_connection(self) -> None:
         """In a forked child: forget the parent's connection without using it."""
+
+    # --- set-up -------------------------------------------------------------------------
+
+    def prepare(self, *, first_deployment: bool = False) -> dict[str, object]:
+        """Set the store up if it has no incarnation (idempotent); a store set up now is
+        quarantined unless ``first_deployment`` (see ``init_store``)."""
+        incarnation, created = self.init_store(first_deployment=first_deployment)
+        return {
+            "url": self.url,
+            **self._store_where(),
+            "incarnation": incarnation,
+            "created": created,
+            "quarantined": created and not first_deployment,
+        }
+
+    def init_store(self, *, first_deployment: bool = False) -> tuple[str, bool]:
+        """Set the store up if it has no incarnation (idempotent); (incarnation, created).
+
+        Set up now, every ceiling is quarantined above now + ttl + span + max_skew, so
+        holders left from a lost earlier store run out first; ``first_deployment`` (the
+        operator vouches that there was none) skips it.
+        """
+        quarantine = None if first_deployment else self.quarantine_ms
+        with self._lock:
+            incarnation, created = self._store_init(quarantine)
+        if created and quarantine is not None:
+            where = ", ".join(f"{key} {value}" for key, value in self._store_where().items())
+            log.warning(
+                "snowid set up the lease store %s (%s): every ceiling is quarantined for %d ms,"
+                " first claims wait that long (snowid lease init --first-deployment avoids it)",
+                self.url,
+                where,
+                quarantine,
+            )
+        return incarnation, created
 
     # --- claim --------------------------------------------------------------------------
 
@@ -154,11 +198,9 @@ class StoreLease(Lease):
             raise self._fatal
         try:
             return self._claim_once(needed_ms)
-        except StoreMissing:
+        except StoreMissing as missing:
             if self.incarnation is not None:
-                self._fail(
-                    StoreRegressedError(worker="*", reason="the store's meta record is gone")
-                )
+                self._fail(StoreRegressedError(worker="*", reason=missing.reason))
             self._store_setup()
             return self._claim_once(needed_ms)
 
@@ -206,8 +248,15 @@ class StoreLease(Lease):
         clock = self._clock
         give_up = clock.monotonic_ns() + self.claim_wait_ms * _NS_PER_MS
         while (now := clock.time_ms()) < grant.start_ms:
-            if clock.monotonic_ns() >= give_up:
-                raise ClockSkewError(skew_ms=grant.start_ms - now, max_skew_ms=self.claim_wait_ms)
+            # Further ahead than the whole wait: refused at once, not after waiting in vain.
+            ahead = grant.start_ms - now
+            if ahead > self.claim_wait_ms or clock.monotonic_ns() >= give_up:
+                raise CeilingAheadError(
+                    worker=TWITTER.worker(grant.datacenter, grant.machine),
+                    ceiling=grant.start_ms - 1,
+                    ahead_ms=ahead,
+                    max_ms=self.claim_wait_ms,
+                )
             clock.sleep(min((grant.start_ms - now) / 1000, self.renew_ms / 1000))
             if clock.monotonic_ns() >= self._next_renew_ns:
                 self._renew_now(publish=False)
@@ -240,8 +289,8 @@ class StoreLease(Lease):
             self.renew_failures += 1
             self._store_down_until_ns = clock.monotonic_ns() + self.renew_ms * _NS_PER_MS
             raise
-        except StoreMissing:
-            self._fail(StoreRegressedError(worker=worker, reason="the store's meta record is gone"))
+        except StoreMissing as missing:
+            self._fail(StoreRegressedError(worker=worker, reason=missing.reason))
         if answer.status == "lost":
             self._diagnose_lost(worker)
         if answer.old_ceiling < grant.ceiling_ms:

@@ -24,7 +24,7 @@ import contextlib
 import logging
 import threading
 import uuid
-from typing import Any
+from typing import Any, Unpack
 
 from snowid._clock import Clock
 from snowid._layout import TWITTER
@@ -38,7 +38,7 @@ from snowid.errors import (
 )
 from snowid.lease._base import IdentityStatus
 from snowid.lease._redis_lua import CLAIM, INIT, RELEASE, RENEW, REPAIR, Keys
-from snowid.lease._store import Claimed, Renewed, StoreLease, StoreMissing
+from snowid.lease._store import Claimed, Renewed, StoreLease, StoreMissing, StoreOptions
 from snowid.lease._url import LeaseUrl
 
 __all__ = ["DURABILITY", "OPTIONS", "RedisLease"]
@@ -66,24 +66,14 @@ class RedisLease(StoreLease):
         self,
         connection: dict[str, Any],
         *,
-        first: int = 0,
-        last: int = TWITTER.max_worker,
         prefix: str = "snowid",
-        ttl: float = 10.0,
-        renew: float | None = None,
-        span: float | None = None,
-        max_skew: float = 2.0,
-        timeout: float | None = None,
-        claim_wait: float | None = None,
         connect_timeout: float = 2.0,
         durability: str = "strict",
         url: str = "redis://",
         clock: Clock | None = None,
+        **options: Unpack[StoreOptions],
     ) -> None:
-        super().__init__(
-            first=first, last=last, ttl=ttl, renew=renew, span=span, max_skew=max_skew,
-            timeout=timeout, claim_wait=claim_wait, url=url, clock=clock,
-        )  # fmt: skip
+        super().__init__(url=url, clock=clock, **options)
         self.connection = dict(connection)  # host, port, db, username, password, ssl, ssl_*
         self.keys = Keys(prefix)
         self.connect_timeout = connect_timeout
@@ -123,22 +113,14 @@ class RedisLease(StoreLease):
             raise url.fail(
                 "choice", option="durability", text=durability, allowed=", ".join(DURABILITY)
             )
-        first, last = url.worker_range() or (None, None)
+        options = cls.read_options(url)
         given: dict[str, Any] = {
-            "first": first,
-            "last": last,
             "prefix": url.identifier("key"),
-            "ttl": url.seconds("ttl", 0.05),
-            "renew": url.seconds("renew", 0.01),
-            "span": url.seconds("span", 0.01),
-            "max_skew": url.seconds("max_skew"),
-            "timeout": url.seconds("timeout", 0.01),
-            "claim_wait": url.seconds("claim_wait"),
             "connect_timeout": url.seconds("connect_timeout", 0.01),
             "durability": durability,
         }
-        options = {key: value for key, value in given.items() if value is not None}
-        return cls(connection, url=url.shown, clock=clock, **options)
+        own = {key: value for key, value in given.items() if value is not None}
+        return cls(connection, url=url.shown, clock=clock, **own, **options)
 
     # --- connection ---------------------------------------------------------------------
 
@@ -316,9 +298,6 @@ class RedisLease(StoreLease):
         seconds, micros = self._call(self._client().time)
         return int(seconds) * 1000 + int(micros) // 1000
 
-    def _store_setup(self) -> None:
-        self.init_store()
-
     def _store_claim(self, owner: str, caller_ms: int, holder: str) -> Claimed | None:
         self._restarted = False  # nothing held: a restart seen now needs no repair
         reply = self._script(
@@ -371,32 +350,13 @@ class RedisLease(StoreLease):
 
     # --- set-up and status --------------------------------------------------------------
 
-    def prepare(self, *, first_deployment: bool = False) -> dict[str, object]:
-        """Set the store up if it has no incarnation (idempotent); a store set up now is
-        quarantined unless ``first_deployment`` (see ``init_store``)."""
-        incarnation, created = self.init_store(first_deployment=first_deployment)
-        return {
-            "url": self.url,
-            "keys": self.keys.all,
-            "incarnation": incarnation,
-            "created": created,
-            "quarantined": created and not first_deployment,
-        }
+    def _store_init(self, quarantine_ms: int | None) -> tuple[str, bool]:
+        quarantine = -1 if quarantine_ms is None else quarantine_ms
+        reply = self._script("init", quarantine, str(uuid.uuid4()), "twitter")
+        return _text(reply[0]), bool(int(reply[1]))
 
-    def init_store(self, *, first_deployment: bool = False) -> tuple[str, bool]:
-        """Set the store up if it has no incarnation (idempotent); (incarnation, created)."""
-        quarantine = -1 if first_deployment else self.quarantine_ms
-        with self._lock:
-            reply = self._script("init", quarantine, str(uuid.uuid4()), "twitter")
-        incarnation, created = _text(reply[0]), bool(int(reply[1]))
-        if created and quarantine >= 0:
-            log.warning(
-                "snowid set up the Redis lease keys {%s}: every ceiling is quarantined for %d ms,"
-                " first claims wait that long (snowid lease init --first-deployment avoids it)",
-                self.keys.prefix,
-                quarantine,
-            )
-        return incarnation, created
+    def _store_where(self) -> dict[str, object]:
+        return {"keys": self.keys.all}
 
     def status(self) -> list[IdentityStatus]:
         """Every identity ever claimed: holder, epoch, ceiling (read only, no strict check)."""
