@@ -25,6 +25,8 @@ from snowid.lease._url import check_identifier
 
 __all__ = ["NOW_MS", "Sql"]
 
+_BIGINT_MAX = 2**63 - 1
+
 NOW_MS = "CAST(FLOOR(UNIX_TIMESTAMP(SYSDATE(6)) * 1000) AS SIGNED)"
 """The server's clock in Unix milliseconds (the session's time zone is UTC)."""
 
@@ -119,7 +121,11 @@ class Sql:
     def claim(self) -> str:
         """Lowest ceiling first (the successor most likely to start at once); one row of
         (worker, old ceiling, ceiling, epoch, store now, incarnation): worker NULL when
-        every identity in range is held, incarnation NULL when the meta row is gone."""
+        every identity in range is held, incarnation NULL when the meta row is gone.
+
+        The span is added in DECIMAL up to BIGINT's top, never past it: a stored ceiling
+        near 2^63 (a tampered or corrupt row) is claimed unchanged and refused by the
+        claimant as ceiling-ahead, instead of failing as "BIGINT value is out of range"."""
         return (
             "SET @snowid_w = NULL, @snowid_old = NULL;"
             " START TRANSACTION;"
@@ -132,8 +138,9 @@ class Sql:
             f" UPDATE {self.table} SET owner = %(owner)s, epoch = epoch + 1,"
             " expires_ms = @snowid_now + %(ttl)s, claimed_ms = @snowid_now,"
             " renewed_ms = @snowid_now, holder = %(holder)s,"
-            " ceiling_ms = GREATEST(ceiling_ms, LEAST(%(caller_ms)s, @snowid_now + %(max_skew)s))"
-            " + %(span)s"
+            " ceiling_ms = LEAST(GREATEST(ceiling_ms,"
+            " LEAST(%(caller_ms)s, @snowid_now + %(max_skew)s)) + CAST(%(span)s AS DECIMAL(20)),"
+            f" {_BIGINT_MAX})"
             " WHERE worker = @snowid_w;"
             " SELECT @snowid_w, @snowid_old,"
             f" (SELECT ceiling_ms FROM {self.table} WHERE worker = @snowid_w),"

@@ -1,13 +1,36 @@
 """What passes between the store protocol (``_store.StoreLease``) and a backend's store
 operations: the answers of a claim and a renewal, the signal of a store with no lease
-records, and the protocol's options."""
+records, the protocol's options, and the ``durability`` option of the stores that can be
+configured to lose acknowledged writes (Redis, MySQL)."""
 
 from __future__ import annotations
 
+import logging
+import threading
 from dataclasses import dataclass
-from typing import Literal, TypedDict
+from typing import TYPE_CHECKING, Literal, TypedDict
 
-__all__ = ["Claimed", "Renewed", "StoreMissing", "StoreOptions"]
+if TYPE_CHECKING:
+    from snowid.lease._url import LeaseUrl
+
+__all__ = [
+    "DURABILITY",
+    "Claimed",
+    "Renewed",
+    "StoreMissing",
+    "StoreOptions",
+    "read_durability",
+    "warn_best_effort",
+]
+
+log = logging.getLogger("snowid.lease")
+
+DURABILITY = ("strict", "best_effort")
+"""``durability=``: strict (the default) refuses a store whose settings can lose
+acknowledged writes, before anything else; best_effort accepts it and says so, loudly,
+once per process and store."""
+_WARNED: set[str] = set()
+_WARNED_LOCK = threading.Lock()
 
 
 class StoreMissing(Exception):  # noqa: N818 - a signal between the protocol and backends
@@ -54,3 +77,30 @@ class StoreOptions(TypedDict, total=False):
     max_skew: float
     timeout: float | None
     claim_wait: float | None
+
+
+def read_durability(url: LeaseUrl) -> str | None:
+    """The URL's ``durability`` option, checked; None if absent."""
+    durability = url.options.get("durability")
+    if durability is not None and durability not in DURABILITY:
+        raise url.fail(
+            "choice", option="durability", text=durability, allowed=", ".join(DURABILITY)
+        )
+    return durability
+
+
+def warn_best_effort(store: str, kind: str, weak: list[str], risk: str) -> None:
+    """Warn once per process and store that the ``kind`` store ``store`` runs unchecked:
+    ``weak`` lists the settings found wanting, ``risk`` what can lose acknowledged writes."""
+    with _WARNED_LOCK:
+        if store in _WARNED:
+            return
+        _WARNED.add(store)
+    log.warning(
+        "snowid: the %s lease store %s runs with durability=best_effort (weak settings: %s):"
+        " %s can let two processes issue the same ids",
+        kind,
+        store,
+        ", ".join(weak) or "none seen",
+        risk,
+    )

@@ -27,11 +27,10 @@ client-side read and write timeouts and multi-statement batches.
 from __future__ import annotations
 
 import contextlib
-import logging
 import threading
 import time
 import uuid
-from typing import Any
+from typing import Any, Unpack
 
 from snowid._clock import Clock
 from snowid._layout import TWITTER
@@ -53,14 +52,12 @@ from snowid.lease._mysqlconn import (
 )
 from snowid.lease._mysqlconn import reason as reason_of
 from snowid.lease._mysqlsql import SESSION, Sql
-from snowid.lease._store import Claimed, Renewed, StoreLease, StoreMissing
+from snowid.lease._store import Claimed, Renewed, StoreLease, StoreMissing, StoreOptions
+from snowid.lease._storeops import DURABILITY, read_durability, warn_best_effort
 from snowid.lease._url import LeaseUrl
 
 __all__ = ["DURABILITY", "OPTIONS", "MysqlLease"]
 
-log = logging.getLogger("snowid.lease")
-
-DURABILITY = ("strict", "best_effort")
 OPTIONS = (
     "range", "datacenter", "table", "ttl", "renew", "span", "max_skew", "timeout",
     "claim_wait", "connect_timeout", "durability", "unix_socket", "ssl_mode", "ssl_ca",
@@ -72,8 +69,6 @@ _SETTINGS = (
 )  # fmt: skip
 _NO_SUCH_TABLE = 1146
 _ABANDONED: list[object] = []  # connections inherited over fork: never closed by the child
-_WARNED: set[str] = set()
-_WARNED_LOCK = threading.Lock()
 
 
 class MysqlLease(StoreLease):
@@ -83,24 +78,14 @@ class MysqlLease(StoreLease):
         self,
         connection: dict[str, Any],
         *,
-        first: int = 0,
-        last: int = TWITTER.max_worker,
         table: str = "snowid_leases",
-        ttl: float = 10.0,
-        renew: float | None = None,
-        span: float | None = None,
-        max_skew: float = 2.0,
-        timeout: float | None = None,
-        claim_wait: float | None = None,
         connect_timeout: float = 2.0,
         durability: str = "strict",
         url: str = "mysql://",
         clock: Clock | None = None,
+        **options: Unpack[StoreOptions],
     ) -> None:
-        super().__init__(
-            first=first, last=last, ttl=ttl, renew=renew, span=span, max_skew=max_skew,
-            timeout=timeout, claim_wait=claim_wait, url=url, clock=clock,
-        )  # fmt: skip
+        super().__init__(url=url, clock=clock, **options)
         self.connection = dict(connection)  # host, port, user, password, database, ssl, ...
         self.sql = Sql(table)
         self.connect_timeout = connect_timeout
@@ -135,27 +120,15 @@ class MysqlLease(StoreLease):
         if "unix_socket" in url.options:
             connection["unix_socket"] = url.local_path(url.options["unix_socket"])
         connection.update(tls_options(url))
-        durability = url.options.get("durability")
-        if durability is not None and durability not in DURABILITY:
-            raise url.fail(
-                "choice", option="durability", text=durability, allowed=", ".join(DURABILITY)
-            )
-        first, last = url.worker_range() or (None, None)
+        durability = read_durability(url)
+        options = cls.read_options(url)
         given: dict[str, Any] = {
-            "first": first,
-            "last": last,
             "table": url.identifier("table"),
-            "ttl": url.seconds("ttl", 0.05),
-            "renew": url.seconds("renew", 0.01),
-            "span": url.seconds("span", 0.01),
-            "max_skew": url.seconds("max_skew"),
-            "timeout": url.seconds("timeout", 0.01),
-            "claim_wait": url.seconds("claim_wait"),
             "connect_timeout": url.seconds("connect_timeout", 0.01),
             "durability": durability,
         }
-        options = {key: value for key, value in given.items() if value is not None}
-        return cls(connection, url=url.shown, clock=clock, **options)
+        own = {key: value for key, value in given.items() if value is not None}
+        return cls(connection, url=url.shown, clock=clock, **own, **options)
 
     # --- connection ---------------------------------------------------------------------
 
@@ -224,7 +197,8 @@ class MysqlLease(StoreLease):
                 store=self.url, setting=setting, found=value, required=needed
             )
         if not self.strict:
-            self._warn_best_effort([f"{name} {value}" for name, value, _ in weak])
+            wanting = [f"{name} {value}" for name, value, _ in weak]
+            warn_best_effort(self.url, "MySQL", wanting, "a crash that loses acknowledged commits")
 
     def _check_engines(self) -> None:
         """Our tables, where they exist, are InnoDB (transactions, row locks, crash-safe)."""
@@ -237,19 +211,6 @@ class MysqlLease(StoreLease):
                     reason=f"table {table} uses the {engine} engine; leases need InnoDB"
                     " (transactions and row locks)",
                 )
-
-    def _warn_best_effort(self, weak: list[str]) -> None:
-        with _WARNED_LOCK:
-            if self.url in _WARNED:
-                return
-            _WARNED.add(self.url)
-        log.warning(
-            "snowid: the MySQL lease store %s runs with durability=best_effort (weak settings:"
-            " %s): a crash that loses acknowledged commits can let two processes issue the"
-            " same ids",
-            self.url,
-            ", ".join(weak) or "none seen",
-        )
 
     def _call(self, func: Any, *args: Any) -> Any:
         """One round trip; PyMySQL's errors become snowid's (the connection is dropped).
@@ -329,9 +290,6 @@ class MysqlLease(StoreLease):
         ((row,),) = self._batch(self.sql.now)
         return int(row[0])
 
-    def _store_setup(self) -> None:
-        self.init_store()
-
     def _store_claim(self, owner: str, caller_ms: int, holder: str) -> Claimed | None:
         params = {
             "first": self.first, "last": self.last, "owner": owner, "ttl": self.ttl_ms,
@@ -372,47 +330,24 @@ class MysqlLease(StoreLease):
 
     # --- set-up and status --------------------------------------------------------------
 
-    def prepare(self, *, first_deployment: bool = False) -> dict[str, object]:
-        """Create the tables if missing (idempotent); a store set up now is quarantined
-        unless ``first_deployment`` (see ``init_store``)."""
-        incarnation, created = self.init_store(first_deployment=first_deployment)
-        return {
-            "url": self.url,
-            "table": self.sql.table_name,
-            "incarnation": incarnation,
-            "created": created,
-            "quarantined": created and not first_deployment,
-        }
-
-    def init_store(self, *, first_deployment: bool = False) -> tuple[str, bool]:
-        """Create the tables if missing (idempotent); (incarnation, created).
-
-        A missing meta row means a fresh or wiped store: every ceiling is raised to
-        now + ttl + span + max_skew (unless ``first_deployment``: the operator vouches
-        that no holder of an earlier store is alive).
-        """
-        quarantine = None if first_deployment else self.quarantine_ms
+    def _store_init(self, quarantine_ms: int | None) -> tuple[str, bool]:
+        """Create the tables if missing, then the meta row (with the quarantine) under a
+        named lock, so two first users do not race."""
         names = {"table": self.sql.table_name, "meta": self.sql.meta_name}
-        with self._lock:
-            self._connect()
-            self._batch(self.sql.init_lock, names)
-            try:
-                for statement in self.sql.create:
-                    self._batch(statement)
-                self._check_engines()  # CREATE TABLE may have substituted another engine
-                incarnation, created = self._init_meta(quarantine)
-            finally:
-                if self._conn is not None:
-                    with contextlib.suppress(StoreUnreachableError, StoreRefusedError):
-                        self._batch(self.sql.init_unlock, names)
-        if created and quarantine is not None:
-            log.warning(
-                "snowid created the lease tables %s: every ceiling is quarantined for %d ms,"
-                " first claims wait that long (snowid lease init --first-deployment avoids it)",
-                self.sql.table_name,
-                quarantine,
-            )
-        return incarnation, created
+        self._connect()
+        self._batch(self.sql.init_lock, names)
+        try:
+            for statement in self.sql.create:
+                self._batch(statement)
+            self._check_engines()  # CREATE TABLE may have substituted another engine
+            return self._init_meta(quarantine_ms)
+        finally:
+            if self._conn is not None:
+                with contextlib.suppress(StoreUnreachableError, StoreRefusedError):
+                    self._batch(self.sql.init_unlock, names)
+
+    def _store_where(self) -> dict[str, object]:
+        return {"table": self.sql.table_name}
 
     def _init_meta(self, quarantine: int | None) -> tuple[str, bool]:
         (found,) = self._batch(f"START TRANSACTION; {self.sql.meta_row}")

@@ -21,8 +21,6 @@ Lua script (``_redis_lua``), the store's ``TIME`` the clock. What Redis adds:
 from __future__ import annotations
 
 import contextlib
-import logging
-import threading
 import uuid
 from typing import Any, Unpack
 
@@ -39,18 +37,14 @@ from snowid.errors import (
 from snowid.lease._base import IdentityStatus
 from snowid.lease._redis_lua import CLAIM, INIT, RELEASE, RENEW, REPAIR, Keys
 from snowid.lease._store import Claimed, Renewed, StoreLease, StoreMissing, StoreOptions
+from snowid.lease._storeops import DURABILITY, read_durability, warn_best_effort
 from snowid.lease._url import LeaseUrl
 
 __all__ = ["DURABILITY", "OPTIONS", "RedisLease"]
 
-log = logging.getLogger("snowid.lease")
-
-DURABILITY = ("strict", "best_effort")
 _FSYNC_OK = ("always", "everysec")
 _MIN_VERSION = (5, 0)  # scripts that read TIME and then write (effects replication)
 _ABANDONED: list[object] = []  # clients inherited over fork: never closed by the child
-_WARNED: set[str] = set()
-_WARNED_LOCK = threading.Lock()
 OPTIONS = (
     "range", "datacenter", "key", "ttl", "renew", "span", "max_skew", "timeout", "claim_wait",
     "connect_timeout", "durability",
@@ -108,11 +102,7 @@ class RedisLease(StoreLease):
             for name in _TLS_OPTIONS:
                 if name in url.options:
                     connection[name] = url.options[name]
-        durability = url.options.get("durability")
-        if durability is not None and durability not in DURABILITY:
-            raise url.fail(
-                "choice", option="durability", text=durability, allowed=", ".join(DURABILITY)
-            )
+        durability = read_durability(url)
         options = cls.read_options(url)
         given: dict[str, Any] = {
             "prefix": url.identifier("key"),
@@ -179,7 +169,8 @@ class RedisLease(StoreLease):
                 weak = [f"{name} {found}" for name, found, _ in self._weak_settings(client)]
             except StoreConfigHiddenError:
                 weak = ["hidden (CONFIG GET refused)"]
-            self._warn_best_effort(weak)
+            risk = "a restart, failover or eviction that loses acknowledged writes"
+            warn_best_effort(self.url, "Redis", weak, risk)
         run_id = str(info.get("run_id", ""))
         if self.run_id is not None and run_id != self.run_id:
             self._restarted = True
@@ -222,19 +213,6 @@ class RedisLease(StoreLease):
             raise StoreNotDurableError(
                 store=self.url, setting=setting, found=found, required=required
             )
-
-    def _warn_best_effort(self, weak: list[str]) -> None:
-        with _WARNED_LOCK:
-            if self.url in _WARNED:
-                return
-            _WARNED.add(self.url)
-        log.warning(
-            "snowid: the Redis lease store %s runs with durability=best_effort (weak settings:"
-            " %s): a restart, failover or eviction that loses acknowledged writes can let two"
-            " processes issue the same ids",
-            self.url,
-            ", ".join(weak) or "none seen",
-        )
 
     def _call(self, func: Any, *args: Any, **kwargs: Any) -> Any:
         """One round trip; redis-py's errors become snowid's (the connection is dropped)."""
