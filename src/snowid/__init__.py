@@ -6,7 +6,7 @@ The public API; the logic lives in the private modules.
 from __future__ import annotations
 
 from snowid._breakdown import Breakdown, Segment, Step, breakdown
-from snowid._clock import Clock, SystemClock
+from snowid._clock import SYSTEM_CLOCK, Clock, SystemClock
 from snowid._decode import Decoded, compose, decode, readings
 from snowid._default import anext_id, configure, next_id, next_ids
 from snowid._encoding import BASES
@@ -25,6 +25,7 @@ __all__ = [
     "MASTODON",
     "SONYFLAKE",
     "SONYFLAKE_V2",
+    "SYSTEM_CLOCK",
     "TWITTER",
     "TWITTER_EPOCH_MS",
     "Breakdown",

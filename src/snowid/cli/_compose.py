@@ -6,9 +6,9 @@ from __future__ import annotations
 import argparse
 
 from snowid import SnowId, breakdown
-from snowid._fields import COMPOSE_FIELDS, read_compose_fields, read_id
 from snowid.cli._common import add_lang_option, print_json, use_colour
 from snowid.cli._render import render_blocks, render_parts, render_steps
+from snowid.fields import COMPOSE_FIELDS, read_compose_fields, read_id
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -11,11 +11,11 @@ import argparse
 from collections.abc import Sequence
 
 from snowid import BASES, TWITTER, Decoded, SnowId, breakdown, decode, readings
-from snowid._encoding import encode, read_number
-from snowid._layouts import get_layout
 from snowid.cli._common import add_lang_option, print_json, use_colour
 from snowid.cli._render import render_blocks, render_parts, render_steps
+from snowid.fields import read_number
 from snowid.i18n import translate, translate_field, translate_layout
+from snowid.layouts import encode, get_layout
 
 _PALETTE = ("\033[34m", "\033[32m", "\033[33m", "\033[35m", "\033[36m", "\033[31m")
 _GREY, _RESET = "\033[90m", "\033[0m"

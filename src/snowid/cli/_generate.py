@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from snowid import Generator
-from snowid._parse import to_int
 from snowid.cli._common import add_lang_option
 from snowid.errors import EmptyValueError, OutOfRangeError
+from snowid.fields import to_int
 
 if TYPE_CHECKING:
     from snowid.lease import Lease

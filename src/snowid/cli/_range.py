@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 
-from snowid import LAYOUTS
-from snowid._clock import SYSTEM_CLOCK
-from snowid._layouts import get_layout, layout_info
-from snowid._timerange import parse_time, range_info
+from snowid import LAYOUTS, SYSTEM_CLOCK
 from snowid.cli._common import add_lang_option, print_json
+from snowid.fields import parse_time
 from snowid.i18n import translate, translate_layout
+from snowid.layouts import get_layout, layout_info, range_info
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

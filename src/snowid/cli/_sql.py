@@ -35,12 +35,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _postgres(args: argparse.Namespace, lang: str) -> int:
-    from snowid._sql import FUNCTIONS, apply_postgres, postgres_script, postgres_statements
+    from snowid.sql import FUNCTIONS, apply_postgres, postgres_script, postgres_statements
 
     if args.apply is None:
         print(postgres_script(lang=lang), end="")
         return 0
-    from snowid._redact import redact
+    from snowid.lease import redact
 
     apply_postgres(args.apply, postgres_statements(lang=lang))
     names = ", ".join(FUNCTIONS)

@@ -57,6 +57,9 @@ percent-encoded in a file: path or state_dir) is refused, never dropped. Without
 (host slots over every worker number). File slots coordinate the processes of ONE host:
 across hosts give each host its own range (or ``datacenter=``), or a networked store.
 
+``redact(url)`` is a lease URL (or libpq string) as snowid shows it, never with its user,
+password or query; ``url_kind(url)`` only its kind (``postgresql``, ``redis`` …).
+
 A new backend is one module with a :class:`Lease` subclass (its ``from_url`` reads its
 options; its constructor holds its defaults) and one line in ``_registry.BACKENDS``.
 """
@@ -67,6 +70,7 @@ import os
 from typing import Any
 
 from snowid._clock import Clock
+from snowid._redact import redact, url_kind
 from snowid.lease._base import IdentityStatus, Lease, LeaseEvent, LeaseState
 from snowid.lease._registry import backend_for
 from snowid.lease._url import parse_lease_url
@@ -85,8 +89,10 @@ __all__ = [
     "init_lease",
     "lease_status",
     "open_lease",
+    "redact",
     "release_on_sigterm",
     "resolve_lease_url",
+    "url_kind",
 ]
 
 ENV_VAR = "SNOWID_LEASE"

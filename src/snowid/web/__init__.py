@@ -13,8 +13,8 @@ import logging
 import os
 from typing import TYPE_CHECKING, Any
 
-from snowid._redact import redact
 from snowid.i18n import detect_lang, translate
+from snowid.lease import redact
 from snowid.web._service import IdService
 from snowid.web._settings import Settings, preflight
 

@@ -13,12 +13,11 @@ from itertools import cycle
 from typing import Any
 from urllib.parse import urlencode
 
-from snowid import LAYOUTS, TWITTER, Decoded, Layout, SnowId, readings
-from snowid._clock import SYSTEM_CLOCK, Clock
-from snowid._layouts import builtin_layout
-from snowid._timerange import iso_ms
-from snowid.errors import InvalidLayoutError, _display
+from snowid import LAYOUTS, SYSTEM_CLOCK, TWITTER, Clock, Decoded, Layout, SnowId, readings
+from snowid.errors import InvalidLayoutError
+from snowid.fields import display_value
 from snowid.i18n import translate, translate_layout
+from snowid.layouts import builtin_layout, iso_ms
 from snowid.web._view import (
     bit_groups,
     block_view,
@@ -54,7 +53,7 @@ def layout_message(error: InvalidLayoutError, lang: str) -> str:
     """What the page says of a layout it does not know: the library's message offers a
     custom spec, which the pages (like the JSON API) do not take, so name the list."""
     allowed = ", ".join(translate_layout(layout.name, lang) for layout in LAYOUTS)
-    shown = _display(error.value)  # shortened and made visible, as every error shows a value
+    shown = display_value(error.value)  # shortened and made visible, as every error shows a value
     return translate("web.layout.unknown", lang, value=shown, allowed=allowed)
 
 

@@ -1,6 +1,6 @@
 """Reading the compose and decode inputs, with every invalid field reported on its own.
 
-The reading is the core's one reader (``snowid._fields``, shared with the CLI); this
+The reading is the core's one reader (``snowid.fields``, shared with the CLI); this
 module keeps the raw inputs alongside, for refilling the form.
 """
 
@@ -9,10 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from snowid import Clock, SnowId
-from snowid._clock import SYSTEM_CLOCK
-from snowid._fields import COMPOSE_FIELDS, first_error, read_compose_fields, read_id
+from snowid import SYSTEM_CLOCK, Clock, SnowId
 from snowid.errors import InvalidValueError, SnowIdError
+from snowid.fields import COMPOSE_FIELDS, first_error, read_compose_fields, read_id
 
 __all__ = ["COMPOSE_FIELDS", "ComposeForm", "localized_message", "read_compose", "read_id"]
 

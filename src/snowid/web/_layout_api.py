@@ -14,12 +14,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from snowid import LAYOUTS, decode, readings
-from snowid._clock import SYSTEM_CLOCK, Clock
-from snowid._encoding import read_number
-from snowid._layout import Layout
-from snowid._layouts import builtin_layout, layout_info
-from snowid._timerange import parse_time, range_info
+from snowid import LAYOUTS, SYSTEM_CLOCK, Clock, Layout, decode, readings
+from snowid.fields import parse_time, read_number
+from snowid.layouts import builtin_layout, layout_info, range_info
 from snowid.web._lang import negotiate
 
 __all__ = ["routes"]

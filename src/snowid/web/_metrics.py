@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from snowid import TWITTER
-from snowid._redact import url_kind
+from snowid.lease import url_kind
 from snowid.web._service import Snapshot
 
 __all__ = ["CONTENT_TYPE", "LEASE_STATES", "render"]

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from snowid._decode import BEFORE_FIRST_SNOWFLAKE, IN_THE_FUTURE
-from snowid._layout_check import MAX_EXACT_MS
-from snowid._layouts import LAYOUTS
+from snowid.layouts import BEFORE_FIRST_SNOWFLAKE, IN_THE_FUTURE, LAYOUTS, MAX_EXACT_MS
 
 __all__ = ["paths", "schemas"]
 

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
-from snowid import Layout
-from snowid._clock import SYSTEM_CLOCK, Clock
-from snowid._timerange import iso_ms, parse_time, range_info
+from snowid import SYSTEM_CLOCK, Clock, Layout
 from snowid.errors import InvalidLayoutError, InvalidValueError
+from snowid.fields import parse_time
 from snowid.i18n import translate, translate_layout
+from snowid.layouts import iso_ms, range_info
 from snowid.web._decoded_view import layout_message, layout_summary, page_layout
 from snowid.web._forms import localized_message
 from snowid.web._view import decode_href, time_view, translator

@@ -14,8 +14,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import ClassVar
 
-from snowid._parse import to_int
-from snowid._redact import redact
 from snowid.errors import (
     AuthTokenFileMissingError,
     EmptyValueError,
@@ -23,6 +21,8 @@ from snowid.errors import (
     NotABooleanError,
     OutOfRangeError,
 )
+from snowid.fields import to_int
+from snowid.lease import redact
 
 __all__ = ["DEFAULT_MAX_COUNT", "Settings", "preflight"]
 

@@ -16,11 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
-from snowid import TWITTER, Decoded, Layout, SnowId, Step, breakdown, decode
-from snowid._clock import SYSTEM_CLOCK, Clock
-from snowid._timerange import iso_ms
+from snowid import SYSTEM_CLOCK, TWITTER, Clock, Decoded, Layout, SnowId, Step, breakdown, decode
 from snowid.errors import InvalidValueError
 from snowid.i18n import catalog, translate
+from snowid.layouts import iso_ms
 from snowid.web._forms import localized_message
 
 __all__ = [

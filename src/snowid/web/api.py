@@ -11,8 +11,8 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from snowid import breakdown
-from snowid._parse import to_int
 from snowid.errors import DuplicateParameterError, OutOfRangeError
+from snowid.fields import to_int
 from snowid.web import _layout_api as layout_api
 from snowid.web import _metrics
 from snowid.web._auth import TokenFile

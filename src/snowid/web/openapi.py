@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from snowid import __version__
-from snowid._layout import TWITTER
+from snowid import TWITTER, __version__
 from snowid.web._openapi_layouts import paths as layout_paths
 from snowid.web._openapi_layouts import schemas as layout_schemas
 

@@ -19,7 +19,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 from starlette.templating import Jinja2Templates
 
-from snowid._clock import SYSTEM_CLOCK
+from snowid import SYSTEM_CLOCK
 from snowid.errors import InvalidLayoutError, InvalidValueError
 from snowid.i18n import LANGS, translate
 from snowid.web._about import REFERENCES, faq, faq_json_ld
