@@ -418,7 +418,7 @@ MESSAGES: dict[str, str] = {
     "web.button.copy_low": "Sao chép low",
     "web.button.copy_high": "Sao chép high",
     "web.button.copy_sql": "Sao chép câu SQL",
-    "web.announce.range": "low {low}, high {high}",
+    "web.announce.range": "cận dưới {low}, cận trên {high}",
     "web.announce.range_empty": "Không có ID nào trong khoảng đó",
     "web.faq.layouts_q": (
         "Công cụ này có tạo được ID theo bố cục khác, chẳng hạn của Discord hay Instagram, không?"
