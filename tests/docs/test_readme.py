@@ -31,6 +31,7 @@ from tests.support.web import free_port
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 TIMEOUT_S = 60
+README_PG = "postgresql://127.0.0.1/test"  # the store the README's examples name
 
 
 def blocks(language: str) -> list[tuple[str, str]]:
@@ -100,7 +101,7 @@ def _check(value, expected):
 
 
 def _script(heading: str, code: str, state_dir: Path, pg_url: str) -> str:
-    code = code.replace("postgresql://127.0.0.1/test", pg_url)
+    code = code.replace(README_PG, pg_url)
     code = code.replace("postgresql://db.internal/app", f"file://{state_dir}?range=0-3")
     code = code.replace("for sid in gen: ...", "for sid in itertools.islice(gen, 3): ...")
     setup = ""
@@ -124,7 +125,12 @@ def _indent(code: str) -> str:
 
 
 @pytest.fixture
-def pg_url() -> Iterator[str]:
+def pg_url(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A fresh lease table for the examples that name the README's store; others get none."""
+    text = request.node.callspec.params.get("code") or request.node.callspec.params["command"]
+    if README_PG not in text:
+        yield README_PG  # nothing to replace
+        return
     with fresh_table() as table:
         yield f"{PG}?table={table}"
 
@@ -178,7 +184,7 @@ def test_each_command_line_example_exits_0(
     state = tmp_path / "state"
     state.mkdir()
     command = command.replace("/var/lib/snowid", str(state))
-    command = command.replace("postgresql://127.0.0.1/test", pg_url)
+    command = command.replace(README_PG, pg_url)
     if "sql postgres --apply" in command:
         schema = f"readme_{uuid.uuid4().hex[:8]}"
         subprocess.run(["psql", PG, "-qc", f"CREATE SCHEMA {schema}"], check=True)
