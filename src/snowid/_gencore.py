@@ -35,6 +35,8 @@ from snowid.errors import (
     ClockMovedBackwards,
     EndOfTimeError,
     ForkedGeneratorError,
+    TimestampAfterEndError,
+    TimestampBeforeEpochError,
 )
 
 NS_PER_MS = 1_000_000
@@ -46,12 +48,20 @@ FORWARD_JUMP_MIN_MS = 5
 NEED_GRANT = -1
 """``grab`` returns ``(needed_ms, NEED_GRANT)`` when it must ask the fence and may not."""
 
+_EPOCH = TWITTER.epoch_ms
 _MAX_TS = TWITTER.max_timestamp
 _PER_MS = TWITTER.max_sequence + 1
 _MS_IDS = TWITTER.millisecond_ids  # the bit maths is _layout's; bound once, used once per ms
 
 Counters = tuple[int, int, int, int, int]
 """issued, sequence_waits, clock_backward_events, forward_jumps, ceiling_waits."""
+
+
+def _clock_error(t: int) -> EndOfTimeError | TimestampBeforeEpochError | TimestampAfterEndError:
+    """Why a clock reading ``t`` (Unix ms) cannot be embedded in an id."""
+    if t > _MAX_TS:
+        return EndOfTimeError(timestamp=t, max=_MAX_TS)
+    return TWITTER.time_error(t)  # a clock before 2010 is a broken clock
 
 
 class Core(NamedTuple):
@@ -184,9 +194,8 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
         now = now_ns()
         t = now // NS_PER_MS
         if t > last:
-            if t > _MAX_TS:
-                raise EndOfTimeError(timestamp=t, max=_MAX_TS)
-            TWITTER.check_timestamp(t)  # a clock before 2010 is a broken clock
+            if not _EPOCH <= t <= _MAX_TS:  # one comparison per millisecond
+                raise _clock_error(t)
             if fence is not None:
                 # The fence's ceiling may already belong to another grant (a lease that lost
                 # this identity and claimed a new one for someone else): only the ceiling of
