@@ -75,6 +75,7 @@ class Generator:
         "_fence",
         "_max_backward_ms",
         "_max_wait_ms",
+        "_wait",
         "next_id",
     )
 
@@ -107,13 +108,15 @@ class Generator:
         self._clock = clock
         self._fence = fence
         system = clock is None or type(clock) is SystemClock
+        # The sync wait, chosen once: next_id's slow path and next_ids both use it.
+        self._wait: Callable[[int], None] = _wait_system if system else _clock_wait(clock)
         self._core: Core = build_core(
             identity=identity,
             fence=fence,
             clock=None if system else clock,
             max_backward_ms=self._max_backward_ms,
             max_wait_ms=self._max_wait_ms,
-            wait=_wait_system if system else _clock_wait(clock),
+            wait=self._wait,
         )
         # Declared here, not in the class body: a class annotation would be resolved in
         # the public module named by __module__ ("snowid"), where Callable is not defined.
@@ -206,12 +209,6 @@ class Generator:
             await self._asleep(first)
 
     # --- waiting ------------------------------------------------------------
-
-    def _wait(self, ns: int) -> None:
-        if self._clock is None or type(self._clock) is SystemClock:
-            _wait_system(ns)
-        else:
-            self._clock.sleep(ns / 1e9)
 
     async def _asleep(self, ns: int) -> None:
         clock = self._clock
