@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from snowid.errors import InvalidLayoutError, WrongTypeError
+from snowid._parse import wrong_type
+from snowid.errors import InvalidLayoutError
 
 __all__ = [
     "ID_BITS",
@@ -41,13 +42,7 @@ def read_fields(fields: object) -> tuple[tuple[str, int], ...]:
             isinstance(name, str) and type(width) is int for name, width in pairs
         ) or isinstance(fields, str | bytes)
     if bad:
-        raise WrongTypeError(
-            field="fields",
-            value=repr(fields),
-            function="Layout()",
-            expected="(name, width) pairs",
-            given_type=type(fields).__name__,
-        )
+        raise wrong_type("fields", fields, "Layout()", "(name, width) pairs")
     return pairs
 
 
@@ -57,13 +52,7 @@ def check_layout(
     for label, number in (("name", name), ("epoch_ms", epoch_ms), ("unit_ms", unit_ms)):
         expected = str if label == "name" else int
         if type(number) is not expected:
-            raise WrongTypeError(
-                field=label,
-                value=repr(number),
-                function="Layout()",
-                expected=expected.__name__,
-                given_type=type(number).__name__,
-            )
+            raise wrong_type(label, number, "Layout()", expected.__name__)
     if not 0 <= epoch_ms <= MAX_EXACT_MS:
         raise InvalidLayoutError(value=name, reason="epoch", epoch=epoch_ms, max=MAX_EXACT_MS)
     if not 1 <= unit_ms <= MAX_UNIT_MS:

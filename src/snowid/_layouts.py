@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Final
 
 from snowid._layout import TWITTER, Layout
-from snowid.errors import InvalidLayoutError, WrongTypeError
+from snowid._parse import wrong_type
+from snowid.errors import InvalidLayoutError
 
 __all__ = [
     "DISCORD",
@@ -130,13 +131,7 @@ def get_layout(layout: Layout | str) -> Layout:
     if isinstance(layout, Layout):
         return layout
     if not isinstance(layout, str):
-        raise WrongTypeError(
-            field="layout",
-            value=repr(layout),
-            function="layout=",
-            expected="Layout or str",
-            given_type=type(layout).__name__,
-        )
+        raise wrong_type("layout", layout, "layout=", "Layout or str")
     text = layout.strip()
     found = _BY_NAME.get(text.lower())
     if found is not None:
