@@ -11,10 +11,11 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass
 
-from snowid._id import SnowId, utc_datetime
+from snowid._id import SnowId
 from snowid._layout import TWITTER, Parts
+from snowid._timerange import iso_utc, utc_datetime
 
-__all__ = ["Breakdown", "Segment", "Step", "breakdown", "iso_utc"]
+__all__ = ["Breakdown", "Segment", "Step", "breakdown"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,8 +134,3 @@ def breakdown(snow_id: SnowId) -> Breakdown:
         parts=parts,
         worker=TWITTER.worker_of(int(snow_id)),
     )
-
-
-def iso_utc(when: _dt.datetime) -> str:
-    """ISO 8601 in UTC with milliseconds and ``Z``: ``2010-11-04T01:42:55.657Z``."""
-    return when.astimezone(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"

@@ -17,7 +17,7 @@ from snowid._encoding import read_number
 from snowid._layout import TWITTER, Layout
 from snowid._layouts import LAYOUTS, get_layout
 from snowid._parse import strict_int
-from snowid._timerange import iso_ms, unix_ms
+from snowid._timerange import LAST_DATETIME_MS, iso_ms, unix_ms, utc_datetime
 from snowid.errors import IdTooLargeError, NegativeIdError, UnknownFieldError
 
 __all__ = [
@@ -40,9 +40,6 @@ boundary TweetedAt (oduwsdl/tweetedat, TimestampEstimator.py) uses to tell the t
 FUTURE_SLACK_MS: Final = 86_400_000
 """A decoded time more than this far ahead of now is implausible (one day)."""
 
-_MAX_DATETIME_MS: Final = 253402300799999  # 9999-12-31T23:59:59.999Z, the last datetime
-_UNIX: Final = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC)
-
 
 @dataclass(frozen=True, slots=True)
 class Decoded:
@@ -63,9 +60,9 @@ class Decoded:
     @property
     def datetime(self) -> _dt.datetime | None:
         """The time as an aware UTC datetime; None past year 9999 (a Mastodon id can be)."""
-        if self.timestamp > _MAX_DATETIME_MS:
+        if self.timestamp > LAST_DATETIME_MS:
             return None
-        return _UNIX + _dt.timedelta(milliseconds=self.timestamp)
+        return utc_datetime(self.timestamp)
 
     @property
     def iso_utc(self) -> str | None:

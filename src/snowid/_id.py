@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import datetime as _dt
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from snowid._clock import SYSTEM_CLOCK
 from snowid._encoding import encode, read_number
 from snowid._layout import TWITTER, Parts
 from snowid._parse import digits_int, strict_int, wrong_type
+from snowid._timerange import first_id_at, last_id_at, unix_ms, utc_datetime
 
 if TYPE_CHECKING:
     from snowid._decode import Decoded
 
-__all__ = ["SnowId", "utc_datetime"]
-
-_UTC: Final = _dt.UTC
+__all__ = ["SnowId"]
 
 
 class SnowId:
@@ -72,12 +71,8 @@ class SnowId:
         """From an aware datetime (naive ones are taken as UTC), truncated to the millisecond."""
         if not isinstance(when, _dt.datetime):
             raise wrong_type("datetime", when, "SnowId.from_datetime()", "datetime")
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=_UTC)
-        delta = when - _dt.datetime(1970, 1, 1, tzinfo=_UTC)
-        ms = (delta.days * 86_400 + delta.seconds) * 1000 + delta.microseconds // 1000
         return cls.from_parts(
-            timestamp=ms, datacenter=datacenter, machine=machine, sequence=sequence
+            timestamp=unix_ms(when), datacenter=datacenter, machine=machine, sequence=sequence
         )
 
     @classmethod
@@ -93,15 +88,11 @@ class SnowId:
     @classmethod
     def first_at(cls, when: _dt.datetime | int) -> SnowId:
         """The smallest id made at or after ``when`` (``snowid.first_id_at``)."""
-        from snowid._timerange import first_id_at
-
         return cls._trusted(first_id_at(when))
 
     @classmethod
     def last_at(cls, when: _dt.datetime | int) -> SnowId:
         """The largest id made at or before ``when`` (``snowid.last_id_at``)."""
-        from snowid._timerange import last_id_at
-
         return cls._trusted(last_id_at(when))
 
     @classmethod
@@ -228,8 +219,3 @@ class SnowId:
         from snowid._pydantic import snowid_json_schema
 
         return snowid_json_schema(schema, handler)
-
-
-def utc_datetime(timestamp_ms: int) -> _dt.datetime:
-    """Unix milliseconds as an aware UTC datetime."""
-    return _dt.datetime(1970, 1, 1, tzinfo=_UTC) + _dt.timedelta(milliseconds=timestamp_ms)

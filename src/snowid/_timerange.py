@@ -21,13 +21,16 @@ from snowid.errors import InvalidDateTimeError, OutOfRangeError
 
 __all__ = [
     "EMPTY",
+    "LAST_DATETIME_MS",
     "first_id_at",
     "id_range",
     "iso_ms",
+    "iso_utc",
     "last_id_at",
     "parse_time",
     "range_info",
     "unix_ms",
+    "utc_datetime",
 ]
 
 _UNIX: Final = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC)
@@ -98,15 +101,27 @@ def range_info(start_ms: int, end_ms: int, layout: Layout | str = TWITTER) -> di
 
 
 _FIRST_MS: Final = -62135596800000  # 0001-01-01T00:00:00Z, the first datetime
-_LAST_MS: Final = 253402300799999  # 9999-12-31T23:59:59.999Z, the last datetime
+LAST_DATETIME_MS: Final = 253402300799999
+"""9999-12-31T23:59:59.999Z in Unix ms: the last time a ``datetime`` holds."""
+
+
+def utc_datetime(ms: int) -> _dt.datetime:
+    """Unix milliseconds as an aware UTC datetime (exact: no float on the way)."""
+    return _UNIX + _dt.timedelta(milliseconds=ms)
+
+
+def iso_utc(when: _dt.datetime) -> str:
+    """An aware datetime as ISO 8601 UTC with milliseconds and ``Z``:
+    ``2010-11-04T01:42:55.657Z`` (the year always four digits)."""
+    when = when.astimezone(_dt.UTC)
+    return f"{when.year:04d}" + when.strftime("-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
 def iso_ms(ms: int) -> str | None:
     """Unix ms as ISO 8601 UTC with milliseconds and ``Z``; None outside years 1..9999."""
-    if not _FIRST_MS <= ms <= _LAST_MS:
+    if not _FIRST_MS <= ms <= LAST_DATETIME_MS:
         return None
-    when = _UNIX + _dt.timedelta(milliseconds=ms)
-    return f"{when.year:04d}" + when.strftime("-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+    return iso_utc(utc_datetime(ms))
 
 
 def _ceil_ticks(layout: Layout, ms: int) -> int:

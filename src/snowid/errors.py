@@ -69,7 +69,6 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
 from __future__ import annotations
 
 import dataclasses
-import datetime as _dt
 from typing import Any, ClassVar, Literal, TypeVar, dataclass_transform, get_args
 
 __all__ = [
@@ -349,11 +348,9 @@ def _utc_text(ms: object) -> str:
     """Unix ms as ``2010-11-04T01:42:54.657Z``; past year 9999 (or not a number) as given."""
     if not isinstance(ms, int):
         return str(ms)
-    try:
-        when = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC) + _dt.timedelta(milliseconds=ms)
-    except OverflowError:
-        return f"{ms} ms"
-    return when.strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+    from snowid._timerange import iso_ms  # read with the message, never on a raise
+
+    return iso_ms(ms) or f"{ms} ms"
 
 
 @_data

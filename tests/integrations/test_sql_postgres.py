@@ -17,10 +17,9 @@ from typing import Any
 import pytest
 
 from snowid import SnowId
-from snowid._id import utc_datetime
 from snowid._layout import TWITTER, TwitterLayout
 from snowid._sql import FUNCTIONS, apply_postgres, postgres_script, postgres_statements
-from snowid._timerange import first_id_at, last_id_at
+from snowid._timerange import first_id_at, last_id_at, utc_datetime
 from snowid.cli import main
 from snowid.errors import (
     DatabaseRefusedError,
