@@ -12,10 +12,10 @@ import datetime as _dt
 from dataclasses import dataclass
 
 from snowid._id import SnowId
-from snowid._layout import TWITTER, Parts
+from snowid._layout import TWITTER, Layout, Parts
 from snowid._timerange import iso_utc, utc_datetime
 
-__all__ = ["Breakdown", "Segment", "Step", "breakdown"]
+__all__ = ["Breakdown", "Segment", "Step", "breakdown", "segments"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +28,38 @@ class Segment:
     width: int
     value: int
     bits: str
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON object of one segment (in ``segments`` of the decode answers)."""
+        return {
+            "name": self.name,
+            "high_bit": self.high_bit,
+            "low_bit": self.low_bit,
+            "width": self.width,
+            "value": self.value,
+            "bits": self.bits,
+        }
+
+
+def segments(layout: Layout, value: int) -> tuple[Segment, ...]:
+    """``value``'s bits in ``layout`` as blocks, most significant first: the sign bit (when
+    the layout has one; its value is 0), then each field with its raw value (the time as
+    ticks since the epoch) and its slice of the binary string."""
+    binary = layout.bits(value)
+    top = layout.total_bits - 1
+    # By position, not by name: a custom field may itself be called "sign".
+    values = ((0,) if layout.signed else ()) + layout.split(value)
+    return tuple(
+        Segment(
+            name=name,
+            high_bit=high,
+            low_bit=low,
+            width=high - low + 1,
+            value=field_value,
+            bits=binary[top - high : top - low + 1],
+        )
+        for (name, high, low), field_value in zip(layout.spans(), values, strict=True)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,39 +108,12 @@ class Breakdown:
             "datetime": self.iso_utc,
             "hex": self.id.hex,
             "binary": self.id.binary,
-            "segments": [
-                {
-                    "name": s.name,
-                    "high_bit": s.high_bit,
-                    "low_bit": s.low_bit,
-                    "width": s.width,
-                    "value": s.value,
-                    "bits": s.bits,
-                }
-                for s in self.segments
-            ],
+            "segments": [segment.as_dict() for segment in self.segments],
             "steps": [
                 {"key": s.key, "expression": s.expression, "result": str(s.result)}
                 for s in self.steps
             ],
         }
-
-
-def _segments(snow_id: SnowId, parts: Parts) -> tuple[Segment, ...]:
-    binary = snow_id.binary
-    top = TWITTER.total_bits - 1
-    values = {**parts._asdict(), "sign": 0, "timestamp": parts.timestamp - TWITTER.epoch_ms}
-    return tuple(
-        Segment(
-            name=name,
-            high_bit=high,
-            low_bit=low,
-            width=high - low + 1,
-            value=values[name],
-            bits=binary[top - high : top - low + 1],
-        )
-        for name, high, low in TWITTER.segment_spans()
-    )
 
 
 def _steps(snow_id: SnowId, parts: Parts) -> tuple[Step, ...]:
@@ -129,7 +134,7 @@ def breakdown(snow_id: SnowId) -> Breakdown:
     parts = snow_id.parts
     return Breakdown(
         id=snow_id,
-        segments=_segments(snow_id, parts),
+        segments=segments(TWITTER, int(snow_id)),
         steps=_steps(snow_id, parts),
         parts=parts,
         worker=TWITTER.worker_of(int(snow_id)),

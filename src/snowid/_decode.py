@@ -12,8 +12,10 @@ import datetime as _dt
 from dataclasses import dataclass, field
 from typing import Final
 
+from snowid._breakdown import Segment, breakdown, segments
 from snowid._clock import SYSTEM_CLOCK, Clock
 from snowid._encoding import read_number
+from snowid._id import SnowId
 from snowid._layout import TWITTER, Layout
 from snowid._layouts import LAYOUTS, get_layout
 from snowid._parse import strict_int
@@ -91,28 +93,16 @@ class Decoded:
             "warnings": self.messages(lang),
         }
         if self.spec is TWITTER:
-            from snowid._breakdown import breakdown
-            from snowid._id import SnowId
-
             return {**breakdown(SnowId(self.id)).as_dict(), **data}
-        binary = self.spec.bits(self.id)
-        top = self.spec.total_bits - 1
-        names = (name for name, _ in self.spec.fields)
-        values = dict(zip(names, self.spec.split(self.id), strict=True))
         data["hex"] = f"{self.id:016x}"
-        data["binary"] = binary
-        data["segments"] = [
-            {
-                "name": name,
-                "high_bit": high,
-                "low_bit": low,
-                "width": high - low + 1,
-                "value": values.get(name, 0),
-                "bits": binary[top - high : top - low + 1],
-            }
-            for name, high, low in self.spec.spans()
-        ]
+        data["binary"] = self.spec.bits(self.id)
+        data["segments"] = [segment.as_dict() for segment in self.segments]
         return data
+
+    @property
+    def segments(self) -> tuple[Segment, ...]:
+        """The id's bits in blocks, most significant first (sign, then each field)."""
+        return segments(self.spec, self.id)
 
 
 def decode(
@@ -177,8 +167,6 @@ def readings(value: object, *, clock: Clock | None = None) -> tuple[Decoded, ...
 
 
 def _number(value: object) -> int:
-    from snowid._id import SnowId
-
     if isinstance(value, SnowId):
         return int(value)
     return read_number(value)

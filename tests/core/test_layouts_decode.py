@@ -282,3 +282,22 @@ def test_every_layouts_json_segments_add_up_to_its_64_bits() -> None:
         assert "".join(s["bits"] for s in segments) == data["binary"]
         assert sum(s["width"] for s in segments) == 64
         assert segments[0]["name"] == ("sign" if layout.signed else layout.fields[0][0])
+
+
+@given(st.integers(0, 2**63 - 1))
+def test_decoded_segments_of_a_twitter_id_are_its_breakdowns(value: int) -> None:
+    """One cutter for every layout: a Twitter id's blocks are the breakdown's, value for value."""
+    assert decode(value).segments == snowid.breakdown(SnowId(value)).segments
+
+
+def test_a_custom_field_named_sign_does_not_lend_its_value_to_the_sign_bit() -> None:
+    """The sign block is bit 63, always 0: it was read by name, so a field called "sign"
+    showed its own value there (5 for the id 5)."""
+    layout = Layout(name="odd", epoch_ms=0, fields=[("time", 40), ("sign", 23)], signed=True)
+    blocks = decode(5, layout).as_dict()["segments"]
+    assert isinstance(blocks, list)
+    assert [(b["name"], b["width"], b["value"]) for b in blocks] == [
+        ("sign", 1, 0),
+        ("time", 40, 0),
+        ("sign", 23, 5),
+    ]
