@@ -34,7 +34,7 @@ import snowid.dbapi  # noqa: F401  (registers the drivers' adapters)
 from snowid._convert import to_snowid
 from snowid._default import next_id
 from snowid._id import SnowId
-from snowid._timerange import first_id_at, last_id_at
+from snowid._timerange import id_range
 
 __all__ = ["SnowIdType", "created_between", "new_id"]
 
@@ -76,7 +76,8 @@ def created_between(
 ) -> ColumnElement[bool]:
     """``column BETWEEN low AND high``: the rows whose id was made from ``start`` to ``end``.
 
-    Both ends included; datetimes (naive = UTC) or Unix ms. Uses the primary-key index:
-    no time column is needed.
+    Both ends included; datetimes (naive = UTC) or Unix ms; a window reaching past either
+    end of the layout is cut to it (``snowid.id_range``). Uses the primary-key index: no
+    time column is needed.
     """
-    return column.between(first_id_at(start), last_id_at(end))
+    return column.between(*id_range(start, end))

@@ -236,6 +236,31 @@ def test_created_between_selects_exactly_the_ids_of_the_window(
     assert in_ms == [inside[1]]
 
 
+def test_created_between_cuts_a_window_reaching_past_the_layout_as_django_does(
+    engine: Engine, table: Table
+) -> None:
+    """A window from before 2010 selects every id up to its end (snowid.django's
+    created_between did; this one raised TimestampBeforeEpochError), and a window with
+    no id in it selects nothing."""
+    first = SnowId(0)  # the epoch's first millisecond
+    later = SnowId.from_datetime(dt.datetime(2024, 5, 2, tzinfo=dt.UTC), datacenter=1, machine=1)
+    before_snowflake = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
+    with engine.begin() as conn:
+        conn.execute(insert(table), [{"id": first}, {"id": later}])
+        early = conn.scalars(
+            select(table.c.id).where(
+                created_between(
+                    table.c.id, before_snowflake, dt.datetime(2024, 5, 1, tzinfo=dt.UTC)
+                )
+            )
+        ).all()
+        none = conn.scalars(
+            select(table.c.id).where(created_between(table.c.id, before_snowflake, 0))
+        ).all()
+    assert early == [first]
+    assert none == []
+
+
 def test_created_between_compiles_to_between(engine: Engine, table: Table) -> None:
     clause = created_between(table.c.id, 1288834975657, 1288834975657)
     assert "BETWEEN" in str(clause.compile(engine))
