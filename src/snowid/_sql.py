@@ -57,7 +57,7 @@ def postgres_statements(layout: TwitterLayout = TWITTER, lang: str = "en") -> li
         _timestamp_function(layout, lang),
         _parts_function(layout, lang),
         _bound_function("snowid_first_id_at", "ceil", 0, layout, lang),
-        _bound_function("snowid_last_id_at", "floor", _low_bits_full(layout), layout, lang),
+        _bound_function("snowid_last_id_at", "floor", layout.low_mask, layout, lang),
     ]
 
 
@@ -75,13 +75,6 @@ def _unit(shift: int) -> int:
     """The value of the lowest bit of a field: the divisor that brings it down to bit 0."""
     unit: int = 2**shift
     return unit
-
-
-def _low_bits_full(layout: TwitterLayout) -> int:
-    """Every bit below the timestamp set: the last id of a millisecond, minus its time."""
-    return layout.pack(
-        layout.epoch_ms, layout.max_datacenter, layout.max_machine, layout.max_sequence
-    )
 
 
 def _field(shift: int, size: int) -> str:
