@@ -62,8 +62,6 @@ class Layout:
     signed: bool = True
 
     time_field: str = field(init=False, repr=False)
-    time_bits: int = field(init=False, repr=False)
-    time_shift: int = field(init=False, repr=False)
     shifts: tuple[int, ...] = field(init=False, repr=False)
     """The shift of each field, in the order of ``fields``."""
     maxima: tuple[int, ...] = field(init=False, repr=False)
@@ -84,8 +82,6 @@ class Layout:
         derived = {
             "fields": pairs,
             "time_field": pairs[0][0],
-            "time_bits": widths[0],
-            "time_shift": shifts[0],
             "shifts": shifts,
             "maxima": tuple((1 << width) - 1 for width in widths),
             "max_delta": (1 << widths[0]) - 1,
@@ -204,7 +200,7 @@ class Layout:
 
     def tick_ids(self, ticks: int) -> tuple[int, int]:
         """(first, last) id of one tick: every lower field 0, then every lower bit set."""
-        first = ticks << self.time_shift
+        first = ticks << self.shifts[0]
         return first, first | self.low_mask
 
     def spans(self) -> tuple[tuple[str, int, int], ...]:
