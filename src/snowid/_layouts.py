@@ -108,21 +108,13 @@ SOURCES: Final[dict[str, str]] = {
 """Where each built-in layout is defined (its primary source)."""
 
 _BY_NAME: Final = {layout.name: layout for layout in LAYOUTS}
-_CONSTANTS: Final = {
-    "twitter": "TWITTER",
-    "discord": "DISCORD",
-    "instagram": "INSTAGRAM",
-    "sonyflake": "SONYFLAKE",
-    "sonyflake-v2": "SONYFLAKE_V2",
-    "mastodon": "MASTODON",
-}
 _MAX_SPEC = 300  # a spec longer than this is not a layout anyone typed
 
 
 def constant_name(layout: Layout) -> str | None:
     """The name of ``layout`` in the snowid package (``"TWITTER"``) when it is a built-in."""
     if _BY_NAME.get(layout.name) is layout:
-        return _CONSTANTS[layout.name]
+        return layout.name.upper().replace("-", "_")  # "sonyflake-v2": SONYFLAKE_V2
     return None
 
 
