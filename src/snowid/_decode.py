@@ -14,7 +14,7 @@ from typing import Final
 
 from snowid._breakdown import Segment, breakdown, segments
 from snowid._clock import SYSTEM_CLOCK, Clock
-from snowid._encoding import read_number
+from snowid._encoding import encode, read_number
 from snowid._id import SnowId
 from snowid._layout import TWITTER, Layout
 from snowid._layouts import LAYOUTS, get_layout
@@ -94,7 +94,7 @@ class Decoded:
         }
         if self.spec is TWITTER:
             return {**breakdown(SnowId(self.id)).as_dict(), **data}
-        data["hex"] = f"{self.id:016x}"
+        data["hex"] = encode(self.id, "hex")
         data["binary"] = self.spec.bits(self.id)
         data["segments"] = [segment.as_dict() for segment in self.segments]
         return data

@@ -137,12 +137,12 @@ class SnowId:
     @property
     def hex(self) -> str:
         """16 lowercase hex digits."""
-        return f"{self._value:016x}"
+        return encode(self._value, "hex")
 
     @property
     def binary(self) -> str:
         """All 64 bits, most significant first."""
-        return f"{self._value:0{TWITTER.total_bits}b}"
+        return TWITTER.bits(self._value)
 
     def format(self, base: str) -> str:
         """This id written in ``base``: hex (16 digits), base32 (Crockford), base36, base58
