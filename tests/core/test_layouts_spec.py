@@ -29,14 +29,9 @@ def test_every_shift_mask_and_limit_comes_from_the_widths() -> None:
     assert DISCORD.spans()[0] == ("timestamp", 63, 22)
 
 
-def test_twitter_keeps_the_names_the_generator_and_leases_use() -> None:
-    assert (TWITTER.timestamp_shift, TWITTER.datacenter_shift, TWITTER.machine_shift) == (
-        22,
-        17,
-        12,
-    )
-    assert (TWITTER.max_datacenter, TWITTER.max_machine, TWITTER.max_sequence) == (31, 31, 4095)
-    assert TWITTER.max_worker == 1023
+def test_twitter_keeps_segment_spans_as_its_spans() -> None:
+    """The other names kept for the generator and leases (timestamp_shift, max_worker …) are
+    pinned in test_layout.test_constants_are_derived_from_the_widths."""
     assert TWITTER.spans() == TWITTER.segment_spans()
 
 
