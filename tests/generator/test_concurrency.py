@@ -7,7 +7,6 @@ import copy
 import gc
 import itertools
 import os
-import pickle
 import threading
 import weakref
 
@@ -19,6 +18,7 @@ from snowid.errors import (
     SnowIdError,
 )
 from snowid.testing import FakeClock, FixedCeiling
+from tests.support.process_wide import run_in_child
 
 REVIEW_NOW = 1_700_000_000_000
 
@@ -79,42 +79,18 @@ def test_threads_mixing_single_ids_and_batches_never_collide() -> None:
         assert all(a < b for a, b in itertools.pairwise(ids))
 
 
-def _run_in_child(body: object) -> object:
-    """Fork; run ``body()`` in the child; return what it returned (or raised), pickled back."""
-    assert callable(body)
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never return into pytest
-        os.close(read_fd)
-        try:
-            try:
-                result: object = ("ok", body())
-            except BaseException as error:
-                result = ("raised", type(error).__name__, getattr(error, "code", None), str(error))
-            with os.fdopen(write_fd, "wb") as pipe:
-                pickle.dump(result, pipe)
-        finally:
-            os._exit(0)
-    os.close(write_fd)
-    with os.fdopen(read_fd, "rb") as pipe:
-        data = pipe.read()
-    os.waitpid(pid, 0)
-    return pickle.loads(data)
-
-
 @needs_fork
 def test_a_forked_child_cannot_use_its_parents_fixed_identity() -> None:
     """Parent and child never share an id: the child's next_id raises and says what to do."""
     generator = Generator(5, 6)
     parent_before = generator.next_ids(100)
-    outcome = _run_in_child(generator.next_id)
+    with pytest.raises(ForkedGeneratorError) as caught:
+        run_in_child(generator.next_id)
     parent_after = generator.next_ids(100)
-    assert isinstance(outcome, tuple)
-    assert outcome[0] == "raised"
-    assert outcome[1] == ForkedGeneratorError.__name__
-    assert outcome[2] == "forked_generator"
-    assert "datacenter 5, machine 6" in outcome[3]
-    assert "lease" in outcome[3]
+    assert type(caught.value) is ForkedGeneratorError
+    assert caught.value.code == "forked_generator"
+    assert "datacenter 5, machine 6" in str(caught.value)
+    assert "lease" in str(caught.value)
     assert parent_after[0] > parent_before[-1]  # the parent is unaffected
 
 
@@ -122,13 +98,11 @@ def test_a_forked_child_cannot_use_its_parents_fixed_identity() -> None:
 def test_a_forked_child_cannot_issue_batches_or_async_either() -> None:
     generator = Generator(5, 7)
     generator.next_id()
-    refused = ("raised", "ForkedGeneratorError", "forked_generator")
-    batch = _run_in_child(lambda: generator.next_ids(10))
-    awaited = _run_in_child(lambda: asyncio.run(generator.anext_id()))
-    assert isinstance(batch, tuple)
-    assert isinstance(awaited, tuple)
-    assert batch[:3] == refused
-    assert awaited[:3] == refused
+    for body in (lambda: generator.next_ids(10), lambda: asyncio.run(generator.anext_id())):
+        with pytest.raises(ForkedGeneratorError) as caught:
+            run_in_child(body)
+        assert type(caught.value) is ForkedGeneratorError
+        assert caught.value.code == "forked_generator"
 
 
 class ForkAwareFence:
@@ -160,11 +134,8 @@ def test_a_forked_child_with_a_fence_claims_its_own_identity() -> None:
     fence = ForkAwareFence()
     generator = Generator(fence=fence)
     parent_ids = generator.next_ids(1000)
-    child = _run_in_child(lambda: (generator.next_ids(1000), fence.claims))
+    child_ids, claims = run_in_child(lambda: (generator.next_ids(1000), fence.claims))
     parent_ids += generator.next_ids(1000)
-    assert isinstance(child, tuple)
-    assert child[0] == "ok"
-    child_ids, claims = child[1]
     assert not set(child_ids) & set(parent_ids)
     assert {TWITTER.decompose(v).machine for v in child_ids} == {2}
     assert {TWITTER.decompose(v).machine for v in parent_ids} == {1}
