@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
+import psycopg  # the test extra installs it: a missing driver fails, never skips
 import pytest
 
 from snowid import SnowId
@@ -28,8 +29,6 @@ from snowid.errors import (
     TimestampBeforeEpochError,
 )
 from snowid.testing import KNOWN_ANSWERS
-
-psycopg = pytest.importorskip("psycopg")
 
 SERVER = "postgresql://postgres@127.0.0.1:5432/test"
 SECRET = "s3cr3t-Pw"
