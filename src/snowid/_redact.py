@@ -35,9 +35,6 @@ MASK = "…"
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]{0,30}):")
 _SECRET_KEY = re.compile(r"pass|pwd|secret|token|key|cred|auth", re.IGNORECASE)
 _SAFE_CONNINFO_KEYS = ("host", "hostaddr", "port", "dbname")
-_KINDS = {"postgresql": "postgresql", "postgres": "postgresql", "file": "file", "static": "static"}
-_KINDS.update(redis="redis", rediss="redis")
-_KINDS.update(mysql="mysql", mariadb="mysql", k8s="k8s", ordinal="k8s")
 _QUOTED = re.compile(r""""([^"]*)"|'([^']*)'""")  # libpq quotes "so", psycopg 'so'
 _MIN_SCRUB = 3  # shorter secrets are only removed inside quotes: "a" must not eat every a
 
@@ -232,7 +229,14 @@ def url_kind(text: str | None) -> str:
     url = _parse_url(text.strip())
     if url is None:
         return "postgresql" if _conninfo(text) is not None else "other"
-    return _KINDS.get(url.scheme.lower(), "other")
+    # The schemes are the lease registry's (imported here: snowid.lease imports this
+    # module); a backend's kind is the first scheme registered for it.
+    from snowid.lease._registry import BACKENDS
+
+    target = BACKENDS.get(url.scheme.lower())
+    if target is None:
+        return "other"
+    return next(scheme for scheme, where in BACKENDS.items() if where == target)
 
 
 def hides_raw_password(text: str) -> bool:

@@ -217,6 +217,18 @@ def test_the_kind_names_only_the_backend(url: str | None, kind: str) -> None:
     assert url_kind(url) == kind
 
 
+def test_a_newly_registered_backend_has_its_kind_without_another_list(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Adding a backend is one line in the lease registry: its kind follows from there."""
+    from snowid.lease import _registry
+
+    monkeypatch.setitem(_registry.BACKENDS, "oneslot", "never.imported:Backend")
+    monkeypatch.setitem(_registry.BACKENDS, "oneslots", "never.imported:Backend")
+    assert url_kind("oneslot://h/x") == "oneslot"
+    assert url_kind("ONESLOTS:?a=1") == "oneslot"
+
+
 def test_a_password_with_a_raw_slash_question_mark_or_hash_is_ambiguous() -> None:
     for url in ("postgres://u:a/b@h/db", "postgres://u:a?b@h", "postgres://u:a#b@h", "x://u:a@b@h"):
         assert hides_raw_password(url), url

@@ -29,7 +29,8 @@ BACKENDS: dict[str, str] = {
     "k8s": "snowid.lease.k8s:PodLease",
     "ordinal": "snowid.lease.k8s:PodLease",
 }
-"""Scheme (lower case, without the colon) -> ``"module:Class"`` of its backend."""
+"""Scheme (lower case, without the colon) -> ``"module:Class"`` of its backend. A backend's
+first scheme is its kind (``snowid.lease.url_kind``: ``postgres:`` counts as postgresql)."""
 
 
 def backend_for(url: LeaseUrl) -> type[Lease]:
