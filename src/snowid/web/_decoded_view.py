@@ -1,15 +1,15 @@
-"""The decoder's result in any layout: its fields by the layout's own names, its bit
-blocks, how each field is read, the other plausible readings of the same number, and the
-warnings, all worded in the page's language.
+"""The decoder's result in any layout: its fields by the layout's own names, how each
+field is read, the other plausible readings of the same number, and the warnings, all
+worded in the page's language.
 
 The numbers come from the library (``snowid.decode``, ``snowid.readings``, the layout's
-``split``, ``spans`` and ``bits``); this module only words them. The Twitter layout keeps
-the seed's worked formula (``_view.result_view``) and gains the same readings and warnings.
+``split``); this module only words them (``_view.id_view`` builds what every result
+shares: the writings, the time and the bit blocks). The Twitter layout keeps the seed's
+worked formula (``_view.result_view``) and gains the same readings and warnings.
 """
 
 from __future__ import annotations
 
-from itertools import cycle
 from typing import Any
 from urllib.parse import urlencode
 
@@ -19,10 +19,9 @@ from snowid.fields import display_value
 from snowid.i18n import translate, translate_layout
 from snowid.layouts import builtin_layout, iso_ms
 from snowid.web._view import (
-    bit_groups,
-    block_view,
     decode_href,
     field_label,
+    id_view,
     result_view,
     time_view,
     translator,
@@ -36,9 +35,6 @@ __all__ = [
     "page_layout",
     "readings_view",
 ]
-
-# The colours of the blocks below the time, in order (the Twitter fields' three hues).
-_TONES = ("datacenter", "machine", "sequence")
 
 
 def page_layout(text: str | None) -> Layout:
@@ -141,38 +137,11 @@ def _range_href(decoded: Decoded, lang: str) -> str | None:
 
 
 def _layout_result(decoded: Decoded, lang: str, now: int) -> dict[str, Any]:
-    """The result of a layout other than Twitter: its blocks, fields and the reading steps."""
+    """The result of a layout other than Twitter: its fields and the reading steps."""
     t = translator(lang)
     spec = decoded.spec
     number = decoded.id
-    binary = spec.bits(number)
-    top = spec.total_bits - 1
     raw = spec.split(number)  # every field's value, the time as ticks since the epoch
-    by_name = dict(zip((name for name, _ in spec.fields), raw, strict=True))
-    tones = cycle(_TONES)
-    blocks = []
-    for name, high, low in spec.spans():
-        bits = binary[top - high : top - low + 1]
-        if name == "sign":
-            shown = {"label": t("segment.sign"), "value_text": t("web.block.value", value=0)}
-            tone = "sign"
-        elif name == spec.time_field:
-            ticks = by_name[name]
-            shown = {
-                "label": field_label(name, lang),
-                "value_text": t("web.block.value_delta", value=ticks)
-                if spec.unit_ms == 1
-                else t("web.block.value_ticks", value=ticks, unit=spec.unit_ms),
-            }
-            tone = "timestamp"
-        else:
-            value = by_name[name]
-            shown = {
-                "label": field_label(name, lang),
-                "value_text": t("web.block.value", value=value),
-            }
-            tone = next(tones)
-        blocks.append(block_view(t, name, high, low, bits, tone=tone, **shown))
     extract = []
     for (name, width), shift, maximum, value in zip(
         spec.fields, spec.shifts, spec.maxima, raw, strict=True
@@ -188,25 +157,17 @@ def _layout_result(decoded: Decoded, lang: str, now: int) -> dict[str, Any]:
         )
     ticks = raw[0]
     scaled = f"{ticks}" if spec.unit_ms == 1 else f"{ticks} × {spec.unit_ms}"
-    decimal = str(number)
     return {
         "kind": "layout",
-        "decimal": decimal,
-        "hex": f"0x{number:016x}",
-        "binary": binary,
-        "binary_groups": bit_groups(binary),
-        **time_view(decoded.timestamp, lang, now),
+        **id_view(number, spec, decoded.timestamp, lang, now),
         "fields": [
             (t("web.label.timestamp"), decoded.timestamp),
             *((field_label(name, lang), value) for name, value in decoded.fields.items()),
         ],
-        "blocks": blocks,
         "extract": extract,
         "to_time": {
             "expression": f"{spec.epoch_ms} + {scaled}",
             "result": str(decoded.timestamp),
         },
-        "announce": t("web.announce.id", id=decimal),
-        "decode_href": decode_href(number, spec, lang),
         "compose_href": None,
     }

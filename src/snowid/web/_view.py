@@ -1,9 +1,10 @@
 """What the page shows of one id, or of a list of ids, as strings ready for the templates.
 
-The breakdown itself (fields, bit segments, formula) is the core's ``breakdown``; this
-module only words it in the page's language: bit strings grouped for reading, the
-formula as the seed's three steps, times with a relative time beside them, and the
-values the copy buttons copy. The decoder reads what is typed with the library's one
+The numbers are the library's (the Twitter formula is the core's ``breakdown``, the bit
+blocks of every layout its ``spans`` and ``split``); this module only words them in the
+page's language: bit strings grouped for reading, the formula as the seed's three steps,
+times with a relative time beside them, and the values the copy buttons copy. What
+every result shows of an id, in any layout, is built once (``id_view``). The decoder reads what is typed with the library's one
 reader (``snowid.decode``: decimal or ``0x`` hex, in the chosen layout); the views of
 other layouts, readings and warnings are in ``_decoded_view.py``.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 import datetime as _dt
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import cycle
 from typing import Any
 from urllib.parse import urlencode
 
@@ -26,10 +28,11 @@ __all__ = [
     "MAX_IDS",
     "IdList",
     "bit_groups",
-    "block_view",
     "decode_href",
     "field_label",
     "id_lines",
+    "id_view",
+    "layout_blocks",
     "read_page_id",
     "read_page_ids",
     "relative_time",
@@ -40,6 +43,8 @@ __all__ = [
 ]
 
 MAX_IDS = 100  # ids the decoder takes at once, one per line
+# The colours of the blocks below the time, in order (the Twitter fields' three hues).
+_TONES = ("datacenter", "machine", "sequence")
 _DAY = 86_400.0
 # Largest unit first; the same table is in static/app.js, so the server's fallback and
 # the browser's Intl.RelativeTimeFormat pick the same unit.
@@ -161,24 +166,68 @@ def time_view(ms: int, lang: str, now_ms: int) -> dict[str, Any]:
     return shown
 
 
-def block_view(
-    t: Callable[..., str], name: str, high: int, low: int, bits: str, **shown: str
-) -> dict[str, Any]:
-    """One block of the bit picture: ``shown`` gives its ``label``, ``value_text`` and
-    ``tone`` (which of the five colours it takes)."""
-    one = high == low
+def layout_blocks(layout: Layout, number: int, lang: str) -> list[dict[str, Any]]:
+    """The bit picture of ``number`` in ``layout``, most significant first: the sign bit (when
+    the layout has one) and one block per field, each with its label, its value and its
+    ``tone`` (which of the five colours it takes: the time is always the timestamp's, the
+    other fields take the Twitter fields' three hues in turn)."""
+    t = translator(lang)
+    binary = layout.bits(number)
+    top = layout.total_bits - 1
+    values = dict(zip((name for name, _ in layout.fields), layout.split(number), strict=True))
+    tones = cycle(_TONES)
+    blocks = []
+    for name, high, low in layout.spans():
+        bits = binary[top - high : top - low + 1]
+        if name == "sign":
+            label, value_text, tone = t("segment.sign"), t("web.block.value", value=0), "sign"
+        elif name == layout.time_field:
+            ticks = values[name]
+            label, tone = field_label(name, lang), "timestamp"
+            value_text = (
+                t("web.block.value_delta", value=ticks)
+                if layout.unit_ms == 1
+                else t("web.block.value_ticks", value=ticks, unit=layout.unit_ms)
+            )
+        else:
+            label, tone = field_label(name, lang), next(tones)
+            value_text = t("web.block.value", value=values[name])
+        one = high == low
+        blocks.append(
+            {
+                "name": name,
+                "label": label,
+                "value_text": value_text,
+                "tone": tone,
+                "width": high - low + 1,
+                "width_text": t("web.block.width_one")
+                if one
+                else t("web.block.width", width=high - low + 1),
+                "span_text": t("web.block.span_one", high=high)
+                if one
+                else t("web.block.span", high=high, low=low),
+                "bits": bits,
+                "groups": bit_groups(bits),
+            }
+        )
+    return blocks
+
+
+def id_view(number: int, layout: Layout, timestamp: int, lang: str, now_ms: int) -> dict[str, Any]:
+    """What every result shows of one id, whatever its layout: its decimal, hex and binary
+    writings, its time (``timestamp``, Unix ms), its bit blocks, what the live region
+    announces and the decoder's link. The callers add the fields and the steps."""
+    binary = layout.bits(number)
+    decimal = str(number)
     return {
-        "name": name,
-        "width": high - low + 1,
-        "width_text": t("web.block.width_one")
-        if one
-        else t("web.block.width", width=high - low + 1),
-        "span_text": t("web.block.span_one", high=high)
-        if one
-        else t("web.block.span", high=high, low=low),
-        "bits": bits,
-        "groups": bit_groups(bits),
-        **shown,
+        "decimal": decimal,
+        "hex": f"0x{number:016x}",
+        "binary": binary,
+        "binary_groups": bit_groups(binary),
+        **time_view(timestamp, lang, now_ms),
+        "blocks": layout_blocks(layout, number, lang),
+        "announce": translate("web.announce.id", lang, id=decimal),
+        "decode_href": decode_href(number, layout, lang),
     }
 
 
@@ -189,35 +238,14 @@ def result_view(snow_id: SnowId, lang: str, now_ms: int | None = None) -> dict[s
     now = SYSTEM_CLOCK.time_ms() if now_ms is None else now_ms
     view = breakdown(snow_id)
     parts = view.parts
-    blocks = [
-        block_view(
-            t,
-            seg.name,
-            seg.high_bit,
-            seg.low_bit,
-            seg.bits,
-            label=t(f"segment.{seg.name}"),
-            value_text=t(
-                "web.block.value_delta" if seg.name == "timestamp" else "web.block.value",
-                value=seg.value,
-            ),
-            tone=seg.name,
-        )
-        for seg in view.segments
-    ]
     steps = {s.key: s for s in view.steps}
     shifts = [
         {"key": key, "label": t(f"web.step.shift.{key}"), **_math(steps[key])}
         for key in ("timestamp", "datacenter", "machine", "sequence")
     ]
-    decimal = str(snow_id)
     return {
         "kind": "twitter",
-        "decimal": decimal,
-        "hex": "0x" + snow_id.hex,
-        "binary": snow_id.binary,
-        "binary_groups": bit_groups(snow_id.binary),
-        **time_view(parts.timestamp, lang, now),
+        **id_view(int(snow_id), TWITTER, parts.timestamp, lang, now),
         "fields": [
             (t("web.label.timestamp"), parts.timestamp),
             (t("web.label.datacenter"), parts.datacenter),
@@ -225,12 +253,9 @@ def result_view(snow_id: SnowId, lang: str, now_ms: int | None = None) -> dict[s
             (t("web.label.sequence"), parts.sequence),
             (t("web.result.worker"), view.worker),
         ],
-        "blocks": blocks,
         "delta": _math(steps["delta"]),
         "shifts": shifts,
         "combine": _math(steps["combine"]),
-        "announce": t("web.announce.id", id=decimal),
-        "decode_href": decode_href(int(snow_id), TWITTER, lang),
         "compose_href": "/?"
         + urlencode(
             {
