@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
+import snowid.web
 from snowid import DISCORD, SnowId, decode
 from snowid.errors import (
     EmptyValueError,
@@ -19,6 +21,7 @@ from snowid.errors import (
 )
 from snowid.web._about import FAQ_KEYS, faq, faq_json_ld
 from snowid.web._view import (
+    _UNITS,
     MAX_IDS,
     IdList,
     bit_groups,
@@ -73,6 +76,19 @@ def test_relative_time_in_both_languages(delta_ms: int, en: str, vi: str) -> Non
     now = 1_700_000_000_000
     assert relative_time(now + delta_ms, now, "en") == en
     assert relative_time(now + delta_ms, now, "vi") == vi
+
+
+def test_the_browser_and_the_server_pick_the_unit_of_a_relative_time_from_one_table() -> None:
+    """app.js words a relative time with Intl.RelativeTimeFormat and the server words the
+    same time without JavaScript: both walk the same units, largest first, with the same
+    lengths, so the two never disagree on "1 month" against "30 days"."""
+    script = (Path(snowid.web.__file__).parent / "static" / "app.js").read_text()
+    table = re.search(r"var DAY = (\d+);.*?var UNITS = \[(.*?)\];", script, re.S)
+    assert table is not None
+    day = int(table[1])
+    rows = re.findall(r'\["(\w+)", ([^\]]+)\]', table[2])
+    lengths = [(unit, eval(length, {"__builtins__": {}}, {"DAY": day})) for unit, length in rows]
+    assert lengths == list(_UNITS)
 
 
 @pytest.mark.parametrize(

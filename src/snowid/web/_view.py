@@ -47,7 +47,7 @@ MAX_IDS = 100  # ids the decoder takes at once, one per line
 _TONES = ("datacenter", "machine", "sequence")
 _DAY = 86_400.0
 # Largest unit first; the same table is in static/app.js, so the server's fallback and
-# the browser's Intl.RelativeTimeFormat pick the same unit.
+# the browser's Intl.RelativeTimeFormat pick the same unit (tests/web/test_view.py checks).
 _UNITS = (
     ("year", 365.2425 * _DAY),
     ("month", 30.436875 * _DAY),

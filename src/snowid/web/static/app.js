@@ -10,12 +10,22 @@
   var PAUSE_MS = 800;     // no key for this long: the value is settled, show its error
   var DEBOUNCE_MS = 120;  // fetch once typing slows down
   var DAY = 86400;
-  // Largest unit first: the same table as _UNITS in snowid/web/_view.py (the server's fallback).
+  // Largest unit first: the same table as _UNITS in snowid/web/_view.py (the server's fallback;
+  // tests/web/test_view.py checks that the two agree).
   var UNITS = [["year", 365.2425 * DAY], ["month", 30.436875 * DAY], ["day", DAY],
     ["hour", 3600], ["minute", 60], ["second", 1]];
 
   function lang() { return document.documentElement.lang || "en"; }
   function pad(n, width) { return String(n).padStart(width, "0"); }
+
+  // A date as "YYYY-MM-DD<sep>HH:MM:SS.mmm", in UTC or in the browser's time zone.
+  function stamp(d, utc, sep) {
+    var p = utc
+      ? [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()]
+      : [d.getFullYear(), d.getMonth() + 1, d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds(), d.getMilliseconds()];
+    return pad(p[0], 4) + "-" + pad(p[1], 2) + "-" + pad(p[2], 2) + sep +
+      pad(p[3], 2) + ":" + pad(p[4], 2) + ":" + pad(p[5], 2) + "." + pad(p[6], 3);
+  }
 
   // --- times -------------------------------------------------------------------------
 
@@ -47,9 +57,7 @@
     root.querySelectorAll("time.local[data-ms]").forEach(function (el) {
       var d = new Date(Number(el.getAttribute("data-ms")));
       if (isNaN(d.getTime())) { return; }
-      el.textContent = d.getFullYear() + "-" + pad(d.getMonth() + 1, 2) + "-" + pad(d.getDate(), 2) +
-        " " + pad(d.getHours(), 2) + ":" + pad(d.getMinutes(), 2) + ":" + pad(d.getSeconds(), 2) +
-        "." + pad(d.getMilliseconds(), 3);
+      el.textContent = stamp(d, false, " ");
       var z = el.parentElement && el.parentElement.querySelector(".zone");
       if (z && zone) { z.textContent = "(" + zone + ")"; }
     });
@@ -113,11 +121,7 @@
       if (!/^\d{1,15}$/.test(text)) { when.value = ""; return; }
       var d = new Date(Number(text));
       if (isNaN(d.getTime()) || d.getUTCFullYear() > 9999) { when.value = ""; return; }
-      var parts = utc()
-        ? [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()]
-        : [d.getFullYear(), d.getMonth() + 1, d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds(), d.getMilliseconds()];
-      when.value = pad(parts[0], 4) + "-" + pad(parts[1], 2) + "-" + pad(parts[2], 2) + "T" +
-        pad(parts[3], 2) + ":" + pad(parts[4], 2) + ":" + pad(parts[5], 2) + "." + pad(parts[6], 3);
+      when.value = stamp(d, utc(), "T");
     }
 
     function read() {
