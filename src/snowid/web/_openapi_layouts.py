@@ -1,6 +1,7 @@
 """The OpenAPI paths and schemas of the layout endpoints (decode, readings, layouts, range).
 
-``openapi.document`` merges these in; the numbers come from the layouts themselves.
+``openapi.document`` merges these in, and builds its own answers with ``json_response``;
+the numbers come from the layouts themselves.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from typing import Any
 
 from snowid.layouts import BEFORE_FIRST_SNOWFLAKE, IN_THE_FUTURE, LAYOUTS, MAX_EXACT_MS
 
-__all__ = ["paths", "schemas"]
+__all__ = ["json_response", "paths", "schemas"]
 
 _NAMES = [layout.name for layout in LAYOUTS]
 _MAX_U64 = 2**64 - 1
@@ -19,7 +20,8 @@ def _ref(name: str) -> dict[str, Any]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _ok(description: str, schema: str) -> dict[str, Any]:
+def json_response(description: str, schema: str) -> dict[str, Any]:
+    """An answer whose JSON body is the component schema ``schema``."""
     return {"description": description, "content": {"application/json": {"schema": _ref(schema)}}}
 
 
@@ -70,11 +72,9 @@ def _time_param(name: str, required: bool, default: str) -> dict[str, Any]:
     }
 
 
-def paths(
-    errors: dict[str, Any], lang_param: dict[str, Any], error_response: Any
-) -> dict[str, Any]:
+def paths(errors: dict[str, Any], lang_param: dict[str, Any]) -> dict[str, Any]:
     """The four paths; ``errors`` are the shared 400/422 responses."""
-    not_found = {"404": error_response("No route (for example an empty id).")}
+    not_found = {"404": json_response("No route (for example an empty id).", "Error")}
     return {
         "/api/decode/{id}": {
             "get": {
@@ -86,7 +86,7 @@ def paths(
                 ),
                 "parameters": [_id_param(), _layout_param(), lang_param],
                 "responses": {
-                    "200": _ok("The id, its time, fields and warnings.", "Decoded"),
+                    "200": json_response("The id, its time, fields and warnings.", "Decoded"),
                     **errors,
                     **not_found,
                 },
@@ -97,7 +97,11 @@ def paths(
                 "operationId": "readings",
                 "summary": "The number read in every built-in layout with a plausible time.",
                 "parameters": [_id_param(), lang_param],
-                "responses": {"200": _ok("Twitter first.", "Readings"), **errors, **not_found},
+                "responses": {
+                    "200": json_response("Twitter first.", "Readings"),
+                    **errors,
+                    **not_found,
+                },
             }
         },
         "/api/layouts": {
@@ -105,7 +109,7 @@ def paths(
                 "operationId": "layouts",
                 "summary": "The built-in layouts, with their sources.",
                 "parameters": [lang_param],
-                "responses": {"200": _ok("Twitter first.", "Layouts"), **errors},
+                "responses": {"200": json_response("Twitter first.", "Layouts"), **errors},
             }
         },
         "/api/range": {
@@ -118,14 +122,18 @@ def paths(
                     _layout_param(),
                     lang_param,
                 ],
-                "responses": {"200": _ok("For WHERE id BETWEEN low AND high.", "Range"), **errors},
+                "responses": {
+                    "200": json_response("For WHERE id BETWEEN low AND high.", "Range"),
+                    **errors,
+                },
             }
         },
     }
 
 
 def schemas(breakdown: dict[str, Any]) -> dict[str, Any]:
-    """The response schemas; ``breakdown`` (the compose answer's schema) lends the Twitter keys."""
+    """The response schemas; ``breakdown`` (the compose answer's schema) lends the keys every
+    id's answer shares (hex, binary) and those only a Twitter id's answer has."""
     number = {"type": "integer", "minimum": 0}
     id_string = {"type": "string", "pattern": "^[0-9]{1,20}$"}
     moment = {
@@ -134,9 +142,9 @@ def schemas(breakdown: dict[str, Any]) -> dict[str, Any]:
         "additionalProperties": False,
         "properties": {"timestamp": {"type": "integer"}, "datetime": {"type": ["string", "null"]}},
     }
-    twitter_keys = {
+    borrowed = {
         key: breakdown["properties"][key]
-        for key in ("datacenter", "machine", "sequence", "worker", "steps")
+        for key in ("hex", "binary", "datacenter", "machine", "sequence", "worker", "steps")
     }
     segment = breakdown["properties"]["segments"]["items"]
     return {
@@ -175,8 +183,6 @@ def schemas(breakdown: dict[str, Any]) -> dict[str, Any]:
                         },
                     },
                 },
-                "hex": {"type": "string", "pattern": "^[0-9a-f]{16}$"},
-                "binary": {"type": "string", "pattern": "^[01]{64}$"},
                 "segments": {
                     "type": "array",
                     "minItems": 2,
@@ -186,7 +192,7 @@ def schemas(breakdown: dict[str, Any]) -> dict[str, Any]:
                         "properties": {**segment["properties"], "name": {"type": "string"}},
                     },
                 },
-                **twitter_keys,
+                **borrowed,
             },
         },
         "Readings": {

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from snowid import TWITTER, __version__
+from snowid.web._openapi_layouts import json_response
 from snowid.web._openapi_layouts import paths as layout_paths
 from snowid.web._openapi_layouts import schemas as layout_schemas
 
@@ -19,10 +20,7 @@ _ID_STRING = {
 
 
 def _error_response(description: str) -> dict[str, Any]:
-    return {
-        "description": description,
-        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
-    }
+    return json_response(description, "Error")
 
 
 def _int_param(
@@ -90,10 +88,9 @@ def _document(max_count: int) -> dict[str, Any]:
             " the layout (id_negative, id_too_large, id_sign_bit_set)."
         ),
     }
-    breakdown_ok = {
-        "description": "The id and its breakdown, as printed by `snowid compose --json`.",
-        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Breakdown"}}},
-    }
+    breakdown_ok = json_response(
+        "The id and its breakdown, as printed by `snowid compose --json`.", "Breakdown"
+    )
     lang_param = {
         "name": "lang",
         "in": "query",
@@ -152,7 +149,7 @@ def _document(max_count: int) -> dict[str, Any]:
                     "responses": {"200": breakdown_ok, **errors},
                 }
             },
-            **layout_paths(errors, lang_param, _error_response),
+            **layout_paths(errors, lang_param),
             "/api/ids": {
                 "post": {
                     "operationId": "issueIds",
@@ -168,12 +165,7 @@ def _document(max_count: int) -> dict[str, Any]:
                         lang_param,
                     ],
                     "responses": {
-                        "200": {
-                            "description": "Fresh ids, increasing, never issued before.",
-                            "content": {
-                                "application/json": {"schema": {"$ref": "#/components/schemas/Ids"}}
-                            },
-                        },
+                        "200": json_response("Fresh ids, increasing, never issued before.", "Ids"),
                         **errors,
                         "503": _error_response(
                             "The generator cannot safely issue now; retry after the"
@@ -186,16 +178,7 @@ def _document(max_count: int) -> dict[str, Any]:
                 "get": {
                     "operationId": "health",
                     "summary": "Liveness; also says whether an identity is held.",
-                    "responses": {
-                        "200": {
-                            "description": "The process is up.",
-                            "content": {
-                                "application/json": {
-                                    "schema": {"$ref": "#/components/schemas/Health"}
-                                }
-                            },
-                        }
-                    },
+                    "responses": {"200": json_response("The process is up.", "Health")},
                 }
             },
             "/readyz": {
@@ -203,22 +186,8 @@ def _document(max_count: int) -> dict[str, Any]:
                     "operationId": "ready",
                     "summary": "Readiness: 200 while a lease is held, else 503.",
                     "responses": {
-                        "200": {
-                            "description": "Ready.",
-                            "content": {
-                                "application/json": {
-                                    "schema": {"$ref": "#/components/schemas/Ready"}
-                                }
-                            },
-                        },
-                        "503": {
-                            "description": "No identity held.",
-                            "content": {
-                                "application/json": {
-                                    "schema": {"$ref": "#/components/schemas/Ready"}
-                                }
-                            },
-                        },
+                        "200": json_response("Ready.", "Ready"),
+                        "503": json_response("No identity held.", "Ready"),
                     },
                 }
             },
