@@ -36,7 +36,7 @@ from snowid.errors import (
 from snowid.i18n import translate
 from snowid.web._forms import localized_message
 
-__all__ = ["error_response", "snowid_error_response", "status_for"]
+__all__ = ["error_response", "json_response", "snowid_error_response", "status_for"]
 
 LOGGER = logging.getLogger("snowid.serve")
 _LOG_EVERY_S = 10.0  # one line per code per 10 s: a 503 storm does not flood the log
@@ -53,11 +53,18 @@ def status_for(error: SnowIdError) -> int:
     return 400
 
 
+def json_response(
+    value: object, status: int = 200, headers: dict[str, str] | None = None
+) -> Response:
+    """Every JSON answer of the service (UTF-8 text as is, not ``\\u`` escapes)."""
+    body = json.dumps(value, ensure_ascii=False)
+    return Response(body, status, headers=headers, media_type="application/json")
+
+
 def error_response(
     status: int, code: str, message: str, headers: dict[str, str] | None = None
 ) -> Response:
-    body = json.dumps({"error": {"code": code, "message": message}}, ensure_ascii=False)
-    return Response(body, status, headers=headers, media_type="application/json")
+    return json_response({"error": {"code": code, "message": message}}, status, headers)
 
 
 def snowid_error_response(error: SnowIdError, lang: str) -> Response:

@@ -1,19 +1,29 @@
 """Reading the compose and decode inputs, with every invalid field reported on its own.
 
 The reading is the core's one reader (``snowid.fields``, shared with the CLI); this
-module keeps the raw inputs alongside, for refilling the form.
+module keeps the raw inputs alongside, for refilling the form. ``check_single_values``
+is the JSON API's refusal of a parameter given twice.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from snowid import SYSTEM_CLOCK, Clock, SnowId
-from snowid.errors import InvalidValueError, SnowIdError
-from snowid.fields import COMPOSE_FIELDS, first_error, read_compose_fields, read_id
+from starlette.datastructures import QueryParams
 
-__all__ = ["COMPOSE_FIELDS", "ComposeForm", "localized_message", "read_compose", "read_id"]
+from snowid import SYSTEM_CLOCK, Clock, SnowId
+from snowid.errors import DuplicateParameterError, InvalidValueError, SnowIdError
+from snowid.fields import COMPOSE_FIELDS, first_error, read_compose_fields
+
+__all__ = [
+    "COMPOSE_FIELDS",
+    "ComposeForm",
+    "check_single_values",
+    "localized_message",
+    "read_compose",
+]
 
 
 @dataclass(slots=True)
@@ -39,6 +49,15 @@ def read_compose(query: Mapping[str, str], clock: Clock = SYSTEM_CLOCK) -> Compo
         snow_id=None if read.errors else read.snow_id(),
         timestamp_was_blank=not values["timestamp"].strip(),
     )
+
+
+def check_single_values(query: QueryParams) -> None:
+    """Refuse a query parameter given twice: which of its values counts would be a guess."""
+    counts = Counter(key for key, _ in query.multi_items())
+    for name, count in counts.items():
+        if count > 1:
+            values = ", ".join(query.getlist(name))
+            raise DuplicateParameterError(field=name, parameter=name, value=values, count=count)
 
 
 def localized_message(error: SnowIdError, lang: str) -> str:

@@ -17,56 +17,49 @@ from starlette.routing import BaseRoute, Route
 from snowid import LAYOUTS, SYSTEM_CLOCK, Clock, Layout, decode, readings
 from snowid.fields import parse_time, read_number
 from snowid.layouts import builtin_layout, layout_info, range_info
+from snowid.web._errors import json_response
+from snowid.web._forms import check_single_values
 from snowid.web._lang import negotiate
 
 __all__ = ["routes"]
-
-_JSON = "application/json"
-
-
-def _json(value: object) -> Response:
-    return Response(json.dumps(value, ensure_ascii=False), media_type=_JSON)
 
 
 def _layout(request: Request) -> Layout:
     return builtin_layout(request.query_params.get("layout", "twitter"))
 
 
-def routes(
-    single_values: Callable[[Request], None], clock: Clock = SYSTEM_CLOCK
-) -> list[BaseRoute]:
-    """The routes; ``single_values`` is the API's one check that no parameter comes twice."""
+def routes(clock: Clock = SYSTEM_CLOCK) -> list[BaseRoute]:
     layouts_body: dict[str, str] = {}  # per language: the list never changes
 
     async def decode_id(request: Request) -> Response:
-        single_values(request)
+        check_single_values(request.query_params)
         layout = _layout(request)
-        decoded = decode(read_number(request.path_params["id"]), layout, clock=clock)
-        return _json(decoded.as_dict(negotiate(request)))
+        decoded = decode(request.path_params["id"], layout, clock=clock)
+        return json_response(decoded.as_dict(negotiate(request)))
 
     async def readings_of(request: Request) -> Response:
-        single_values(request)
+        check_single_values(request.query_params)
         number = read_number(request.path_params["id"])
         lang = negotiate(request)
         found = readings(number, clock=clock)
-        return _json({"id": str(number), "readings": [r.as_dict(lang) for r in found]})
+        return json_response({"id": str(number), "readings": [r.as_dict(lang) for r in found]})
 
     async def layouts(request: Request) -> Response:
-        single_values(request)
+        check_single_values(request.query_params)
         lang = negotiate(request)
         if lang not in layouts_body:
             infos = [layout_info(layout, lang) for layout in LAYOUTS]
             layouts_body[lang] = json.dumps({"layouts": infos}, ensure_ascii=False)
-        return Response(layouts_body[lang], media_type=_JSON)
+        return Response(layouts_body[lang], media_type="application/json")
 
     async def time_range(request: Request) -> Response:
-        single_values(request)
+        check_single_values(request.query_params)
         layout = _layout(request)
         query = request.query_params
         start = parse_time("from", query.get("from", ""))
         end_text = query.get("to")
         end = clock.time_ms() if end_text is None else parse_time("to", end_text)
-        return _json(range_info(start, end, layout))
+        return json_response(range_info(start, end, layout))
 
     handlers: list[tuple[str, Callable[[Request], Awaitable[Response]]]] = [
         ("/api/decode/{id}", decode_id),

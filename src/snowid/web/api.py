@@ -4,19 +4,19 @@ readings, layouts and time ranges are in ``_layout_api.py``."""
 from __future__ import annotations
 
 import json
-from collections import Counter
 
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from snowid import breakdown
-from snowid.errors import DuplicateParameterError, OutOfRangeError
+from snowid.errors import OutOfRangeError
 from snowid.fields import to_int
 from snowid.web import _layout_api as layout_api
 from snowid.web import _metrics
 from snowid.web._auth import TokenFile
-from snowid.web._forms import read_compose
+from snowid.web._errors import json_response
+from snowid.web._forms import check_single_values, read_compose
 from snowid.web._service import IdService
 from snowid.web._settings import Settings
 from snowid.web._share import MetricsShare
@@ -25,19 +25,6 @@ from snowid.web.openapi import document
 __all__ = ["routes"]
 
 _JSON = "application/json"
-
-
-def _json(value: object, status: int = 200) -> Response:
-    return Response(json.dumps(value, ensure_ascii=False), status, media_type=_JSON)
-
-
-def _check_single_values(request: Request) -> None:
-    """Refuse a query parameter given twice: which of its values counts would be a guess."""
-    counts = Counter(key for key, _ in request.query_params.multi_items())
-    for name, count in counts.items():
-        if count > 1:
-            values = ", ".join(request.query_params.getlist(name))
-            raise DuplicateParameterError(field=name, parameter=name, value=values, count=count)
 
 
 def routes(
@@ -63,7 +50,7 @@ def routes(
         if query[:6] == b"count=" and query[6:].isdigit() and len(query) < 16:
             count = int(query[6:])  # the usual request, without parsing the whole query
         else:
-            _check_single_values(request)
+            check_single_values(request.query_params)
             raw = request.query_params.get("count")
             count = 1 if raw is None else to_int("count", raw)
         if not 1 <= count <= max_count:
@@ -74,17 +61,19 @@ def routes(
         return Response(body, media_type=_JSON)
 
     async def compose(request: Request) -> Response:
-        _check_single_values(request)
+        check_single_values(request.query_params)
         form = read_compose(request.query_params)
         error = form.first_error
         if error is not None:
             raise error
         assert form.snow_id is not None
-        return _json(breakdown(form.snow_id).as_dict())
+        return json_response(breakdown(form.snow_id).as_dict())
 
     async def healthz(request: Request) -> Response:
         snapshot = service.snapshot()
-        return _json({"status": "ok", "ready": snapshot.ready, "lease": snapshot.lease_state})
+        return json_response(
+            {"status": "ok", "ready": snapshot.ready, "lease": snapshot.lease_state}
+        )
 
     async def readyz(request: Request) -> Response:
         snapshot = service.snapshot()
@@ -95,7 +84,7 @@ def routes(
             "machine": snapshot.machine,
             "ceiling_ms": snapshot.ceiling_ms,
         }
-        return _json(body, 200 if snapshot.ready else 503)
+        return json_response(body, 200 if snapshot.ready else 503)
 
     async def metrics(request: Request) -> Response:
         if metrics_tokens is not None and (refused := metrics_tokens.refuse(request)) is not None:
@@ -109,7 +98,7 @@ def routes(
     return [
         Route("/api/ids", ids, methods=["POST"]),
         Route("/api/compose", compose, methods=["GET"]),
-        *layout_api.routes(_check_single_values),
+        *layout_api.routes(),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/readyz", readyz, methods=["GET"]),
         Route("/metrics", metrics, methods=["GET"]),
