@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -153,3 +154,21 @@ def test_encode_writes_every_base_or_one(capsys: pytest.CaptureFixture[str]) -> 
     data = json.loads(run(capsys, "encode", text.strip(), "--from", "base36", "--json")[1])
     assert data["id"] == "4194439168"
     assert int(data["base36"], 36) == 4194439168
+
+
+def test_a_time_hours_before_year_10000_in_a_zone_east_of_utc_has_no_local_time(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last millisecond a date can show, read where the clocks are ahead of UTC: the
+    local time is past year 9999, so it is shown as "—" (it was an OverflowError traceback)."""
+    last_ms = 253402300799999  # 9999-12-31T23:59:59.999Z
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    try:
+        code, out, err = run(capsys, "decode", str(last_ms << 16), "--layout", "mastodon")
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    assert (code, err) == (0, "")
+    assert "9999-12-31T23:59:59.999Z" in out
+    assert "time (local)  —" in out

@@ -97,7 +97,10 @@ def _aligned(rows: Sequence[tuple[str, str]]) -> list[str]:
 
 def _render_fields(decoded: Decoded, lang: str) -> list[str]:
     when = decoded.datetime
-    local = "—" if when is None else when.astimezone().isoformat(timespec="milliseconds")
+    try:
+        local = "—" if when is None else when.astimezone().isoformat(timespec="milliseconds")
+    except OverflowError:  # within hours of year 9999 in a zone east of UTC
+        local = "—"
     rows = [
         (translate("cli.id", lang), str(decoded.id)),
         (translate("cli.hex", lang), f"0x{decoded.id:016x}"),
