@@ -172,3 +172,23 @@ def test_a_time_hours_before_year_10000_in_a_zone_east_of_utc_has_no_local_time(
     assert (code, err) == (0, "")
     assert "9999-12-31T23:59:59.999Z" in out
     assert "time (local)  —" in out
+
+
+@pytest.mark.parametrize(
+    ("layout", "number"),
+    [
+        ("twitter", 2**63 - 1),
+        ("discord", 175928847299117063),
+        ("sonyflake", 0x45EEC4A4600041B),
+        ("mastodon", (2**48 - 1) << 16 | 5),  # a 15-digit time, the longest value
+    ],
+)
+def test_the_rows_of_bit_blocks_keep_the_bits_in_one_column(
+    capsys: pytest.CaptureFixture[str], layout: str, number: int
+) -> None:
+    """Every layout's blocks share the Twitter table's renderer; a long value widens it."""
+    lines = run(capsys, "decode", str(number), "--layout", layout)[1].splitlines()
+    first = lines.index("bits:") + 2
+    rows = lines[first : lines.index("", first)]
+    assert len(rows) == len(decode(number, layout).spec.spans())
+    assert len({len(row) - len(row.split()[-1]) for row in rows}) == 1

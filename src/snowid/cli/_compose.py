@@ -7,7 +7,7 @@ import argparse
 
 from snowid import SnowId, breakdown
 from snowid.cli._common import add_lang_option, print_json, use_colour
-from snowid.cli._render import render_blocks, render_parts, render_steps
+from snowid.cli._render import render_breakdown
 from snowid.fields import COMPOSE_FIELDS, read_compose_fields, read_id
 
 
@@ -52,8 +52,5 @@ def _show(snow_id: SnowId, args: argparse.Namespace, lang: str) -> int:
     if args.json:
         print_json(data.as_dict())
         return 0
-    lines = [*render_parts(data, lang), "", *render_blocks(data, lang, colour=use_colour())]
-    if args.steps:
-        lines += ["", *render_steps(data, lang)]
-    print("\n".join(lines))
+    print("\n".join(render_breakdown(data, lang, colour=use_colour(), steps=args.steps)))
     return 0

@@ -8,17 +8,14 @@ text decode names the other layouts in which the number reads as a plausible tim
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
 
 from snowid import BASES, TWITTER, Decoded, SnowId, breakdown, decode, readings
 from snowid.cli._common import add_lang_option, print_json, use_colour
-from snowid.cli._render import render_blocks, render_parts, render_steps
+from snowid.cli._render import aligned, local_text, render_blocks, render_breakdown
 from snowid.fields import read_number
 from snowid.i18n import translate, translate_field, translate_layout
 from snowid.layouts import encode, get_layout
 
-_PALETTE = ("\033[34m", "\033[32m", "\033[33m", "\033[35m", "\033[36m", "\033[31m")
-_GREY, _RESET = "\033[90m", "\033[0m"
 _LAYOUT_HELP = (
     "layout: twitter (default), discord, instagram, sonyflake, sonyflake-v2, mastodon, or"
     " your own as 'epoch=MS,unit=MS,fields=NAME:BITS,…' (signed=no when bit 63 is time)"
@@ -71,12 +68,15 @@ def _decode(args: argparse.Namespace, lang: str) -> int:
         return 0
     colour = use_colour()
     if decoded.spec is TWITTER:
-        data = breakdown(SnowId(decoded.id))
-        lines = [*render_parts(data, lang), "", *render_blocks(data, lang, colour=colour)]
-        if args.steps:
-            lines += ["", *render_steps(data, lang)]
+        lines = render_breakdown(
+            breakdown(SnowId(decoded.id)), lang, colour=colour, steps=args.steps
+        )
     else:
-        lines = [*_render_fields(decoded, lang), "", *_render_bits(decoded, lang, colour)]
+        lines = [
+            *_render_fields(decoded, lang),
+            "",
+            *render_blocks(decoded.spec, decoded.id, lang, colour=colour),
+        ]
     lines += _render_warnings(decoded, lang)
     others = [r for r in readings(decoded.id) if r.spec != decoded.spec]
     if others:
@@ -90,58 +90,17 @@ def _when(decoded: Decoded, lang: str) -> str:
     return decoded.iso_utc or translate("cli.past_9999", lang, timestamp=decoded.timestamp)
 
 
-def _aligned(rows: Sequence[tuple[str, str]]) -> list[str]:
-    width = max(len(label) for label, _ in rows)
-    return [f"{label:<{width}}  {value}" for label, value in rows]
-
-
 def _render_fields(decoded: Decoded, lang: str) -> list[str]:
-    when = decoded.datetime
-    try:
-        local = "—" if when is None else when.astimezone().isoformat(timespec="milliseconds")
-    except OverflowError:  # within hours of year 9999 in a zone east of UTC
-        local = "—"
     rows = [
         (translate("cli.id", lang), str(decoded.id)),
         (translate("cli.hex", lang), f"0x{decoded.id:016x}"),
         (translate("cli.layout", lang), translate_layout(decoded.layout, lang)),
         (translate("cli.timestamp", lang), str(decoded.timestamp)),
         (translate("cli.utc", lang), _when(decoded, lang)),
-        (translate("cli.local", lang), local),
+        (translate("cli.local", lang), local_text(decoded.datetime)),
     ]
     rows += [(translate_field(name, lang), str(value)) for name, value in decoded.fields.items()]
-    return _aligned(rows)
-
-
-def _render_bits(decoded: Decoded, lang: str, colour: bool) -> list[str]:
-    """The 64 bits as one line of blocks, then one row per block (name, bits, width, value)."""
-    spec = decoded.spec
-    binary = spec.bits(decoded.id)
-    top = spec.total_bits - 1
-    values = dict(zip((name for name, _ in spec.fields), spec.split(decoded.id), strict=True))
-    blocks = []
-    for index, (name, high, low) in enumerate(spec.spans()):
-        paint = _GREY if name == "sign" and spec.signed else _PALETTE[index % len(_PALETTE)]
-        label = translate("segment.sign", lang) if name == "sign" else translate_field(name, lang)
-        blocks.append(
-            (paint, label, high, low, values.get(name, 0), binary[top - high : top - low + 1])
-        )
-
-    def painted(text: str, paint: str) -> str:
-        return f"{paint}{text}{_RESET}" if colour else text
-
-    width = max(len(label) for _, label, *_ in blocks)
-    lines = [
-        translate("cli.bits", lang) + ":",
-        "  " + " ".join(painted(b[5], b[0]) for b in blocks),
-    ]
-    for paint, label, high, low, value, bits in blocks:
-        span = str(high) if high == low else f"{high}..{low}"
-        size = high - low + 1
-        lines.append(
-            f"  {painted(f'{label:<{width}}', paint)}  {span:>6}  {size:>2}  = {value:<16}  {bits}"
-        )
-    return lines
+    return aligned(rows)
 
 
 def _render_warnings(decoded: Decoded, lang: str) -> list[str]:
@@ -190,5 +149,5 @@ def _encode(args: argparse.Namespace, lang: str) -> int:
     if args.json:
         print_json({"id": str(number), **{base: encode(number, base) for base in bases}})
         return 0
-    print("\n".join(_aligned([("decimal", str(number)), *((b, encode(number, b)) for b in bases)])))
+    print("\n".join(aligned([("decimal", str(number)), *((b, encode(number, b)) for b in bases)])))
     return 0

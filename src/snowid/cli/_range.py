@@ -6,6 +6,7 @@ import argparse
 
 from snowid import LAYOUTS, SYSTEM_CLOCK
 from snowid.cli._common import add_lang_option, print_json
+from snowid.cli._render import aligned
 from snowid.fields import parse_time
 from snowid.i18n import translate, translate_layout
 from snowid.layouts import get_layout, layout_info, range_info
@@ -74,6 +75,5 @@ def _range(args: argparse.Namespace, lang: str) -> int:
             (translate("cli.high", lang), str(info["high"])),
             ("SQL", f"WHERE {info['sql']}"),
         ]
-    width = max(len(label) for label, _ in rows)
-    print("\n".join(f"{label:<{width}}  {value}".rstrip() for label, value in rows))
+    print("\n".join(aligned(rows)))
     return 0

@@ -1,63 +1,117 @@
-"""Plain-text rendering of a breakdown for the terminal (colour optional)."""
+"""Plain-text rendering for the terminal (colour optional): labelled rows, an id's bits as
+blocks in any layout, and the Twitter breakdown with its formula."""
 
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Sequence
+from itertools import cycle
 
-from snowid import Breakdown
-from snowid.i18n import translate
+from snowid import TWITTER, Breakdown, Layout
+from snowid.i18n import translate, translate_field
 
-# One ANSI colour per block, the same order as the web page's colours.
-_COLOURS = {
-    "sign": "\033[90m",
-    "timestamp": "\033[34m",
-    "datacenter": "\033[32m",
-    "machine": "\033[33m",
-    "sequence": "\033[35m",
-}
+_GREY, _TIME = "\033[90m", "\033[34m"
+# The fields below the time take these in turn; with the time's blue and the sign's grey,
+# a Twitter id gets the web page's colours in its order.
+_OTHERS = ("\033[32m", "\033[33m", "\033[35m", "\033[36m", "\033[31m")
 _RESET = "\033[0m"
 
 
-def _paint(text: str, name: str, colour: bool) -> str:
-    return f"{_COLOURS[name]}{text}{_RESET}" if colour else text
+def aligned(rows: Sequence[tuple[str, str]]) -> list[str]:
+    """``label  value`` lines with the values in one column."""
+    width = max(len(label) for label, _ in rows)
+    return [f"{label:<{width}}  {value}".rstrip() for label, value in rows]
+
+
+def local_text(when: _dt.datetime | None) -> str:
+    """A time in this machine's zone, with the zone's name; "—" when no date shows it (past
+    year 9999, or within hours of it in a zone east of UTC)."""
+    if when is None:
+        return "—"
+    try:
+        local = when.astimezone()
+    except OverflowError:
+        return "—"
+    name = local.tzname()
+    return local.isoformat(timespec="milliseconds") + (f" {name}" if name else "")
+
+
+def render_blocks(
+    layout: Layout, number: int, lang: str, *, colour: bool, segment_names: bool = False
+) -> list[str]:
+    """The bits as one line of blocks, then one row per block: label, span, width, value
+    and bits. A block is labelled by its field's name (``field.*``), or with
+    ``segment_names`` by the Twitter breakdown's segment names (``segment.*``), which the
+    rows of ``render_parts`` above it match; the sign bit always by ``segment.sign``."""
+
+    def label(name: str) -> str:
+        if name == "sign" or segment_names:
+            return translate(f"segment.{name}", lang)
+        return translate_field(name, lang)
+
+    binary = layout.bits(number)
+    top = layout.total_bits - 1
+    values = dict(zip((name for name, _ in layout.fields), layout.split(number), strict=True))
+    others = cycle(_OTHERS)
+    blocks = []
+    for name, high, low in layout.spans():
+        if name == "sign":
+            paint = _GREY
+        elif name == layout.time_field:
+            paint = _TIME
+        else:
+            paint = next(others)
+        bits = binary[top - high : top - low + 1]
+        blocks.append((paint, label(name), high, low, values.get(name, 0), bits))
+
+    def painted(text: str, paint: str) -> str:
+        return f"{paint}{text}{_RESET}" if colour else text
+
+    width = max(len(name) for _, name, *_ in blocks)
+    # At least 16 wide (a Twitter id's values fit), wider for a 15-digit Mastodon time.
+    value_width = max(16, *(len(f"= {value}") for *_, value, _ in blocks))
+    lines = [
+        translate("cli.bits", lang) + ":",
+        "  " + " ".join(painted(bits, paint) for paint, *_, bits in blocks),
+    ]
+    for paint, name, high, low, value, bits in blocks:
+        span = str(high) if high == low else f"{high}..{low}"
+        shown = f"= {value}"
+        lines.append(
+            f"  {painted(f'{name:<{width}}', paint)}  {span:>6}  {high - low + 1:>2}"
+            f"  {shown:<{value_width}}  {bits}"
+        )
+    return lines
+
+
+def render_breakdown(data: Breakdown, lang: str, *, colour: bool, steps: bool) -> list[str]:
+    """A Twitter id as ``compose``, ``explain`` and ``decode`` show it: its fields, its
+    blocks and, with ``steps``, the formula."""
+    lines = [
+        *render_parts(data, lang),
+        "",
+        *render_blocks(TWITTER, int(data.id), lang, colour=colour, segment_names=True),
+    ]
+    if steps:
+        lines += ["", *render_steps(data, lang)]
+    return lines
 
 
 def render_parts(data: Breakdown, lang: str) -> list[str]:
     snow_id = data.id
     parts = data.parts
-    local = data.datetime.astimezone()
     rows = [
         ("cli.id", str(snow_id)),
         ("cli.hex", "0x" + snow_id.hex),
         ("cli.timestamp", str(parts.timestamp)),
         ("cli.utc", data.iso_utc),
-        ("cli.local", _local_text(local)),
+        ("cli.local", local_text(data.datetime)),
         ("cli.datacenter", str(parts.datacenter)),
         ("cli.machine", str(parts.machine)),
         ("cli.sequence", str(parts.sequence)),
         ("cli.worker", str(data.worker)),
     ]
-    labels = [translate(key, lang) for key, _ in rows]
-    width = max(len(label) for label in labels)
-    return [f"{label:<{width}}  {value}" for label, (_, value) in zip(labels, rows, strict=True)]
-
-
-def _local_text(when: _dt.datetime) -> str:
-    return when.isoformat(timespec="milliseconds") + (f" {when.tzname()}" if when.tzname() else "")
-
-
-def render_blocks(data: Breakdown, lang: str, *, colour: bool) -> list[str]:
-    """The 64 bits as one coloured line, then one labelled row per block."""
-    line = " ".join(_paint(seg.bits, seg.name, colour) for seg in data.segments)
-    names = [translate(f"segment.{seg.name}", lang) for seg in data.segments]
-    width = max(len(name) for name in names)
-    lines = [translate("cli.bits", lang) + ":", "  " + line]
-    for seg, name in zip(data.segments, names, strict=True):
-        span = str(seg.high_bit) if seg.width == 1 else f"{seg.high_bit}..{seg.low_bit}"
-        label = _paint(f"{name:<{width}}", seg.name, colour)
-        value = f"= {seg.value}"
-        lines.append(f"  {label}  {span:>6}  {seg.width:>2}  {value:<16}  {seg.bits}")
-    return lines
+    return aligned([(translate(key, lang), value) for key, value in rows])
 
 
 def render_steps(data: Breakdown, lang: str) -> list[str]:
