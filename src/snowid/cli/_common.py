@@ -13,14 +13,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TextIO, cast
 
-from snowid.i18n import translate
+from snowid.i18n import LANGS, translate
 
 Handler = Callable[[argparse.Namespace, str], int]
 
 
 def add_lang_option(parser: argparse.ArgumentParser) -> None:
     """``--lang`` after the sub-command too (``snowid compose … --lang vi``)."""
-    parser.add_argument("--lang", choices=("en", "vi"), default=argparse.SUPPRESS)
+    parser.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS)
 
 
 def print_json(value: object, stream: TextIO | None = None) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from snowid import TWITTER, __version__
+from snowid.i18n import LANGS
 from snowid.web._openapi_layouts import json_response
 from snowid.web._openapi_layouts import paths as layout_paths
 from snowid.web._openapi_layouts import schemas as layout_schemas
@@ -97,7 +98,7 @@ def _document(max_count: int) -> dict[str, Any]:
         "required": False,
         "description": "Language of error messages: en or vi. Any other value is ignored:"
         " then the snowid_lang cookie, then Accept-Language, then English decide.",
-        "schema": {"type": "string", "examples": ["en", "vi"]},
+        "schema": {"type": "string", "examples": list(LANGS)},
     }
     schemas = _schemas()
     schemas |= layout_schemas(schemas["Breakdown"])
