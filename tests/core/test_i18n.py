@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import inspect
+import re
 import string
+from pathlib import Path
 
 import pytest
 
+import snowid
 from snowid import errors
 from snowid.i18n import catalog, detect_lang, normalize_lang, translate
 
@@ -82,3 +85,33 @@ def test_messages_show_huge_numbers_shortened_and_control_characters_visibly() -
     nul = errors.NotAnIntegerError(field="id", value="\x00")
     assert "'\\x00'" in str(nul)
     assert str(nul).isprintable()
+
+
+def test_every_catalog_key_is_used_somewhere_in_the_package() -> None:
+    """A message nothing shows is dead text (and a translator's wasted work).
+
+    A key counts as used when the package's code, templates or script name it in quotes,
+    or when the key belongs to a family the code builds at run time: ``f"web.rel.{…}"``,
+    ``"web.label." ~ name`` in a template, or an error's ``code.reason``. A family's
+    members are not checked one by one, so a family is built only where its members come
+    from data (layout fields, units, error reasons); fixed keys are written out in full.
+    """
+    root = Path(snowid.__file__).parent
+    sources = "\n".join(
+        path.read_text(encoding="utf-8")
+        for path in sorted(root.rglob("*"))
+        if path.suffix in (".py", ".html", ".js")
+        and not (path.parent.name == "i18n" and path.name != "__init__.py")  # the catalogs
+    )
+    built = re.compile(r"""f["']([a-z_.-]+\.)\{|["']([a-z_.-]+\.)["']\s*~""")
+    families = tuple({f_string or jinja for f_string, jinja in built.findall(sources)})
+    codes = {cls.code for cls in _error_classes()}
+    unused = [
+        key
+        for key in catalog("en")
+        if f'"{key}"' not in sources
+        and f"'{key}'" not in sources
+        and not key.startswith(families)
+        and key.split(".")[0] not in codes
+    ]
+    assert not unused

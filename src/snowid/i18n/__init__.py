@@ -3,7 +3,7 @@
 ``translate(code, lang, **params)`` fills ``{placeholders}`` with str.format. The
 catalogs are plain dicts in ``en.py``/``vi.py`` (errors, CLI) and ``web_en.py``/
 ``web_vi.py`` (the web page); a test checks that both languages have the same keys
-and the same placeholders for each key.
+and the same placeholders for each key, and that the package uses every key.
 """
 
 from __future__ import annotations

@@ -38,7 +38,6 @@ MESSAGES: dict[str, str] = {
     "web.button.compose": "Generate",
     "web.button.decode": "Decode",
     "web.button.copy": "Copy",
-    "web.button.copy_label": "Copy the id in decimal",
     "web.copied": "Copied",
     "web.errors_summary": "Correct the highlighted fields: {count} invalid.",
     "web.used_now": "The timestamp was blank, so the current time was used: {timestamp}.",
@@ -130,7 +129,6 @@ MESSAGES: dict[str, str] = {
     "web.error.unavailable": (
         "Ids cannot be issued right now; try again shortly (the server log says why)"
     ),
-    "web.error.not_ready": "No worker identity is held yet: {reason}",
     "web.error.auth_required": (
         "This endpoint needs a bearer token: send the header Authorization: Bearer <token>"
     ),

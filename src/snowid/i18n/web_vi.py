@@ -38,7 +38,6 @@ MESSAGES: dict[str, str] = {
     "web.button.compose": "Tạo ID",
     "web.button.decode": "Giải mã",
     "web.button.copy": "Sao chép",
-    "web.button.copy_label": "Sao chép ID ở dạng thập phân",
     "web.copied": "Đã sao chép",
     "web.errors_summary": "Có {count} trường chưa hợp lệ, vui lòng sửa các ô được đánh dấu.",
     "web.used_now": "Ô dấu thời gian để trống nên công cụ dùng thời gian hiện tại: {timestamp}.",
@@ -130,7 +129,6 @@ MESSAGES: dict[str, str] = {
     "web.error.unavailable": (
         "Hiện chưa thể cấp ID; vui lòng thử lại sau giây lát (nhật ký máy chủ ghi rõ nguyên nhân)"
     ),
-    "web.error.not_ready": "Chưa giữ được danh tính worker nào: {reason}",
     "web.error.auth_required": (
         "Điểm cuối này cần token: hãy gửi tiêu đề Authorization: Bearer <token>"
     ),

@@ -118,7 +118,8 @@ class TokenFile:
         lang = negotiate(request)
         if header is None:
             code, challenge = "auth_required", 'Bearer realm="snowid"'
+            message = translate("web.error.auth_required", lang)
         else:
             code, challenge = "auth_invalid", 'Bearer realm="snowid", error="invalid_token"'
-        message = translate(f"web.error.{code}", lang)
+            message = translate("web.error.auth_invalid", lang)
         return error_response(401, code, message, {"WWW-Authenticate": challenge})
