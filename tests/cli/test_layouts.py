@@ -192,3 +192,15 @@ def test_the_rows_of_bit_blocks_keep_the_bits_in_one_column(
     rows = lines[first : lines.index("", first)]
     assert len(rows) == len(decode(number, layout).spec.spans())
     assert len({len(row) - len(row.split()[-1]) for row in rows}) == 1
+
+
+def test_a_custom_field_called_sign_is_not_shown_on_the_sign_bit(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The sign block is the first block of a signed layout, whatever a field is called."""
+    lines = run(capsys, "decode", "7", "--layout", "epoch=0,fields=time:40,sign:23")[1]
+    rows = [line.split() for line in lines.splitlines() if line.startswith("  sign ")]
+    assert [row[:5] for row in rows] == [
+        ["sign", "63", "1", "=", "0"],
+        ["sign", "22..0", "23", "=", "7"],
+    ]

@@ -75,7 +75,7 @@ def _decode(args: argparse.Namespace, lang: str) -> int:
         lines = [
             *_render_fields(decoded, lang),
             "",
-            *render_blocks(decoded.spec, decoded.id, lang, colour=colour),
+            *render_blocks(decoded.spec, decoded.segments, lang, colour=colour),
         ]
     lines += _render_warnings(decoded, lang)
     others = [r for r in readings(decoded.id) if r.spec != decoded.spec]

@@ -7,7 +7,7 @@ import datetime as _dt
 from collections.abc import Sequence
 from itertools import cycle
 
-from snowid import TWITTER, Breakdown, Layout
+from snowid import TWITTER, Breakdown, Layout, Segment
 from snowid.i18n import translate, translate_field
 
 _GREY, _TIME = "\033[90m", "\033[34m"
@@ -37,32 +37,31 @@ def local_text(when: _dt.datetime | None) -> str:
 
 
 def render_blocks(
-    layout: Layout, number: int, lang: str, *, colour: bool, segment_names: bool = False
+    layout: Layout,
+    segments: Sequence[Segment],
+    lang: str,
+    *,
+    colour: bool,
+    segment_names: bool = False,
 ) -> list[str]:
-    """The bits as one line of blocks, then one row per block: label, span, width, value
-    and bits. A block is labelled by its field's name (``field.*``), or with
-    ``segment_names`` by the Twitter breakdown's segment names (``segment.*``), which the
-    rows of ``render_parts`` above it match; the sign bit always by ``segment.sign``."""
-
-    def label(name: str) -> str:
-        if name == "sign" or segment_names:
-            return translate(f"segment.{name}", lang)
-        return translate_field(name, lang)
-
-    binary = layout.bits(number)
-    top = layout.total_bits - 1
-    values = dict(zip((name for name, _ in layout.fields), layout.split(number), strict=True))
+    """An id's bits (the library's ``segments`` of it in ``layout``) as one line of blocks,
+    then one row per block: label, span, width, value and bits. A block is labelled by its
+    field's name (``field.*``), or with ``segment_names`` by the Twitter breakdown's segment
+    names (``segment.*``), which the rows of ``render_parts`` above it match; the sign bit
+    always by ``segment.sign``."""
     others = cycle(_OTHERS)
     blocks = []
-    for name, high, low in layout.spans():
-        if name == "sign":
-            paint = _GREY
-        elif name == layout.time_field:
-            paint = _TIME
+    for index, seg in enumerate(segments):
+        if layout.signed and index == 0:  # by position: a custom field may be called "sign"
+            paint, label = _GREY, translate("segment.sign", lang)
         else:
-            paint = next(others)
-        bits = binary[top - high : top - low + 1]
-        blocks.append((paint, label(name), high, low, values.get(name, 0), bits))
+            paint = _TIME if seg.name == layout.time_field else next(others)
+            label = (
+                translate(f"segment.{seg.name}", lang)
+                if segment_names
+                else translate_field(seg.name, lang)
+            )
+        blocks.append((paint, label, seg.high_bit, seg.low_bit, seg.value, seg.bits))
 
     def painted(text: str, paint: str) -> str:
         return f"{paint}{text}{_RESET}" if colour else text
@@ -90,7 +89,7 @@ def render_breakdown(data: Breakdown, lang: str, *, colour: bool, steps: bool) -
     lines = [
         *render_parts(data, lang),
         "",
-        *render_blocks(TWITTER, int(data.id), lang, colour=colour, segment_names=True),
+        *render_blocks(TWITTER, data.segments, lang, colour=colour, segment_names=True),
     ]
     if steps:
         lines += ["", *render_steps(data, lang)]

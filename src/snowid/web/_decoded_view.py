@@ -159,7 +159,7 @@ def _layout_result(decoded: Decoded, lang: str, now: int) -> dict[str, Any]:
     scaled = f"{ticks}" if spec.unit_ms == 1 else f"{ticks} × {spec.unit_ms}"
     return {
         "kind": "layout",
-        **id_view(number, spec, decoded.timestamp, lang, now),
+        **id_view(number, spec, decoded.segments, decoded.timestamp, lang=lang, now_ms=now),
         "fields": [
             (t("web.label.timestamp"), decoded.timestamp),
             *((field_label(name, lang), value) for name, value in decoded.fields.items()),

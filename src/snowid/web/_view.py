@@ -12,13 +12,24 @@ other layouts, readings and warnings are in ``_decoded_view.py``.
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import cycle
 from typing import Any
 from urllib.parse import urlencode
 
-from snowid import SYSTEM_CLOCK, TWITTER, Clock, Decoded, Layout, SnowId, Step, breakdown, decode
+from snowid import (
+    SYSTEM_CLOCK,
+    TWITTER,
+    Clock,
+    Decoded,
+    Layout,
+    Segment,
+    SnowId,
+    Step,
+    breakdown,
+    decode,
+)
 from snowid.errors import InvalidValueError
 from snowid.i18n import catalog, translate
 from snowid.layouts import iso_ms
@@ -166,57 +177,62 @@ def time_view(ms: int, lang: str, now_ms: int) -> dict[str, Any]:
     return shown
 
 
-def layout_blocks(layout: Layout, number: int, lang: str) -> list[dict[str, Any]]:
-    """The bit picture of ``number`` in ``layout``, most significant first: the sign bit (when
-    the layout has one) and one block per field, each with its label, its value and its
+def layout_blocks(layout: Layout, segments: Sequence[Segment], lang: str) -> list[dict[str, Any]]:
+    """The bit picture of an id: the library's ``segments`` of it in ``layout`` (the sign
+    bit when the layout has one, then each field), each with its label, its value and its
     ``tone`` (which of the five colours it takes: the time is always the timestamp's, the
     other fields take the Twitter fields' three hues in turn)."""
     t = translator(lang)
-    binary = layout.bits(number)
-    top = layout.total_bits - 1
-    values = dict(zip((name for name, _ in layout.fields), layout.split(number), strict=True))
     tones = cycle(_TONES)
     blocks = []
-    for name, high, low in layout.spans():
-        bits = binary[top - high : top - low + 1]
-        if name == "sign":
+    for index, seg in enumerate(segments):
+        high, low = seg.high_bit, seg.low_bit
+        if layout.signed and index == 0:  # by position: a custom field may be called "sign"
             label, value_text, tone = t("segment.sign"), t("web.block.value", value=0), "sign"
-        elif name == layout.time_field:
-            ticks = values[name]
-            label, tone = field_label(name, lang), "timestamp"
+        elif seg.name == layout.time_field:
+            label, tone = field_label(seg.name, lang), "timestamp"
             value_text = (
-                t("web.block.value_delta", value=ticks)
+                t("web.block.value_delta", value=seg.value)
                 if layout.unit_ms == 1
-                else t("web.block.value_ticks", value=ticks, unit=layout.unit_ms)
+                else t("web.block.value_ticks", value=seg.value, unit=layout.unit_ms)
             )
         else:
-            label, tone = field_label(name, lang), next(tones)
-            value_text = t("web.block.value", value=values[name])
+            label, tone = field_label(seg.name, lang), next(tones)
+            value_text = t("web.block.value", value=seg.value)
         one = high == low
         blocks.append(
             {
-                "name": name,
+                "name": seg.name,
                 "label": label,
                 "value_text": value_text,
                 "tone": tone,
-                "width": high - low + 1,
+                "width": seg.width,
                 "width_text": t("web.block.width_one")
                 if one
-                else t("web.block.width", width=high - low + 1),
+                else t("web.block.width", width=seg.width),
                 "span_text": t("web.block.span_one", high=high)
                 if one
                 else t("web.block.span", high=high, low=low),
-                "bits": bits,
-                "groups": bit_groups(bits),
+                "bits": seg.bits,
+                "groups": bit_groups(seg.bits),
             }
         )
     return blocks
 
 
-def id_view(number: int, layout: Layout, timestamp: int, lang: str, now_ms: int) -> dict[str, Any]:
+def id_view(
+    number: int,
+    layout: Layout,
+    segments: Sequence[Segment],
+    timestamp: int,
+    *,
+    lang: str,
+    now_ms: int,
+) -> dict[str, Any]:
     """What every result shows of one id, whatever its layout: its decimal, hex and binary
-    writings, its time (``timestamp``, Unix ms), its bit blocks, what the live region
-    announces and the decoder's link. The callers add the fields and the steps."""
+    writings, its time (``timestamp``, Unix ms), its bit blocks (from ``segments``), what
+    the live region announces and the decoder's link. The callers add the fields and the
+    steps."""
     binary = layout.bits(number)
     decimal = str(number)
     return {
@@ -225,7 +241,7 @@ def id_view(number: int, layout: Layout, timestamp: int, lang: str, now_ms: int)
         "binary": binary,
         "binary_groups": bit_groups(binary),
         **time_view(timestamp, lang, now_ms),
-        "blocks": layout_blocks(layout, number, lang),
+        "blocks": layout_blocks(layout, segments, lang),
         "announce": translate("web.announce.id", lang, id=decimal),
         "decode_href": decode_href(number, layout, lang),
     }
@@ -245,7 +261,7 @@ def result_view(snow_id: SnowId, lang: str, now_ms: int | None = None) -> dict[s
     ]
     return {
         "kind": "twitter",
-        **id_view(int(snow_id), TWITTER, parts.timestamp, lang, now),
+        **id_view(int(snow_id), TWITTER, view.segments, parts.timestamp, lang=lang, now_ms=now),
         "fields": [
             (t("web.label.timestamp"), parts.timestamp),
             (t("web.label.datacenter"), parts.datacenter),
