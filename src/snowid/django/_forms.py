@@ -11,6 +11,7 @@ from django.utils.safestring import SafeString
 
 from snowid._convert import to_snowid
 from snowid._id import SnowId
+from snowid._timerange import iso_utc
 from snowid.errors import InvalidValueError
 from snowid.i18n import DEFAULT_LANG, normalize_lang, translate
 
@@ -54,7 +55,7 @@ class SnowIdWidget(forms.TextInput):  # type: ignore[misc]  # Django has no type
         made = _valid(value)
         if made is None:
             return html
-        when = made.datetime.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        when = iso_utc(made.datetime)
         label = translate("django.made_at", django_lang(), time=when)
         return html + format_html(
             ' <time class="snowid-time" datetime="{}" title="{}">{}</time>', when, label, when
