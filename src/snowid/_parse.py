@@ -1,7 +1,7 @@
 """Turning input into whole numbers, once, at the boundary.
 
 ``to_int`` is the lenient door (what a person or a config file types): only ints
-pass unchanged. Strings must be plain ASCII decimal digits (an optional sign,
+pass unchanged (an int subclass, such as an IntEnum member, as its plain value). Strings must be plain ASCII decimal digits (an optional sign,
 surrounding white space and ``_`` separators as Python allows); floats only when
 whole. A bool is never a number here: ``True`` as a machine id is a bug, not 1.
 A number too long to be worth converting (thousands of digits) is refused as such;
@@ -24,7 +24,7 @@ def to_int(field: str, value: object) -> int:
     if isinstance(value, bool):
         raise NotAnIntegerError(field=field, value=repr(value))
     if isinstance(value, int):
-        return value
+        return int(value)  # an int subclass (an IntEnum member) as its plain value
     if isinstance(value, float):
         if value.is_integer():
             return int(value)

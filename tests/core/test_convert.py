@@ -45,6 +45,9 @@ def test_an_int_subclass_is_taken_by_value_and_a_snowid_is_returned_as_is() -> N
         SEED = 4194439168
 
     assert to_snowid(Big.SEED) == SnowId(4194439168)
+    # Its plain value: int() of a SnowId holding the member itself warned (DeprecationWarning,
+    # __int__ returned non-int), and SnowIdType binds int(to_snowid(value)).
+    assert type(int(to_snowid(Big.SEED))) is int
     sid = SnowId(5)
     assert to_snowid(sid) is sid
 
