@@ -154,7 +154,8 @@ def _start() -> Generator:
         url = _state.configured or os.environ.get(ENV_VAR, "").strip()
         if not url:
             raise NotConfiguredError(env=ENV_VAR)
-        url = _check_url(url)
+        # Not empty, so open_lease reads this URL, not its default; it refuses a bad one
+        # with the errors configure() gives.
         from snowid.lease import open_lease
         from snowid.lease.static import StaticLease
 

@@ -95,6 +95,20 @@ def test_the_environment_variable_configures_it(
     snowid.configure(lease=f"file://{unconfigured}/from-env")  # the same one is fine
 
 
+@pytest.mark.parametrize("url", ["http://example.invalid/", "file:///tmp/x?rnage=0-7"])
+def test_a_bad_environment_variable_is_refused_at_the_first_id_as_configure_refuses_it(
+    unconfigured: Path, monkeypatch: pytest.MonkeyPatch, url: str
+) -> None:
+    with pytest.raises(InvalidLeaseUrlError) as by_configure:
+        snowid.configure(lease=url)
+    monkeypatch.setenv("SNOWID_LEASE", f"  {url} ")
+    for _ in range(2):  # nothing half-built stays behind: the second call refuses again
+        with pytest.raises(InvalidLeaseUrlError) as at_first_id:
+            snowid.next_id()
+        assert at_first_id.value.reason == by_configure.value.reason
+        assert str(at_first_id.value) == str(by_configure.value)
+
+
 def test_configure_takes_precedence_over_the_environment(
     unconfigured: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
