@@ -19,8 +19,6 @@ from urllib.parse import SplitResult, quote, urlencode
 
 __all__ = ["StatementTimer", "abandon_inherited", "libpq_conninfo"]
 
-_ABANDONED: list[object] = []  # connections inherited over fork: never finished by GC
-
 
 def libpq_conninfo(parts: SplitResult, query: Iterable[tuple[str, str]]) -> str:
     """The lease URL as libpq's connection URI, with only libpq's ``query`` parameters.
@@ -94,10 +92,9 @@ def abandon_inherited(conn: Any) -> None:
     """In a forked child: make the parent's connection harmless without touching its session.
 
     The inherited socket is pointed at /dev/null, so finishing the connection here (now,
-    or by the garbage collector later) sends its goodbye nowhere; the object is kept so
-    it is never collected mid-way.
+    or by the garbage collector later) sends its goodbye nowhere (the caller also keeps
+    the object, so it is never collected mid-way).
     """
-    _ABANDONED.append(conn)
     with contextlib.suppress(Exception):
         fd = conn.pgconn.socket
         null = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)

@@ -11,7 +11,8 @@ bound ``ceiling_ms`` is the last acknowledged ceiling, and drops to -1 when the 
 lost or when the local deadline (boot clock before the last good renewal + TTL*0.89)
 passes unrenewed. A store operation that does not answer within ``timeout`` raises
 StoreUnreachableError: the lease never waits on a stalled store. The options and their
-defaults are the same for every store (``StoreOptions``, ``read_options``).
+defaults are the same for every store (``StoreOptions``, ``read_options``), and so is the
+life of the backend's connection (``_conn``: dropped after an error, abandoned after fork).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import os
 import socket
 import threading
 import uuid
-from typing import TYPE_CHECKING, NoReturn, cast
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from snowid._clock import Clock
 from snowid._fence import Grant
@@ -42,11 +43,19 @@ from snowid.lease._storeops import Claimed, Renewed, StoreMissing, StoreOptions
 if TYPE_CHECKING:
     from snowid.lease._url import LeaseUrl
 
-__all__ = ["Claimed", "Renewed", "StoreLease", "StoreMissing", "StoreOptions"]
+__all__ = ["Claimed", "Renewed", "StoreLease", "StoreMissing", "StoreOptions", "close_quietly"]
 
 log = logging.getLogger("snowid.lease")
 
 _NS_PER_MS = 1_000_000
+_ABANDONED: list[object] = []  # connections inherited over fork: never closed by the child
+
+
+def close_quietly(conn: Any) -> None:
+    """Close a driver's connection that may already be broken."""
+    if conn is not None:
+        with contextlib.suppress(Exception):
+            conn.close()
 
 
 class StoreLease(Lease):
@@ -93,6 +102,8 @@ class StoreLease(Lease):
         self._store_down_until_ns = 0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._conn: Any = None
+        """The backend's connection (or client), opened on first use after a drop."""
 
     # --- for backends -----------------------------------------------------------------
 
@@ -152,9 +163,18 @@ class StoreLease(Lease):
 
     def _drop_connection(self) -> None:
         """Close the connection (the next operation opens a new one)."""
+        conn, self._conn = self._conn, None
+        close_quietly(conn)
 
     def _abandon_connection(self) -> None:
-        """In a forked child: forget the parent's connection without using it."""
+        """In a forked child: forget the parent's connection without using it.
+
+        The parent's socket stays the parent's: the child keeps the object for good (so
+        nothing here closes it or says goodbye on it, not even the garbage collector) and
+        opens its own connection when needed."""
+        if self._conn is not None:
+            _ABANDONED.append(self._conn)
+        self._conn = None
 
     # --- set-up -------------------------------------------------------------------------
 

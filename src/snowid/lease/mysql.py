@@ -68,7 +68,6 @@ _SETTINGS = (
     "super_read_only", "innodb_read_only",
 )  # fmt: skip
 _NO_SUCH_TABLE = 1146
-_ABANDONED: list[object] = []  # connections inherited over fork: never closed by the child
 
 
 class MysqlLease(StoreLease):
@@ -91,7 +90,6 @@ class MysqlLease(StoreLease):
         self.connect_timeout = connect_timeout
         self.strict = durability == "strict"
         self.server = ""  # "MariaDB 10.11.19-MariaDB-0+deb12u1", after the first connection
-        self._conn: Any = None
         self._thread_id = 0
 
     @classmethod
@@ -263,10 +261,7 @@ class MysqlLease(StoreLease):
         return result
 
     def _drop_connection(self, *, kill: bool = False) -> None:
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            with contextlib.suppress(Exception):  # already broken
-                conn.close()
+        super()._drop_connection()
         if kill and self._thread_id:
             # The server may still run what we gave up on (a lock wait): end that session.
             threading.Thread(
@@ -278,11 +273,8 @@ class MysqlLease(StoreLease):
         self._thread_id = 0
 
     def _abandon_connection(self) -> None:
-        # The parent's socket stays the parent's: the child keeps the object (so nothing
-        # sends a QUIT from here) and opens its own connection when needed.
-        if self._conn is not None:
-            _ABANDONED.append(self._conn)
-        self._conn, self._thread_id = None, 0
+        super()._abandon_connection()
+        self._thread_id = 0
 
     # --- the store operations -----------------------------------------------------------
 

@@ -11,7 +11,6 @@ is cancelled on the server and its socket shut down, never waited on forever.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
 import threading
@@ -24,7 +23,14 @@ from snowid.errors import StoreUnreachableError
 from snowid.lease._base import IdentityStatus
 from snowid.lease._pgconn import StatementTimer, abandon_inherited, libpq_conninfo
 from snowid.lease._pgsql import Sql
-from snowid.lease._store import Claimed, Renewed, StoreLease, StoreMissing, StoreOptions
+from snowid.lease._store import (
+    Claimed,
+    Renewed,
+    StoreLease,
+    StoreMissing,
+    StoreOptions,
+    close_quietly,
+)
 from snowid.lease._url import LeaseUrl
 
 _CANCEL_TIMEOUT_S = 1.0
@@ -57,7 +63,6 @@ class PostgresLease(StoreLease):
         self.conninfo = conninfo
         self.sql = Sql(schema, table)
         self.connect_timeout = connect_timeout
-        self._conn: Any = None
 
     @classmethod
     def from_url(cls, url: LeaseUrl, *, clock: Clock | None = None) -> PostgresLease:
@@ -129,23 +134,16 @@ class PostgresLease(StoreLease):
             op.finish()  # before the connection can be closed and its fd number reused
             timer.cancel()
 
-    def _drop_connection(self) -> None:
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            with contextlib.suppress(Exception):  # already broken
-                conn.close()
-
     def _abandon_connection(self) -> None:
-        conn, self._conn = self._conn, None
-        if conn is not None:
+        conn = self._conn
+        super()._abandon_connection()
+        if conn is not None:  # psycopg says goodbye when it is finished: to /dev/null
             abandon_inherited(conn)
 
     def __del__(self) -> None:
         # An unclosed lease that is collected: close its connection quietly (not in a child).
-        conn = getattr(self, "_conn", None)
-        if conn is not None and os.getpid() == self._pid:
-            with contextlib.suppress(Exception):
-                conn.close()
+        if os.getpid() == self._pid:
+            close_quietly(getattr(self, "_conn", None))
 
     # --- the store operations -----------------------------------------------------------
 

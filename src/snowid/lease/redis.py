@@ -20,7 +20,6 @@ Lua script (``_redis_lua``), the store's ``TIME`` the clock. What Redis adds:
 
 from __future__ import annotations
 
-import contextlib
 import uuid
 from typing import Any, Unpack
 
@@ -36,7 +35,14 @@ from snowid.errors import (
 )
 from snowid.lease._base import IdentityStatus
 from snowid.lease._redis_lua import CLAIM, INIT, RELEASE, RENEW, REPAIR, Keys
-from snowid.lease._store import Claimed, Renewed, StoreLease, StoreMissing, StoreOptions
+from snowid.lease._store import (
+    Claimed,
+    Renewed,
+    StoreLease,
+    StoreMissing,
+    StoreOptions,
+    close_quietly,
+)
 from snowid.lease._storeops import DURABILITY, read_durability, warn_best_effort
 from snowid.lease._url import LeaseUrl
 
@@ -44,7 +50,6 @@ __all__ = ["DURABILITY", "OPTIONS", "RedisLease"]
 
 _FSYNC_OK = ("always", "everysec")
 _MIN_VERSION = (5, 0)  # scripts that read TIME and then write (effects replication)
-_ABANDONED: list[object] = []  # clients inherited over fork: never closed by the child
 OPTIONS = (
     "range", "datacenter", "key", "ttl", "renew", "span", "max_skew", "timeout", "claim_wait",
     "connect_timeout", "durability",
@@ -74,7 +79,6 @@ class RedisLease(StoreLease):
         self.strict = durability == "strict"
         self.run_id: str | None = None
         self.replicas = 0
-        self._redis: Any = None
         self._restarted = False
         self._scripts: dict[str, Any] = {}
 
@@ -131,16 +135,15 @@ class RedisLease(StoreLease):
 
     def _client(self) -> Any:
         """The connection, opened and checked (strict mode) on first use after a drop."""
-        if self._redis is not None:
-            return self._redis
+        if self._conn is not None:
+            return self._conn
         client = self._call(self._new_client)  # connects at once (single connection)
         try:
             self._handshake(client)
         except BaseException:
-            with contextlib.suppress(Exception):
-                client.close()
+            close_quietly(client)
             raise
-        self._redis = client
+        self._conn = client
         self._scripts = {
             name: client.register_script(text)
             for name, text in (
@@ -256,20 +259,6 @@ class RedisLease(StoreLease):
         # Half the operation timeout: WAIT must answer before the socket gives up on it.
         return max(1, round(self.timeout_s * 500))
 
-    def _drop_connection(self) -> None:
-        client, self._redis = self._redis, None
-        if client is not None:
-            with contextlib.suppress(Exception):  # already broken
-                client.close()
-
-    def _abandon_connection(self) -> None:
-        # The parent's socket stays the parent's: the child keeps the object (so nothing
-        # closes or shuts it down from here) and opens its own connection when needed.
-        if self._redis is not None:
-            _ABANDONED.append(self._redis)
-        self._redis = None
-        self._restarted = False
-
     # --- the store operations -----------------------------------------------------------
 
     def _store_now_ms(self) -> int:
@@ -347,8 +336,7 @@ class RedisLease(StoreLease):
                 pipe.hgetall(key)
             (seconds, micros), leases, ceilings, epochs, infos = self._call(pipe.execute)
         finally:
-            with contextlib.suppress(Exception):
-                client.close()
+            close_quietly(client)
         del meta
         now = int(seconds) * 1000 + int(micros) // 1000
         rows = []
