@@ -10,6 +10,8 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, TypedDict
 
+from snowid.errors import StoreNotDurableError
+
 if TYPE_CHECKING:
     from snowid.lease._url import LeaseUrl
 
@@ -19,8 +21,8 @@ __all__ = [
     "Renewed",
     "StoreMissing",
     "StoreOptions",
+    "check_durability",
     "read_durability",
-    "warn_best_effort",
 ]
 
 log = logging.getLogger("snowid.lease")
@@ -89,9 +91,18 @@ def read_durability(url: LeaseUrl) -> str | None:
     return durability
 
 
-def warn_best_effort(store: str, kind: str, weak: list[str], risk: str) -> None:
-    """Warn once per process and store that the ``kind`` store ``store`` runs unchecked:
-    ``weak`` lists the settings found wanting, ``risk`` what can lose acknowledged writes."""
+def check_durability(
+    store: str, kind: str, strict: bool, weak: list[tuple[str, str, str]], risk: str
+) -> None:
+    """Judge the ``kind`` store ``store`` by ``weak``, its (setting, found, required) for
+    each setting that can lose acknowledged writes: strict refuses the first one
+    (StoreNotDurableError); best_effort accepts them all and says so, loudly, once per
+    process and store (``risk`` names what can lose the writes)."""
+    if strict:
+        if weak:
+            setting, found, required = weak[0]
+            raise StoreNotDurableError(store=store, setting=setting, found=found, required=required)
+        return
     with _WARNED_LOCK:
         if store in _WARNED:
             return
@@ -101,6 +112,6 @@ def warn_best_effort(store: str, kind: str, weak: list[str], risk: str) -> None:
         " %s can let two processes issue the same ids",
         kind,
         store,
-        ", ".join(weak) or "none seen",
+        ", ".join(f"{setting} {found}" for setting, found, _ in weak) or "none seen",
         risk,
     )

@@ -36,7 +36,6 @@ from snowid._clock import Clock
 from snowid._layout import TWITTER
 from snowid._redact import scrub
 from snowid.errors import (
-    StoreNotDurableError,
     StoreRefusedError,
     StoreUnreachableError,
     StoreVersionError,
@@ -53,7 +52,7 @@ from snowid.lease._mysqlconn import (
 from snowid.lease._mysqlconn import reason as reason_of
 from snowid.lease._mysqlsql import SESSION, Sql
 from snowid.lease._store import Claimed, Renewed, StoreLease, StoreMissing, StoreOptions
-from snowid.lease._storeops import DURABILITY, read_durability, warn_best_effort
+from snowid.lease._storeops import DURABILITY, check_durability, read_durability
 from snowid.lease._url import LeaseUrl
 
 __all__ = ["DURABILITY", "OPTIONS", "MysqlLease"]
@@ -188,15 +187,8 @@ class MysqlLease(StoreLease):
                     store=self.url, reason=f"the server is read-only ({name}=ON): a replica?"
                 )
         self._check_engines()
-        weak = weak_settings(found)
-        if self.strict and weak:
-            setting, value, needed = weak[0]
-            raise StoreNotDurableError(
-                store=self.url, setting=setting, found=value, required=needed
-            )
-        if not self.strict:
-            wanting = [f"{name} {value}" for name, value, _ in weak]
-            warn_best_effort(self.url, "MySQL", wanting, "a crash that loses acknowledged commits")
+        risk = "a crash that loses acknowledged commits"
+        check_durability(self.url, "MySQL", self.strict, weak_settings(found), risk)
 
     def _check_engines(self) -> None:
         """Our tables, where they exist, are InnoDB (transactions, row locks, crash-safe)."""

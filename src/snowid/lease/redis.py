@@ -28,7 +28,6 @@ from snowid._layout import TWITTER
 from snowid._redact import scrub
 from snowid.errors import (
     StoreConfigHiddenError,
-    StoreNotDurableError,
     StoreRefusedError,
     StoreReplicationError,
     StoreUnreachableError,
@@ -43,7 +42,7 @@ from snowid.lease._store import (
     StoreOptions,
     close_quietly,
 )
-from snowid.lease._storeops import DURABILITY, read_durability, warn_best_effort
+from snowid.lease._storeops import DURABILITY, check_durability, read_durability
 from snowid.lease._url import LeaseUrl
 
 __all__ = ["DURABILITY", "OPTIONS", "RedisLease"]
@@ -165,15 +164,14 @@ class RedisLease(StoreLease):
         if info.get("role") != "master":
             raise StoreRefusedError(store=self.url, reason="the server is a read-only replica")
         self.replicas = int(info.get("connected_slaves", 0))
-        if self.strict:
-            self._check_durability(client)
-        else:
-            try:
-                weak = [f"{name} {found}" for name, found, _ in self._weak_settings(client)]
-            except StoreConfigHiddenError:
-                weak = ["hidden (CONFIG GET refused)"]
-            risk = "a restart, failover or eviction that loses acknowledged writes"
-            warn_best_effort(self.url, "Redis", weak, risk)
+        try:
+            weak = self._weak_settings(client)
+        except StoreConfigHiddenError:
+            if self.strict:
+                raise
+            weak = [("config", "hidden (CONFIG GET refused)", "")]
+        risk = "a restart, failover or eviction that loses acknowledged writes"
+        check_durability(self.url, "Redis", self.strict, weak, risk)
         run_id = str(info.get("run_id", ""))
         if self.run_id is not None and run_id != self.run_id:
             self._restarted = True
@@ -208,14 +206,6 @@ class RedisLease(StoreLease):
         if policy.startswith("allkeys-"):
             weak.append(("maxmemory-policy", policy, "noeviction or volatile-*"))
         return weak
-
-    def _check_durability(self, client: Any) -> None:
-        weak = self._weak_settings(client)
-        if weak:
-            setting, found, required = weak[0]
-            raise StoreNotDurableError(
-                store=self.url, setting=setting, found=found, required=required
-            )
 
     def _call(self, func: Any, *args: Any, **kwargs: Any) -> Any:
         """One round trip; redis-py's errors become snowid's (the connection is dropped)."""
