@@ -11,6 +11,7 @@ import re
 import threading
 from typing import Any
 
+from snowid.lease._storeops import first_line
 from snowid.lease._url import LeaseUrl
 
 __all__ = [
@@ -116,7 +117,7 @@ def reason(error: BaseException) -> str:
     if len(args) >= 2:
         lines = str(args[1]).strip().splitlines()
         return f"({args[0]}) {lines[0] if lines else ''}".rstrip()
-    return (str(error).strip().splitlines() or [type(error).__name__])[0]
+    return first_line(error)
 
 
 def kill_session(connection: dict[str, Any], thread_id: int) -> None:

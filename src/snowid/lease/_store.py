@@ -176,6 +176,12 @@ class StoreLease(Lease):
             _ABANDONED.append(self._conn)
         self._conn = None
 
+    def _timed_out(self) -> StoreUnreachableError:
+        """The error of a store operation that got no answer within ``timeout``."""
+        return StoreUnreachableError(
+            store=self.url, reason=f"no answer within {self.timeout_s:g} s"
+        )
+
     # --- set-up -------------------------------------------------------------------------
 
     def prepare(self, *, first_deployment: bool = False) -> dict[str, object]:

@@ -1,7 +1,7 @@
 """What passes between the store protocol (``_store.StoreLease``) and a backend's store
 operations: the answers of a claim and a renewal, the signal of a store with no lease
-records, the protocol's options, and the ``durability`` option of the stores that can be
-configured to lose acknowledged writes (Redis, MySQL)."""
+records, the protocol's options, a driver's message as one line, and the ``durability``
+option of the stores that can be configured to lose acknowledged writes (Redis, MySQL)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ __all__ = [
     "StoreMissing",
     "StoreOptions",
     "check_durability",
+    "first_line",
     "read_durability",
 ]
 
@@ -115,3 +116,8 @@ def check_durability(
         ", ".join(f"{setting} {found}" for setting, found, _ in weak) or "none seen",
         risk,
     )
+
+
+def first_line(error: BaseException) -> str:
+    """A driver's message as one line (its first), or the error's type if it has none."""
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]

@@ -217,10 +217,8 @@ class MysqlLease(StoreLease):
             self._drop_connection(kill=timed_out)
             code = error.args[0] if error.args else 0
             if timed_out and code >= 2000:  # a client error: the read timed out
-                reason = f"no answer within {self.timeout_s:g} s"
-            else:
-                reason = self._reason(error)
-            raise StoreUnreachableError(store=self.url, reason=reason) from None
+                raise self._timed_out() from None
+            raise StoreUnreachableError(store=self.url, reason=self._reason(error)) from None
         except pymysql.err.MySQLError as error:
             self._drop_connection()
             if error.args and error.args[0] == _NO_SUCH_TABLE:

@@ -31,6 +31,7 @@ from snowid.lease._store import (
     StoreOptions,
     close_quietly,
 )
+from snowid.lease._storeops import first_line
 from snowid.lease._url import LeaseUrl
 
 _CANCEL_TIMEOUT_S = 1.0
@@ -99,9 +100,8 @@ class PostgresLease(StoreLease):
         return self._conn
 
     def _unreachable(self, error: BaseException) -> StoreUnreachableError:
-        reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
         # libpq quotes what it could not read, which may be a piece of the password
-        return StoreUnreachableError(store=self.url, reason=scrub(reason, self.conninfo))
+        return StoreUnreachableError(store=self.url, reason=scrub(first_line(error), self.conninfo))
 
     def _run(self, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
         """Execute one autocommit statement with a client-side timeout; its rows."""
@@ -126,9 +126,7 @@ class PostgresLease(StoreLease):
             timed_out = op.finish()
             self._drop_connection()
             if timed_out:
-                raise StoreUnreachableError(
-                    store=self.url, reason=f"no answer within {self.timeout_s:g} s"
-                ) from None
+                raise self._timed_out() from None
             raise self._unreachable(error) from None
         finally:
             op.finish()  # before the connection can be closed and its fd number reused

@@ -42,7 +42,7 @@ from snowid.lease._store import (
     StoreOptions,
     close_quietly,
 )
-from snowid.lease._storeops import DURABILITY, check_durability, read_durability
+from snowid.lease._storeops import DURABILITY, check_durability, first_line, read_durability
 from snowid.lease._url import LeaseUrl
 
 __all__ = ["DURABILITY", "OPTIONS", "RedisLease"]
@@ -178,8 +178,6 @@ class RedisLease(StoreLease):
         self.run_id = run_id
 
     def _settings(self, client: Any) -> dict[str, str]:
-        import redis
-
         pipe = client.pipeline(transaction=False)
         for name in ("appendonly", "appendfsync", "maxmemory-policy"):
             pipe.config_get(name)
@@ -187,8 +185,6 @@ class RedisLease(StoreLease):
             replies = self._call(pipe.execute)
         except StoreRefusedError as error:
             raise StoreConfigHiddenError(store=self.url, reason=error.reason) from None
-        except redis.RedisError as error:  # pragma: no cover - mapped by _call
-            raise StoreConfigHiddenError(store=self.url, reason=self._reason(error)) from None
         found: dict[str, str] = {}
         for reply in replies:
             found.update({_text(k): _text(v) for k, v in reply.items()})
@@ -215,9 +211,7 @@ class RedisLease(StoreLease):
             return func(*args, **kwargs)
         except redis.TimeoutError:
             self._drop_connection()
-            raise StoreUnreachableError(
-                store=self.url, reason=f"no answer within {self.timeout_s:g} s"
-            ) from None
+            raise self._timed_out() from None
         except redis.ConnectionError as error:
             self._drop_connection()
             raise StoreUnreachableError(store=self.url, reason=self._reason(error)) from None
@@ -231,7 +225,7 @@ class RedisLease(StoreLease):
     def _reason(self, error: BaseException) -> str:
         """The first line of redis-py's message, without the password."""
         password = self.connection.get("password")
-        return scrub(_first_line(error), self.url, [password] if password else [])
+        return scrub(first_line(error), self.url, [password] if password else [])
 
     def _script(self, name: str, *args: object) -> Any:
         client = self._client()
@@ -348,7 +342,3 @@ class RedisLease(StoreLease):
 
 def _text(value: object) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
-
-
-def _first_line(error: BaseException) -> str:
-    return (str(error).strip().splitlines() or [type(error).__name__])[0]
