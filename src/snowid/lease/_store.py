@@ -39,6 +39,7 @@ from snowid.errors import (
 )
 from snowid.lease._base import Lease
 from snowid.lease._storeops import Claimed, Renewed, StoreMissing, StoreOptions
+from snowid.lease._url import given
 
 if TYPE_CHECKING:
     from snowid.lease._url import LeaseUrl
@@ -112,17 +113,17 @@ class StoreLease(Lease):
         """The protocol's options given in the URL (range or datacenter, ttl, renew, span,
         max_skew, timeout, claim_wait), checked; those left out are not set."""
         first, last = url.worker_range() or (None, None)
-        given = {
-            "first": first,
-            "last": last,
-            "ttl": url.seconds("ttl", 0.05),
-            "renew": url.seconds("renew", 0.01),
-            "span": url.seconds("span", 0.01),
-            "max_skew": url.seconds("max_skew"),
-            "timeout": url.seconds("timeout", 0.01),
-            "claim_wait": url.seconds("claim_wait"),
-        }
-        return cast(StoreOptions, {key: value for key, value in given.items() if value is not None})
+        options = given(
+            first=first,
+            last=last,
+            ttl=url.seconds("ttl", 0.05),
+            renew=url.seconds("renew", 0.01),
+            span=url.seconds("span", 0.01),
+            max_skew=url.seconds("max_skew"),
+            timeout=url.seconds("timeout", 0.01),
+            claim_wait=url.seconds("claim_wait"),
+        )
+        return cast(StoreOptions, options)
 
     @property
     def quarantine_ms(self) -> int:

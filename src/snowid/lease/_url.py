@@ -38,6 +38,7 @@ from snowid.errors import (
 __all__ = [
     "LeaseUrl",
     "check_identifier",
+    "given",
     "parse_lease_url",
     "redact",
 ]
@@ -192,6 +193,19 @@ class LeaseUrl:
             return TWITTER.worker(dc, 0), TWITTER.worker(dc, TWITTER.max_machine)
         return None
 
+    def endpoint(self) -> tuple[str | None, int | None, str | None, str | None]:
+        """The authority's host, port, user and password (the last two percent-decoded),
+        each None where absent, for backends that connect to one host (a host list, whose
+        port urllib cannot read, is a syntax error)."""
+        parts = self.parts
+        try:
+            host, port = parts.hostname, parts.port
+        except ValueError:
+            raise self.fail("syntax") from None
+        user = unquote(parts.username) if parts.username else None
+        password = None if parts.password is None else unquote(parts.password)
+        return host, port, user, password
+
     def check_ports(self) -> None:
         """Every ``host:port`` of the (possibly multi-host) authority has a port in 1..65535
         (for backends that connect to hosts: a bad port is an error naming it)."""
@@ -207,6 +221,12 @@ class LeaseUrl:
                 continue  # no port: the driver's default
             if not (port.isascii() and port.isdigit()) or not 1 <= int(port) <= _MAX_PORT:
                 raise self.fail("port", port=port)
+
+
+def given(**options: Any) -> dict[str, Any]:
+    """The options a URL gave (those read as None left out, so that the backend's
+    constructor supplies their defaults)."""
+    return {key: value for key, value in options.items() if value is not None}
 
 
 def parse_lease_url(url: str) -> LeaseUrl:

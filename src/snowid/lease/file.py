@@ -40,7 +40,6 @@ import random
 import socket
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from snowid._clock import Clock
 from snowid._fence import Grant
@@ -65,7 +64,7 @@ from snowid.lease._slotdir import (
     slot_path,
     state_dir_errors,
 )
-from snowid.lease._url import LeaseUrl
+from snowid.lease._url import LeaseUrl, given
 
 __all__ = ["FileLease", "default_state_dir", "file_status", "slot_path", "state_dir_errors"]
 
@@ -146,19 +145,18 @@ class FileLease(Lease):
             seconds = url.seconds(name, minimum, maximum)
             return None if seconds is None else round(seconds * 1000)
 
-        given: dict[str, Any] = {
-            "first": first,
-            "last": last,
-            "delta_ms": ms("delta", 0.001, HORIZON_MS / 1000),
-            "max_wait_ms": ms("max_wait"),
-            "max_regression_ms": ms("max_regression"),
-            "forward_guard_ms": ms("forward_guard"),
-            "forward_confirm_ms": ms("forward_confirm"),
-            "allow_volatile": url.flag("allow_volatile"),
-            "before_sync": url.objects.get("before_sync"),
-            "mountinfo": url.objects.get("mountinfo"),
-        }
-        options = {key: value for key, value in given.items() if value is not None}
+        options = given(
+            first=first,
+            last=last,
+            delta_ms=ms("delta", 0.001, HORIZON_MS / 1000),
+            max_wait_ms=ms("max_wait"),
+            max_regression_ms=ms("max_regression"),
+            forward_guard_ms=ms("forward_guard"),
+            forward_confirm_ms=ms("forward_confirm"),
+            allow_volatile=url.flag("allow_volatile"),
+            before_sync=url.objects.get("before_sync"),
+            mountinfo=url.objects.get("mountinfo"),
+        )
         return cls(state_dir, url=url.shown, clock=clock, **options)
 
     # --- claim ---------------------------------------------------------------

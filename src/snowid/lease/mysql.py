@@ -53,7 +53,7 @@ from snowid.lease._mysqlconn import reason as reason_of
 from snowid.lease._mysqlsql import SESSION, Sql
 from snowid.lease._store import Claimed, Renewed, StoreLease, StoreMissing, StoreOptions
 from snowid.lease._storeops import DURABILITY, check_durability, read_durability
-from snowid.lease._url import LeaseUrl
+from snowid.lease._url import LeaseUrl, given
 
 __all__ = ["DURABILITY", "OPTIONS", "MysqlLease"]
 
@@ -94,15 +94,9 @@ class MysqlLease(StoreLease):
     @classmethod
     def from_url(cls, url: LeaseUrl, *, clock: Clock | None = None) -> MysqlLease:
         """``mysql://user[:password]@host[:port]/database?range=…&ttl=…`` (or ``mariadb://``)."""
-        from urllib.parse import unquote
-
         url.check_ports()
         url.check_known(OPTIONS)
-        parts = url.parts
-        try:
-            host, port = parts.hostname, parts.port
-        except ValueError:
-            raise url.fail("syntax") from None
+        host, port, user, password = url.endpoint()
         database = url.path.strip("/")
         if not database or "/" in database:
             raise url.fail("database_missing")
@@ -110,22 +104,19 @@ class MysqlLease(StoreLease):
             "host": host or "localhost",
             "port": port or 3306,
             "database": database,
-            "user": unquote(parts.username) if parts.username else "root",
+            "user": user or "root",
         }
-        if parts.password is not None:
-            connection["password"] = unquote(parts.password)
+        if password is not None:
+            connection["password"] = password
         if "unix_socket" in url.options:
             connection["unix_socket"] = url.local_path(url.options["unix_socket"])
         connection.update(tls_options(url))
-        durability = read_durability(url)
-        options = cls.read_options(url)
-        given: dict[str, Any] = {
-            "table": url.identifier("table"),
-            "connect_timeout": url.seconds("connect_timeout", 0.01),
-            "durability": durability,
-        }
-        own = {key: value for key, value in given.items() if value is not None}
-        return cls(connection, url=url.shown, clock=clock, **own, **options)
+        own = given(
+            table=url.identifier("table"),
+            connect_timeout=url.seconds("connect_timeout", 0.01),
+            durability=read_durability(url),
+        )
+        return cls(connection, url=url.shown, clock=clock, **own, **cls.read_options(url))
 
     # --- connection ---------------------------------------------------------------------
 

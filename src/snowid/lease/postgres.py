@@ -32,7 +32,7 @@ from snowid.lease._store import (
     close_quietly,
 )
 from snowid.lease._storeops import first_line
-from snowid.lease._url import LeaseUrl
+from snowid.lease._url import LeaseUrl, given
 
 _CANCEL_TIMEOUT_S = 1.0
 """How long a timed-out statement's cancel request may take before the socket is shut."""
@@ -70,15 +70,13 @@ class PostgresLease(StoreLease):
         """``postgresql://user@host:port/db?range=A-B&ttl=S...``; libpq gets the rest of
         the URL as its connection string, built here once."""
         url.check_ports()
-        options = cls.read_options(url)
-        given: dict[str, Any] = {
-            "schema": url.identifier("schema"),
-            "table": url.identifier("table"),
-            "connect_timeout": url.integer("connect_timeout", 1),
-        }
-        own = {key: value for key, value in given.items() if value is not None}
+        own = given(
+            schema=url.identifier("schema"),
+            table=url.identifier("table"),
+            connect_timeout=url.integer("connect_timeout", 1),
+        )
         conninfo = libpq_conninfo(url.parts, [(k, v) for k, v in url.query if k not in cls.options])
-        return cls(conninfo, url=url.shown, clock=clock, **own, **options)
+        return cls(conninfo, url=url.shown, clock=clock, **own, **cls.read_options(url))
 
     # --- connection and one statement ---------------------------------------------------
 

@@ -43,7 +43,7 @@ from snowid.lease._store import (
     close_quietly,
 )
 from snowid.lease._storeops import DURABILITY, check_durability, first_line, read_durability
-from snowid.lease._url import LeaseUrl
+from snowid.lease._url import LeaseUrl, given
 
 __all__ = ["DURABILITY", "OPTIONS", "RedisLease"]
 
@@ -84,36 +84,27 @@ class RedisLease(StoreLease):
     @classmethod
     def from_url(cls, url: LeaseUrl, *, clock: Clock | None = None) -> RedisLease:
         """``redis://[[user]:password@]host[:port][/db]?range=…&ttl=…`` (``rediss://``: TLS)."""
-        from urllib.parse import unquote
-
         url.check_ports()
         url.check_known((*OPTIONS, *_TLS_OPTIONS))
-        parts = url.parts
-        try:
-            host, port = parts.hostname, parts.port
-        except ValueError:
-            raise url.fail("syntax") from None
+        host, port, user, password = url.endpoint()
         connection: dict[str, Any] = {"host": host or "127.0.0.1", "port": port or 6379}
         db_text = url.path.strip("/")
         connection["db"] = url.to_int("db", db_text, 0, _MAX_DB) if db_text else 0
-        if parts.username:
-            connection["username"] = unquote(parts.username)
-        if parts.password is not None:
-            connection["password"] = unquote(parts.password)
+        if user:
+            connection["username"] = user
+        if password is not None:
+            connection["password"] = password
         if url.scheme == "rediss":
             connection["ssl"] = True
             for name in _TLS_OPTIONS:
                 if name in url.options:
                     connection[name] = url.options[name]
-        durability = read_durability(url)
-        options = cls.read_options(url)
-        given: dict[str, Any] = {
-            "prefix": url.identifier("key"),
-            "connect_timeout": url.seconds("connect_timeout", 0.01),
-            "durability": durability,
-        }
-        own = {key: value for key, value in given.items() if value is not None}
-        return cls(connection, url=url.shown, clock=clock, **own, **options)
+        own = given(
+            prefix=url.identifier("key"),
+            connect_timeout=url.seconds("connect_timeout", 0.01),
+            durability=read_durability(url),
+        )
+        return cls(connection, url=url.shown, clock=clock, **own, **cls.read_options(url))
 
     # --- connection ---------------------------------------------------------------------
 
