@@ -46,6 +46,16 @@ def test_claim_renew_release_and_generator(store: Store) -> None:
     assert [r.held for r in lease_status(url)] == [False]
 
 
+def test_status_lists_only_the_identities_of_its_own_range(store: Store) -> None:
+    """Two leases of one store, on disjoint ranges: each one's status() shows its own
+    worker, never the other's."""
+    with store.open("range=0-1&ttl=5") as low, store.open("range=2-3&ttl=5") as high:
+        low.acquire(0)
+        high.acquire(0)
+        assert [(r.worker, r.held) for r in low.status()] == [(low.worker, True)]
+        assert [(r.worker, r.held) for r in high.status()] == [(high.worker, True)]
+
+
 def test_n_claimants_exhaustion_and_sigterm_release(store: Store, tmp_path: Path) -> None:
     """Case 14: distinct workers; the 4th gets NoFreeIdentity; SIGTERM frees a worker at once."""
     url = store.url("range=0-2&ttl=30&renew=0.2&span=1")

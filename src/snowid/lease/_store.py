@@ -23,6 +23,7 @@ import os
 import socket
 import threading
 import uuid
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from snowid._clock import Clock
@@ -37,7 +38,7 @@ from snowid.errors import (
     StoreRegressedError,
     StoreUnreachableError,
 )
-from snowid.lease._base import Lease
+from snowid.lease._base import IdentityStatus, Lease
 from snowid.lease._storeops import Claimed, Renewed, StoreMissing, StoreOptions
 from snowid.lease._url import given
 
@@ -182,6 +183,23 @@ class StoreLease(Lease):
         return StoreUnreachableError(
             store=self.url, reason=f"no answer within {self.timeout_s:g} s"
         )
+
+    def _status_rows(self, rows: Iterable[Sequence[Any]]) -> list[IdentityStatus]:
+        """``status()`` from the store's (worker, held, holder, epoch, ceiling, since,
+        expires) rows, those in range (the times in Unix ms, or None)."""
+        result = []
+        for worker, held, holder, epoch, ceiling, since, expires in rows:
+            number = int(worker)
+            if self.first <= number <= self.last:
+                datacenter, machine = TWITTER.split_worker(number)
+                result.append(
+                    IdentityStatus(
+                        number, datacenter, machine, bool(held), str(holder), int(epoch),
+                        int(ceiling), None if since is None else int(since),
+                        None if expires is None else int(expires),
+                    )
+                )  # fmt: skip
+        return result
 
     # --- set-up -------------------------------------------------------------------------
 

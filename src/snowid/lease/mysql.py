@@ -33,7 +33,6 @@ import uuid
 from typing import Any, Unpack
 
 from snowid._clock import Clock
-from snowid._layout import TWITTER
 from snowid._redact import scrub
 from snowid.errors import (
     StoreRefusedError,
@@ -345,13 +344,4 @@ class MysqlLease(StoreLease):
                 return []
             finally:
                 self._drop_connection()
-        result = []
-        for worker, live, holder, epoch, ceiling, since, expires in rows:
-            datacenter, machine = TWITTER.split_worker(int(worker))
-            result.append(
-                IdentityStatus(
-                    int(worker), datacenter, machine, bool(live), str(holder), int(epoch),
-                    int(ceiling), None if since is None else int(since), int(expires),
-                )
-            )  # fmt: skip
-        return result
+        return self._status_rows(rows)

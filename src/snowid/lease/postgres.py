@@ -17,7 +17,6 @@ import threading
 from typing import Any, Unpack
 
 from snowid._clock import Clock
-from snowid._layout import TWITTER
 from snowid._redact import redact, scrub
 from snowid.errors import StoreUnreachableError
 from snowid.lease._base import IdentityStatus
@@ -206,14 +205,4 @@ class PostgresLease(StoreLease):
                 rows = self._run(self.sql.status)
             except StoreMissing:
                 return []
-        result = []
-        for worker, live, holder, epoch, ceiling, since, expires in rows:
-            if not self.first <= worker <= self.last:
-                continue
-            datacenter, machine = TWITTER.split_worker(worker)
-            result.append(
-                IdentityStatus(
-                    worker, datacenter, machine, bool(live), holder, epoch, ceiling, since, expires
-                )
-            )
-        return result
+        return self._status_rows(rows)

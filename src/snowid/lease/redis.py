@@ -24,7 +24,6 @@ import uuid
 from typing import Any, Unpack
 
 from snowid._clock import Clock
-from snowid._layout import TWITTER
 from snowid._redact import scrub
 from snowid.errors import (
     StoreConfigHiddenError,
@@ -316,19 +315,13 @@ class RedisLease(StoreLease):
         now = int(seconds) * 1000 + int(micros) // 1000
         rows = []
         for field, count in sorted(epochs.items(), key=lambda kv: int(kv[0])):
-            worker = int(field)
-            if not self.first <= worker <= self.last or int(count) <= 0:
+            if int(count) <= 0:
                 continue
             expires = int(_text(leases.get(field, b"0:0")).rpartition(":")[2] or 0)
-            since_text, _, holder = _text(infos.get(field, b"")).partition(" ")
-            datacenter, machine = TWITTER.split_worker(worker)
-            rows.append(
-                IdentityStatus(
-                    worker, datacenter, machine, expires >= now, holder, int(count),
-                    int(ceilings.get(field, 0)), int(since_text) if since_text else None, expires,
-                )
-            )  # fmt: skip
-        return rows
+            since, _, holder = _text(infos.get(field, b"")).partition(" ")
+            ceiling = ceilings.get(field, 0)
+            rows.append((field, expires >= now, holder, count, ceiling, since or None, expires))
+        return self._status_rows(rows)
 
 
 def _text(value: object) -> str:
