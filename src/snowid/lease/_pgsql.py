@@ -16,7 +16,7 @@ from typing import Any
 from snowid._layout import TWITTER
 from snowid.lease._url import check_identifier
 
-__all__ = ["Sql", "check_identifier"]
+__all__ = ["Sql"]
 
 _NOW_MS = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
 _MS = "CASE WHEN isfinite({0}) THEN (extract(epoch FROM {0}) * 1000)::bigint END"

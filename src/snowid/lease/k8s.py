@@ -108,10 +108,8 @@ def _ordinal(env: Mapping[str, str], name: str, hostname: str | None) -> tuple[i
 
 
 class PodLease(FileLease):
-    """File slots in the pod's state directory, in the block of workers its ordinal picks
-    (``pod``). Everything else is ``file:``'s: the pod is one host."""
-
-    pod: PodBlock | None = None
+    """File slots in the pod's state directory, in the block of workers its ordinal picks.
+    Everything else is ``file:``'s: the pod is one host."""
 
     @classmethod
     def from_url(cls, url: LeaseUrl, *, clock: Clock | None = None) -> FileLease:
@@ -123,9 +121,6 @@ class PodLease(FileLease):
             block.ordinal, block.source, block.value, block.offset, block.first, block.last,
         )  # fmt: skip
         state_dir = url.options.get("state_dir")
-        lease = cls._from_options(
+        return cls._from_options(
             url, url.local_path(state_dir) if state_dir else None, block.first, block.last, clock
         )
-        assert isinstance(lease, PodLease)
-        lease.pod = block
-        return lease

@@ -51,10 +51,10 @@ from snowid.lease._mysqlconn import (
 from snowid.lease._mysqlconn import reason as reason_of
 from snowid.lease._mysqlsql import SESSION, Sql
 from snowid.lease._store import Claimed, Renewed, StoreLease, StoreMissing, StoreOptions
-from snowid.lease._storeops import DURABILITY, check_durability, read_durability
+from snowid.lease._storeops import check_durability, read_durability
 from snowid.lease._url import LeaseUrl, given
 
-__all__ = ["DURABILITY", "OPTIONS", "MysqlLease"]
+__all__ = ["OPTIONS", "MysqlLease"]
 
 OPTIONS = (
     "range", "datacenter", "table", "ttl", "renew", "span", "max_skew", "timeout",
@@ -87,7 +87,6 @@ class MysqlLease(StoreLease):
         self.sql = Sql(table)
         self.connect_timeout = connect_timeout
         self.strict = durability == "strict"
-        self.server = ""  # "MariaDB 10.11.19-MariaDB-0+deb12u1", after the first connection
         self._thread_id = 0
 
     @classmethod
@@ -159,7 +158,6 @@ class MysqlLease(StoreLease):
         )
         version, self._thread_id = str(ident[0]), int(ident[1])
         product, numbers = parse_version(version)
-        self.server = f"{product} {version}"
         if not check:
             return
         required = MIN_VERSION[product]
@@ -225,7 +223,7 @@ class MysqlLease(StoreLease):
 
     def _batch(self, sql: str, params: Any = None) -> list[list[tuple[Any, ...]]]:
         """Send ``sql`` (one or more statements) in one round trip; every result set."""
-        conn = self._conn if self._conn is not None else self._connect()
+        conn = self._connect()
 
         def run() -> list[list[tuple[Any, ...]]]:
             with conn.cursor() as cur:

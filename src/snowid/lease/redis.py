@@ -41,10 +41,10 @@ from snowid.lease._store import (
     StoreOptions,
     close_quietly,
 )
-from snowid.lease._storeops import DURABILITY, check_durability, first_line, read_durability
+from snowid.lease._storeops import check_durability, first_line, read_durability
 from snowid.lease._url import LeaseUrl, given
 
-__all__ = ["DURABILITY", "OPTIONS", "RedisLease"]
+__all__ = ["OPTIONS", "RedisLease"]
 
 _FSYNC_OK = ("always", "everysec")
 _MIN_VERSION = (5, 0)  # scripts that read TIME and then write (effects replication)
