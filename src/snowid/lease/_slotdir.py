@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from snowid._layout import TWITTER
-from snowid.errors import SlotEntryError, StateDirUnusableError
+from snowid.errors import SlotEntryError, SlotQuarantinedError, StateDirUnusableError
 from snowid.lease._base import IdentityStatus
 from snowid.lease._fs import open_slot
-from snowid.lease._hwm import HwmFile, HwmRecord, decode_record
+from snowid.lease._hwm import HwmFile, HwmRecord
 
 __all__ = ["SLOT_PREFIX", "default_state_dir", "file_status", "slot_path", "state_dir_errors"]
 
@@ -110,17 +110,16 @@ def _status_rows(
         try:
             st = os.fstat(fd)
             hwm = HwmFile(fd, entry.path)
-            raw = os.pread(fd, 128, 0)
-            records = [decode_record(raw[i : i + 64]) for i in (0, 64)]
-            valid = [r for r in records if isinstance(r, HwmRecord)]
-            record = max(valid, key=lambda r: r.seq) if valid else HwmRecord(0, 0, 0)
+            try:
+                record, quarantined = hwm.load(), False
+            except (SlotQuarantinedError, SlotEntryError):  # no valid record: mark unknown
+                record, quarantined = HwmRecord(0, 0, 0), True
             info = hwm.read_info()
         finally:
             os.close(fd)
         pid = holders.get((os.major(st.st_dev), os.minor(st.st_dev), st.st_ino))
         since = info.get("since_ms")
         datacenter, machine = TWITTER.split_worker(worker)
-        quarantined = not valid and any(r is False for r in records)
         holder = f"{info.get('host', '?')} pid {pid if pid is not None else info.get('pid', '?')}"
         rows.append(
             IdentityStatus(
