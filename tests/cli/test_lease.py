@@ -26,6 +26,10 @@ def test_file_init_then_status_lists_the_holder(
         assert main(["lease", "status", url, "--json"]) == 0
         rows = json.loads(capsys.readouterr().out)["identities"]
         assert [(r["worker"], r["held"]) for r in rows] == [(lease.worker, True)]
+        assert list(rows[0]) == [  # the JSON row: every field of IdentityStatus, in order
+            "worker", "datacenter", "machine", "held", "holder", "epoch", "ceiling_ms",
+            "since_ms", "expires_ms",
+        ]  # fmt: skip
         assert main(["lease", "status", url]) == 0
         text = capsys.readouterr().out
         assert "holder" in text.splitlines()[0]

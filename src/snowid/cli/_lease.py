@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime as dt
-from typing import TYPE_CHECKING
 
 from snowid.cli._common import add_lang_option, print_json
 from snowid.i18n import translate
-
-if TYPE_CHECKING:
-    from snowid.lease import IdentityStatus
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -78,7 +75,7 @@ def _status(args: argparse.Namespace, lang: str) -> int:
         rows = [row for row in lease.status() if args.all or row.held]
         url = lease.url  # printed: never with its password
     if args.json:
-        print_json({"url": url, "identities": [_row_json(row) for row in rows]})
+        print_json({"url": url, "identities": [dataclasses.asdict(row) for row in rows]})
         return 0
     if not rows:
         print(translate("lease.status.none", lang, url=url))
@@ -102,20 +99,6 @@ def _status(args: argparse.Namespace, lang: str) -> int:
     for line in table:
         print("  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip())
     return 0
-
-
-def _row_json(row: IdentityStatus) -> dict[str, object]:
-    return {
-        "worker": row.worker,
-        "datacenter": row.datacenter,
-        "machine": row.machine,
-        "held": row.held,
-        "holder": row.holder,
-        "epoch": row.epoch,
-        "ceiling_ms": row.ceiling_ms,
-        "since_ms": row.since_ms,
-        "expires_ms": row.expires_ms,
-    }
 
 
 _UNIX_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
