@@ -1,7 +1,8 @@
 """MySQL / MariaDB leases: what only this backend has (the server checks of strict mode,
 the claim under concurrency, URLs and TLS modes), and cases 22-23 on its tables. The
 fault cases shared with PostgreSQL and Redis are in test_store_faults.py (and the slow
-store, asyncio and chaos modules); restarts, stalls and wipes in test_mysql_restart.py.
+store, asyncio and chaos modules); restarts, a frozen server and an emptied one in
+test_store_restart.py.
 
 Tests that change server settings run on a mariadbd of the module's own
 (tests/lease_support/mysql.py); the others use a fresh table on the shared server.
@@ -34,15 +35,14 @@ from snowid.lease._mysqlconn import parse_version
 from tests.lease_support.holders import wait_until
 from tests.lease_support.mysql import (
     SHARED,
-    MariaServer,
     fresh_table,
     maria,
     maria_server,
     murl,
-    new_table,
     open_mysql,
     sql,
 )
+from tests.lease_support.servers import MariaServer, new_name
 
 __all__ = ["maria", "murl"]  # fixtures, imported for pytest
 
@@ -70,7 +70,7 @@ def test_strict_mode_refuses_unflushed_commits_before_setting_anything_up(
     """innodb_flush_log_at_trx_commit = 2 (commits reach the log file only once a second):
     refused, naming the setting, and nothing is created - the check comes first. The
     best_effort opt-in accepts the same server and logs one warning."""
-    table = new_table()
+    table = new_name()
     url = maria.url(f"table={table}&range=0-0&ttl=1")
     maria.sql("SET GLOBAL innodb_flush_log_at_trx_commit = 2")
     try:
@@ -94,7 +94,7 @@ def test_strict_mode_refuses_unflushed_commits_before_setting_anything_up(
 def test_best_effort_accepts_unflushed_commits_and_says_so_once(
     maria: MariaServer, caplog: pytest.LogCaptureFixture
 ) -> None:
-    table = new_table()
+    table = new_name()
     url = maria.url(f"table={table}&range=0-1&ttl=1&durability=best_effort")
     maria.sql("SET GLOBAL innodb_flush_log_at_trx_commit = 0")
     try:
@@ -112,8 +112,8 @@ def test_best_effort_accepts_unflushed_commits_and_says_so_once(
 def test_a_binary_log_without_sync_binlog_is_refused() -> None:
     """With the binary log on, a crash can roll back a commit whose binlog entry was not
     synced (sync_binlog = 0), even with innodb_flush_log_at_trx_commit = 1."""
-    with maria_server(["--log-bin=binlog", "--sync-binlog=0"]) as server:
-        url = server.url(f"table={new_table()}&range=0-0&ttl=1")
+    with maria_server({"log-bin": "binlog", "sync-binlog": "0"}) as server:
+        url = server.url(f"table={new_name()}&range=0-0&ttl=1")
         with open_mysql(url) as lease, pytest.raises(StoreNotDurableError) as caught:
             lease.acquire(0)
         assert caught.value.setting == "sync_binlog"
@@ -128,7 +128,7 @@ def test_a_read_only_server_is_refused(maria: MariaServer) -> None:
     maria.sql("SET GLOBAL read_only = ON")
     try:
         with (
-            open_mysql(maria.url(f"table={new_table()}&ttl=1")) as lease,
+            open_mysql(maria.url(f"table={new_name()}&ttl=1")) as lease,
             pytest.raises(StoreRefusedError) as caught,
         ):
             lease.acquire(0)
@@ -373,7 +373,7 @@ def test_password_is_used_and_never_printed(
     maria.sql("CREATE USER IF NOT EXISTS 'fleet'@'%' IDENTIFIED BY 's3cret-pw'")
     maria.sql("GRANT ALL ON snowid.* TO 'fleet'@'%'")
     url = (
-        f"mysql://fleet:s3cret-pw@127.0.0.1:{maria.port}/snowid?table={new_table()}&range=0-1&ttl=1"
+        f"mysql://fleet:s3cret-pw@127.0.0.1:{maria.port}/snowid?table={new_name()}&range=0-1&ttl=1"
     )
     init_lease(url, first_deployment=True)
     with open_mysql(url) as lease:
@@ -446,7 +446,7 @@ def test_url_parts_reach_the_driver() -> None:
 def test_cli_init_and_status(table: str, capsys: pytest.CaptureFixture[str]) -> None:
     """`snowid lease init` sets a new store up (quarantined unless --first-deployment) and is
     idempotent; `snowid lease status` lists the holder, its epoch and ceiling."""
-    name = new_table()
+    name = new_name()
     url = f"{SHARED}?table={name}&range=0-3&ttl=1&max_skew=0.5"
     try:
         assert main(["lease", "init", url]) == 0
@@ -487,14 +487,14 @@ def test_cli_refuses_a_server_that_can_lose_writes(
 ) -> None:
     maria.sql("SET GLOBAL innodb_flush_log_at_trx_commit = 2")
     try:
-        assert main(["lease", "init", maria.url(f"table={new_table()}")]) == 1
+        assert main(["lease", "init", maria.url(f"table={new_name()}")]) == 1
     finally:
         maria.sql("SET GLOBAL innodb_flush_log_at_trx_commit = 1")
     assert "innodb_flush_log_at_trx_commit is 2" in capsys.readouterr().err
 
 
 def test_status_of_a_store_never_set_up_is_empty() -> None:
-    assert lease_status(f"{SHARED}?table={new_table()}") == []
+    assert lease_status(f"{SHARED}?table={new_name()}") == []
 
 
 def test_serve_with_a_mysql_lease(table: str, tmp_path: Path) -> None:

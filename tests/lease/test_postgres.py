@@ -234,3 +234,16 @@ def test_restart_on_a_released_pg_worker_issues_without_error(table: str) -> Non
         assert after > before
     finally:
         second.close()
+
+
+def test_libpq_parameters_with_spaces_reach_libpq_intact() -> None:
+    """``options=-c%20synchronous_commit%3Don`` (the libpq way to set a server setting per
+    connection) arrived as ``-c+synchronous_commit=on``: the server refused the connection
+    ("unrecognized configuration parameter +synchronous_commit")."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    lease = open_pg("postgresql://postgres@127.0.0.1:1/db?options=-c%20synchronous_commit%3Don")
+    try:
+        assert conninfo_to_dict(lease.conninfo)["options"] == "-c synchronous_commit=on"
+    finally:
+        lease.close()

@@ -1,6 +1,6 @@
 """Redis leases: what only Redis has (strict mode, docs/leases.md case 24), and cases 22-23 on
-its keys. The fault cases shared with PostgreSQL are in test_store_faults.py; restarts, slow
-and stalled stores in test_redis_restart.py.
+its keys. The fault cases shared with PostgreSQL are in test_store_faults.py; restarts, a
+frozen server and an emptied one in test_store_restart.py.
 
 Every test starts its own redis-server (tests/lease_support/redis.py) except the ones
 that show the shared server on 127.0.0.1:6379 (``appendonly no``) is refused.
@@ -30,13 +30,12 @@ from snowid.lease import init_lease, lease_status
 from tests.lease_support.holders import wait_until
 from tests.lease_support.redis import (
     SHARED,
-    RedisServer,
-    new_prefix,
     open_redis,
     redis_server,
     rurl,
     server,
 )
+from tests.lease_support.servers import RedisServer, new_name
 
 __all__ = ["rurl", "server"]  # fixtures, imported for pytest
 
@@ -55,7 +54,7 @@ def test_strict_mode_refuses_the_shared_server_that_keeps_nothing_on_disk() -> N
     is written (not even the set-up): the check comes before anything else."""
     import redis
 
-    prefix = new_prefix()
+    prefix = new_name()
     lease = open_redis(f"{SHARED}?key={prefix}&range=0-0&ttl=1")
     with lease, pytest.raises(StoreNotDurableError) as caught:
         lease.acquire(0)
@@ -84,7 +83,7 @@ def test_strict_mode_refuses_a_server_that_can_lose_writes_before_setting_it_up(
     likes: the claim and `snowid lease init` refuse with the setting named, before the
     store is set up or quarantined (no key is written)."""
     with redis_server(tmp_path / "r", settings) as srv:
-        prefix = new_prefix()
+        prefix = new_name()
         url = srv.url(f"key={prefix}&range=0-0&ttl=1")
         with open_redis(url) as lease, pytest.raises(StoreNotDurableError) as caught:
             lease.acquire(0)
@@ -103,7 +102,7 @@ def test_everysec_and_volatile_eviction_are_accepted(tmp_path: Path) -> None:
     touches our keys, which have no TTL."""
     settings = {"appendfsync": "everysec", "maxmemory-policy": "volatile-lru"}
     with redis_server(tmp_path / "r", settings) as srv:
-        with open_redis(srv.url(f"key={new_prefix()}&range=0-0&ttl=1")) as lease:
+        with open_redis(srv.url(f"key={new_name()}&range=0-0&ttl=1")) as lease:
             assert Generator(fence=lease).next_ids(100)
         client = srv.client()
         assert all(client.ttl(key) == -1 for key in client.keys("*"))  # no TTL anywhere
@@ -115,7 +114,7 @@ def test_hidden_config_needs_the_opt_in_which_is_logged_once(
     """Managed Redis often blocks CONFIG: strict mode cannot vouch for the server and says
     so; durability=best_effort works and warns once per process and store, not per lease."""
     with redis_server(tmp_path / "r", {"rename-command": 'CONFIG ""'}) as srv:
-        url = srv.url(f"key={new_prefix()}&range=0-1&ttl=1")
+        url = srv.url(f"key={new_name()}&range=0-1&ttl=1")
         with open_redis(url) as lease, pytest.raises(StoreConfigHiddenError) as caught:
             lease.acquire(0)
         assert "CONFIG" in caught.value.reason or "config" in caught.value.reason.lower()
@@ -133,9 +132,8 @@ def test_a_replica_confirms_every_write_and_a_stalled_one_stops_the_lease(
     """With a replica attached, each claim and renewal waits for it (WAIT); when the replica
     stops answering, the write is not confirmed and its ceiling is not used."""
     with redis_server(tmp_path / "primary") as primary:
-        replica = RedisServer(tmp_path / "replica", {"replicaof": f"127.0.0.1 {primary.port}"})
-        replica.start()
-        try:
+        replica_of = {"replicaof": f"127.0.0.1 {primary.port}"}
+        with redis_server(tmp_path / "replica", replica_of) as replica:
             wait_until(
                 lambda: (
                     primary.client().info("replication")["connected_slaves"] == 1
@@ -144,7 +142,7 @@ def test_a_replica_confirms_every_write_and_a_stalled_one_stops_the_lease(
                 10,
                 "the replica to sync",
             )
-            url = primary.url(f"key={new_prefix()}&range=0-1&ttl=2&renew=5&timeout=0.3")
+            url = primary.url(f"key={new_name()}&range=0-1&ttl=2&renew=5&timeout=0.3")
             init_lease(url, first_deployment=True)
             with open_redis(url) as lease:
                 grant = lease.acquire(0)
@@ -158,23 +156,18 @@ def test_a_replica_confirms_every_write_and_a_stalled_one_stops_the_lease(
                 assert (caught.value.acked, caught.value.replicas) == (0, 1)
                 assert lease.ceiling_ms == grant.ceiling_ms  # the unconfirmed one is not used
                 replica.resume()
-        finally:
-            replica.kill()
 
 
 def test_a_read_only_replica_is_refused(tmp_path: Path) -> None:
     with redis_server(tmp_path / "primary") as primary:
-        replica = RedisServer(tmp_path / "replica", {"replicaof": f"127.0.0.1 {primary.port}"})
-        replica.start()
-        try:
+        replica_of = {"replicaof": f"127.0.0.1 {primary.port}"}
+        with redis_server(tmp_path / "replica", replica_of) as replica:
             lease = open_redis(replica.url("range=0-0"))
             with lease, pytest.raises(StoreRefusedError, match="replica"):
                 lease.acquire(0)
-        finally:
-            replica.kill()
 
 
-# --- wiped and rolled-back stores (cases 22, 23) ----------------------------------------
+# --- URLs, passwords, the CLI, the service ------------------------------------------------
 
 
 def test_flushall_under_a_holder_fails_it_closed_and_the_next_claim_quarantines(
@@ -262,7 +255,7 @@ def test_password_is_used_and_never_printed(
     """redis://:pw@host: the lease authenticates; its URL, its errors and `snowid lease
     status` never show the password, right or wrong."""
     with redis_server(tmp_path / "r", {"requirepass": "s3cret-pw"}) as srv:
-        url = f"redis://:s3cret-pw@127.0.0.1:{srv.port}/0?key={new_prefix()}&range=0-1&ttl=1"
+        url = f"redis://:s3cret-pw@127.0.0.1:{srv.port}/0?key={new_name()}&range=0-1&ttl=1"
         init_lease(url, first_deployment=True)
         with open_redis(url) as lease:
             lease.acquire(0)
@@ -315,7 +308,7 @@ def test_rediss_means_tls_and_the_db_comes_from_the_path() -> None:
 def test_cli_init_and_status(server: RedisServer, capsys: pytest.CaptureFixture[str]) -> None:
     """`snowid lease init` sets a new store up (quarantined unless --first-deployment) and is
     idempotent; `snowid lease status` lists the holder, its epoch and ceiling."""
-    url = server.url(f"key={new_prefix()}&range=0-3&ttl=1&max_skew=0.5")
+    url = server.url(f"key={new_name()}&range=0-3&ttl=1&max_skew=0.5")
     assert main(["lease", "init", url]) == 0
     out = capsys.readouterr().out
     assert "created" in out
@@ -328,7 +321,7 @@ def test_cli_init_and_status(server: RedisServer, capsys: pytest.CaptureFixture[
     assert main(["lease", "init", url, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["created"] is False
 
-    fresh = server.url(f"key={new_prefix()}&range=0-3&ttl=1")
+    fresh = server.url(f"key={new_name()}&range=0-3&ttl=1")
     assert main(["lease", "init", fresh, "--first-deployment", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert (result["created"], result["quarantined"]) == (True, False)
@@ -349,7 +342,7 @@ def test_cli_init_and_status(server: RedisServer, capsys: pytest.CaptureFixture[
 
 
 def test_cli_refuses_a_server_that_can_lose_writes(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["lease", "init", f"{SHARED}?key={new_prefix()}"]) == 1
+    assert main(["lease", "init", f"{SHARED}?key={new_name()}"]) == 1
     assert "appendonly is no" in capsys.readouterr().err
 
 
@@ -372,7 +365,7 @@ def test_serve_with_a_redis_lease(server: RedisServer, rurl: str, tmp_path: Path
 def test_an_out_of_memory_store_is_a_specific_error(tmp_path: Path) -> None:
     """A server at its memory limit (noeviction) refuses writes: the claim says so."""
     with redis_server(tmp_path / "r", {"maxmemory": "1mb"}) as srv:
-        url = srv.url(f"key={new_prefix()}&range=0-0&ttl=1")
+        url = srv.url(f"key={new_name()}&range=0-0&ttl=1")
         client = srv.client()
         filler = "x" * 100_000
         for i in range(100):
@@ -409,7 +402,7 @@ def test_rediss_connects_over_tls_and_checks_the_certificate(tmp_path: Path) -> 
         "tls-ca-cert-file": str(cert), "tls-auth-clients": "no",
     }  # fmt: skip
     with redis_server(tmp_path / "r", settings):
-        base = f"rediss://127.0.0.1:{tls_port}/0?key={new_prefix()}&range=0-0&ttl=1"
+        base = f"rediss://127.0.0.1:{tls_port}/0?key={new_name()}&range=0-0&ttl=1"
         url = f"{base}&ssl_ca_certs={cert}"
         init_lease(url, first_deployment=True)
         with open_redis(url) as lease:

@@ -1,6 +1,6 @@
 """Leases over a slow store (docs/leases.md case 18): the latency cases on every backend,
-the stalled PostgreSQL row here (a stalled Redis server is in test_redis_restart.py, a
-stalled MySQL row and a frozen MariaDB in test_mysql.py and test_mysql_restart.py).
+the stalled PostgreSQL row here (a stalled MySQL row is in test_mysql.py, a frozen Redis
+or MariaDB server in test_store_restart.py).
 
 Two kinds of slowness, both with timings scaled down (TTL 1-1.5 s):
 - network latency, from a delaying TCP proxy: every chunk is delivered ``delay``
@@ -21,7 +21,7 @@ import pytest
 
 from snowid import TWITTER, Generator
 from snowid.errors import NoFreeIdentityError
-from tests.lease_support.holders import Issuer, wait_until, worker_ms
+from tests.lease_support.holders import FAIL_CLOSED_CODES, Issuer, wait_until, worker_ms
 from tests.lease_support.pg import PG, open_pg, sql
 from tests.lease_support.proxy import DelayProxy
 from tests.lease_support.stores import Store, store
@@ -29,8 +29,6 @@ from tests.lease_support.stores import Store, store
 __all__ = ["store"]  # the fixture, imported for pytest
 
 pytestmark = pytest.mark.timeout(60)
-
-FAIL_CLOSED_CODES = {"store_unreachable", "ceiling_reached"}
 
 
 @pytest.fixture

@@ -1,191 +1,119 @@
-"""PostgreSQL leases across a store restart with its data kept (docs/leases.md case 21).
+"""Leases across crashes, restarts, freezes and wipes of the store's server (docs/leases.md
+cases 18, 21 and 22), each on a server of the module's own so it can be crashed: a
+PostgreSQL cluster (``pg_ctl stop -m immediate``: no checkpoint, the next start replays the
+WAL), a mariadbd (SIGKILL: InnoDB replays its redo log) and a redis-server (SIGKILL; AOF
+with fsync always). The shared servers are never touched. A scenario that more than one
+backend has is one test, parametrised over the servers it runs on (``on``).
 
-The module makes its own throwaway cluster (initdb, trust auth, fsync on, a free
-loopback port) so it can crash it with ``pg_ctl stop -m immediate`` - the shared server
-on 5432 is never touched. Immediate shutdown is a crash: no checkpoint, the next start
-replays the WAL. Timings are scaled down: TTL 2 s, renewals every 0.5 s, 1 s per
-statement, so a holder's local deadline is 1.78 s after its last acknowledged send.
-
-Expected [continue or fail closed]: while the store is down a holder never issues past
-the ceiling it had acknowledged; after the restart it renews the same lease (nothing was
-lost, so no StoreRegressedError) and issues again; if the outage outlived the TTL and
-another claimant took the worker, that successor starts above everything the first
-holder issued.
+Timings are scaled down: TTL 1-2 s, renewals every 0.2-0.5 s, 0.3-1 s per round trip, so
+a holder's local deadline (TTL * 0.89 after its last acknowledged send) comes within the
+outages. Expected [continue or fail closed]: while the store is down a holder never issues
+past the ceiling it had acknowledged. After a restart with the data kept, PostgreSQL and
+MySQL holders renew the same lease (no StoreRegressedError) and issue again; a Redis holder
+sees the new run_id, gives its lease up and claims anew above its old ceiling. If the
+outage outlived the TTL and another claimant took the worker, that successor starts above
+everything the first holder issued. A server back empty has no lease records: holders fail
+closed for good and the store is set up again, quarantined. A frozen server (SIGSTOP)
+makes the holder drop its ceiling at the local deadline and resume the same lease once it
+answers again.
 """
 
 from __future__ import annotations
 
 import contextlib
-import glob
-import os
-import pwd
-import shutil
-import subprocess
-import tempfile
 import threading
 import time
-import uuid
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from snowid import TWITTER, Generator
-from snowid.errors import NoFreeIdentityError, StoreUnreachableError
+from snowid.errors import NoFreeIdentityError, StoreRegressedError, StoreUnreachableError
 from snowid.lease import LeaseEvent, init_lease
-from tests.lease_support.holders import Issuer, wait_until, worker_ms
-from tests.lease_support.pg import open_pg
+from tests.lease_support.holders import FAIL_CLOSED_CODES, Issuer, wait_until, worker_ms
+from tests.lease_support.mysql import maria_server
+from tests.lease_support.pg import open_pg, pg_cluster
 from tests.lease_support.proxy import TcpProxy
-from tests.support.web import free_port
+from tests.lease_support.redis import redis_server
+from tests.lease_support.servers import OwnServer, PgCluster
+from tests.lease_support.stores import Store, store_on
 
-pytestmark = [pytest.mark.postgres, pytest.mark.timeout(60)]
+pytestmark = pytest.mark.timeout(90)
 
 TTL, RENEW, TIMEOUT = 2.0, 0.5, 1.0
 TIMINGS = f"ttl={TTL:g}&renew={RENEW:g}&timeout={TIMEOUT:g}"
-FAIL_CLOSED_CODES = {"store_unreachable", "ceiling_reached"}
 
 
-# --- the throwaway cluster ---------------------------------------------------------------
-
-
-def _find_initdb() -> Path | None:
-    found = shutil.which("initdb")
-    if found:
-        return Path(found).resolve()
-    candidates = sorted(
-        glob.glob("/usr/lib/postgresql/*/bin/initdb"),
-        key=lambda p: int(Path(p).parts[-3]) if Path(p).parts[-3].isdigit() else 0,
-    )
-    return Path(candidates[-1]) if candidates else None
-
-
-class Cluster:
-    """A PostgreSQL cluster in ``root`` on ``127.0.0.1:port``, run as the ``postgres`` user
-    when we are root (initdb and postgres refuse to run as root)."""
-
-    def __init__(self, bindir: Path, root: Path, port: int, run_as: str | None) -> None:
-        self.bindir, self.root, self.port = bindir, root, port
-        self.data = root / "data"
-        self.log = root / "server.log"
-        self._prefix = ["runuser", "-u", run_as, "--"] if run_as else []
-        self._env = {k: v for k, v in os.environ.items() if not k.startswith("PG")}
-        self._env["LC_ALL"] = "C"
-        self.running = False
-
-    def url(self, query: str = "") -> str:
-        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres" + (
-            f"?{query}" if query else ""
-        )
-
-    def run(self, tool: str, *args: str) -> None:
-        proc = subprocess.run(
-            [*self._prefix, str(self.bindir / tool), *args],
-            cwd=self.root,  # the postgres user may not be able to enter ours
-            env=self._env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
-        if proc.returncode != 0:
-            log = self.log.read_text(errors="replace")[-3000:] if self.log.exists() else ""
-            pytest.fail(f"{tool} {' '.join(args)} failed:\n{proc.stdout}{proc.stderr}\n{log}")
-
-    def init(self) -> None:
-        self.run(
-            "initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "-E", "UTF8",
-            "--locale=C", "--no-sync",
-        )  # fmt: skip
-        with (self.data / "postgresql.conf").open("a") as conf:
-            conf.write(
-                f"listen_addresses = '127.0.0.1'\nport = {self.port}\n"
-                f"unix_socket_directories = '{self.root}'\n"
-                "fsync = on\nsynchronous_commit = on\nshared_buffers = 16MB\n"
-                "max_connections = 30\n"
-                # No background commits that would flush other sessions' WAL at random
-                # (the asynchronous-commit finding below must lose its write every time).
-                "autovacuum = off\n"
-            )
-
-    def start(self) -> None:
-        self.run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-t", "30", "start")
-        self.running = True
-
-    def crash(self) -> None:
-        """Immediate shutdown: backends are killed, nothing is checkpointed."""
-        self.running = False
-        self.run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "-t", "30", "stop")
-
-    def sql(self, statement: str, params: Any = None) -> list[tuple[Any, ...]]:
-        import psycopg
-
-        with psycopg.connect(self.url(), autocommit=True, connect_timeout=3) as conn:
-            cur = conn.execute(statement, params)
-            return list(cur.fetchall()) if cur.description else []
+# --- the module's own servers: each started at its first test, ended after the last ------
 
 
 @pytest.fixture(scope="module")
-def cluster() -> Iterator[Cluster]:
-    initdb = _find_initdb()
-    if initdb is None:
-        if os.environ.get("CI"):
-            pytest.fail("initdb is missing: CI must have the PostgreSQL server binaries")
-        pytest.skip("initdb not found (on PATH or in /usr/lib/postgresql/*/bin)")
-    run_as = None
-    if os.geteuid() == 0:
-        try:
-            owner = pwd.getpwnam("postgres")
-        except KeyError:
-            pytest.fail("running as root, and there is no postgres user to run initdb as")
-        run_as = owner.pw_name
-    # Under /tmp, not pytest's tmp_path: its parents are 0700 root, closed to postgres.
-    root = Path(tempfile.mkdtemp(prefix="snowid-pgrestart-"))
-    if run_as is not None:
-        os.chown(root, owner.pw_uid, owner.pw_gid)
-    cluster = Cluster(initdb.parent, root, free_port(), run_as)
-    try:
-        cluster.init()
-        cluster.start()
+def postgres_server() -> Iterator[OwnServer]:
+    # No background commits that would flush other sessions' WAL at random (the
+    # asynchronous-commit finding below must lose its write every time).
+    with pg_cluster({"autovacuum": "off"}) as cluster:
         yield cluster
-    finally:
-        if (cluster.data / "postmaster.pid").exists():
-            with contextlib.suppress(BaseException):
-                cluster.crash()
-        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def mysql_server() -> Iterator[OwnServer]:
+    with maria_server() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def redis_server_() -> Iterator[OwnServer]:
+    with redis_server() as server:
+        yield server
 
 
 @pytest.fixture
-def table(cluster: Cluster) -> str:
-    """A fresh lease table in the throwaway cluster (first deployment: no quarantine)."""
-    if not cluster.running:  # a previous test failed while the cluster was down
-        cluster.start()
-    name = f"t_{uuid.uuid4().hex[:12]}"
-    init_lease(cluster.url(f"table={name}"), first_deployment=True)
-    return name
+def server(request: pytest.FixtureRequest) -> OwnServer:
+    """The module's server of the backend the test is parametrised with (``on``)."""
+    name = "redis_server_" if request.param == "redis" else f"{request.param}_server"
+    started: OwnServer = request.getfixturevalue(name)
+    if not started.running:  # a previous test failed while it was down
+        started.start()
+    return started
 
 
-# --- the tests ----------------------------------------------------------------------------
+@pytest.fixture
+def store(server: OwnServer) -> Store:
+    """A fresh lease store on the test's server (first deployment: no quarantine)."""
+    return store_on(server)
+
+
+def on(*backends: str) -> pytest.MarkDecorator:
+    return pytest.mark.parametrize("server", backends, indirect=True)
+
+
+# --- restarts with the data kept (case 21) ------------------------------------------------
 
 
 @pytest.mark.parametrize(
-    "outage",
+    ("server", "outage"),
     [
-        pytest.param(0.8, id="rides-through"),  # usually shorter than the local deadline
-        pytest.param(1.9, id="fails-closed"),  # always longer: it must stop, then resume
+        # Rides through: usually shorter than the local deadline (MariaDB starts slower).
+        pytest.param("postgres", 0.8, id="postgres-rides-through"),
+        pytest.param("mysql", 0.3, id="mysql-rides-through"),
+        # Fails closed: always longer, the holder must stop, then resume.
+        pytest.param("postgres", 1.9, id="postgres-fails-closed"),
+        pytest.param("mysql", 1.9, id="mysql-fails-closed"),
     ],
+    indirect=["server"],
 )
-def test_short_restart_holder_continues_or_fails_closed_then_issues_again(
-    cluster: Cluster, table: str, outage: float
+def test_crash_and_restart_holder_continues_or_fails_closed_then_issues_again(
+    server: OwnServer, store: Store, outage: float
 ) -> None:
-    """(a) Crash and restart within about a TTL under a holder that keeps issuing: it rides
+    """Crash and restart within about a TTL under a holder that keeps issuing: it rides
     the outage on its acknowledged ceiling (or raises StoreUnreachable/CeilingReached once
     that runs out) and never issues past it; after the restart its renewals succeed on the
     same worker and epoch and it issues again; the ids are unique and increasing. The
-    second outage (1.9 s + the start) outlasts the local deadline (1.78 s after the last
-    acknowledged send, which came before the crash): that holder must have failed closed."""
-    holder = Issuer(open_pg(cluster.url(f"table={table}&range=0-0&{TIMINGS}")))
+    1.9 s outage (+ the start) outlasts the local deadline (1.78 s after the last
+    acknowledged send, which came before the crash): that holder must have failed closed,
+    issuing nothing meanwhile."""
+    holder = Issuer(store.open(f"range=0-0&{TIMINGS}"))
     holder.start()
     wait_until(lambda: holder.last_ok > 0, 10, "the holder to issue")
     grant = holder.lease.grant
@@ -194,19 +122,19 @@ def test_short_restart_holder_continues_or_fails_closed_then_issues_again(
     failures_before = holder.lease.renew_failures
 
     crashed = time.monotonic()
-    cluster.crash()
+    server.crash()
     time.sleep(outage)
     restarting = time.monotonic()
-    cluster.start()
+    server.start()
     restarted = time.monotonic()
     renewals_at_restart = holder.lease.renewals
     wait_until(
-        lambda: holder.lease.renewals > renewals_at_restart, 5, "a renewal after the restart"
+        lambda: holder.lease.renewals > renewals_at_restart, 8, "a renewal after the restart"
     )
     wait_until(lambda: holder.last_ok > restarted + 0.3, 5, "the holder to issue again")
     holder.finish()
 
-    assert restarted - crashed < TTL * 2  # "within about a TTL" (the start replays WAL)
+    assert restarted - crashed < TTL * 2  # "within about a TTL" (the start replays its log)
     assert holder.lease.renew_failures > failures_before  # the holder did see the outage
     codes = {code for _, code in holder.errors}
     assert codes <= FAIL_CLOSED_CODES  # continued, or failed closed; never anything else
@@ -231,10 +159,110 @@ def test_short_restart_holder_continues_or_fails_closed_then_issues_again(
     holder.lease.close()
 
 
-def test_restart_longer_than_the_ttl_successor_starts_above_the_first_holder(
-    cluster: Cluster, table: str
+@on("postgres", "mysql")
+def test_data_survives_the_crash_no_regression_no_new_incarnation(
+    server: OwnServer, store: Store
 ) -> None:
-    """(b) The store is down for TTL + 0.7 s while a second claimant keeps trying for the
+    """A renewal acknowledged just before the crash is still there after the restart (log
+    replay): same incarnation, owner and epoch, ceiling >= every one acknowledged. The
+    holder renews without StoreRegressedError, and a re-run of the idempotent init
+    (without first_deployment) sees the store as existing: no quarantine."""
+    url = store.url(f"range=0-3&{TIMINGS}")
+    holder = store.open(f"range=0-3&{TIMINGS}")
+    events: list[LeaseEvent] = []
+    holder.listeners.append(events.append)
+    generator = Generator(fence=holder, max_wait_ms=100)
+    before = generator.next_ids(2000)
+    for _ in range(3):
+        holder.acquire(holder.ceiling_ms + 1)  # a synchronous, acknowledged renewal
+    grant = holder.grant
+    assert grant is not None
+    worker, incarnation, owner = holder.worker, holder.incarnation, holder.owner
+    assert incarnation is not None
+
+    server.crash()  # right after the last acknowledgement
+    acked = max(e.ceiling_ms for e in holder.events if e.kind in ("claim", "extend"))
+    server.start()
+
+    assert store.incarnation() == incarnation
+    stored_owner, stored_epoch, stored_ceiling = store.row(worker)
+    assert (stored_owner, stored_epoch) == (owner, grant.epoch)
+    assert stored_ceiling >= acked
+    again = init_lease(url)
+    assert (again["created"], again["incarnation"], again["quarantined"]) == (
+        False,
+        incarnation,
+        False,
+    )
+
+    renewals = holder.renewals
+    deadline = time.monotonic() + 5
+    while holder.renewals == renewals:  # the holder's first round trip meets the dead socket
+        assert time.monotonic() < deadline, "no renewal after the restart"
+        with contextlib.suppress(StoreUnreachableError):  # StoreRegressedError would fail
+            holder.acquire(holder.ceiling_ms + 1)
+        time.sleep(0.05)
+    after = generator.next_ids(2000)
+    assert holder.state == "held"
+    assert holder.grant is not None
+    assert holder.grant.epoch == grant.epoch
+    assert holder.ceiling_ms >= acked
+    assert [e.kind for e in events if e.kind != "extend"] == ["claim"]  # no lost, no expired
+    assert min(after) > max(before)
+    holder.close()
+
+
+@on("redis")
+def test_restart_with_data_kept_fails_closed_then_claims_above_the_old_ceiling(
+    server: OwnServer, store: Store
+) -> None:
+    """Redis: SIGKILL and restart under a holder that keeps issuing. The AOF (fsync always)
+    kept every acknowledged write: the incarnation, epoch and ceiling are there after the
+    restart. The holder sees the new run_id, stops (never past its acknowledged ceiling),
+    gives the old lease up and claims again: epoch + 1, starting above the old ceiling.
+    Ids stay unique and increasing."""
+    holder = Issuer(store.open("range=0-0&ttl=2&renew=0.5&timeout=0.5"))
+    holder.start()
+    wait_until(lambda: holder.last_ok > 0, 10, "the holder to issue")
+    first = holder.lease.grant
+    assert first is not None
+    incarnation, run_id = holder.lease.incarnation, holder.lease.run_id
+    time.sleep(0.6)  # at least one renewal before the crash
+    with holder.lease._lock:
+        acked = holder.lease.ceiling_ms
+    server.crash()
+    server.start()
+    assert store.incarnation() == incarnation  # the data survived
+    _owner, epoch, ceiling = store.row(0)
+    assert epoch == first.epoch
+    assert ceiling >= acked
+    wait_until(lambda: len([e for e in holder.events if e.kind == "claim"]) == 2, 10, "a new claim")
+    reclaimed = time.monotonic()
+    wait_until(lambda: holder.last_ok > reclaimed, 10, "the holder to issue again")
+    holder.finish()
+
+    assert holder.lease.run_id != run_id
+    lost = [e for e in holder.events if e.kind == "lost"]
+    assert lost
+    assert "restarted" in lost[0].detail
+    claims = [e for e in holder.events if e.kind == "claim"]
+    assert [c.epoch for c in claims] == [first.epoch, first.epoch + 1]
+    assert claims[1].start_ms > holder.acked_ceiling(0, holder.events.index(lost[0]))
+    assert {code for _, code in holder.errors} <= FAIL_CLOSED_CODES
+    assert holder.lease.incarnation == incarnation  # not a new store: no regression
+    holder.assert_within_acked_ceilings()
+    ids = holder.ids
+    assert ids == sorted(set(ids))
+    again = init_lease(store.url())
+    assert (again["created"], again["incarnation"]) == (False, incarnation)
+    holder.lease.close()
+
+
+@on("postgres")
+def test_restart_longer_than_the_ttl_successor_starts_above_the_first_holder(
+    server: OwnServer, store: Store
+) -> None:
+    """The store is down for TTL + 0.7 s while a second claimant keeps trying for the
     (only) worker: the holder fails closed at its local deadline; after the restart the
     lease row has expired, the successor claims it (epoch + 1) with a start above the
     holder's acknowledged ceiling, hence above every id it issued; the holder's next CAS
@@ -242,15 +270,12 @@ def test_restart_longer_than_the_ttl_successor_starts_above_the_first_holder(
 
     The holder reaches the store through a proxy that keeps refusing it until the
     successor has claimed: otherwise the two race, and if the holder reconnects first it
-    just renews its expired-but-unclaimed lease (the continue outcome of test (a))."""
-    proxy = TcpProxy("127.0.0.1", cluster.port)
-    successor = open_pg(cluster.url(f"table={table}&range=0-0&{TIMINGS}"), claim_wait=5)
+    just renews its expired-but-unclaimed lease (the continue outcome above)."""
+    query = f"range=0-0&{TIMINGS}"
+    proxy = TcpProxy("127.0.0.1", server.port)
+    successor = store.open(query, claim_wait=5)
     try:
-        holder_url = (
-            f"postgresql://postgres@127.0.0.1:{proxy.port}/postgres"
-            f"?table={table}&range=0-0&{TIMINGS}"
-        )
-        holder = Issuer(open_pg(holder_url))
+        holder = Issuer(store.open(query, port=proxy.port))
         holder.start()
         wait_until(lambda: holder.last_ok > 0, 10, "the holder to issue")
         first = holder.lease.grant
@@ -277,11 +302,11 @@ def test_restart_longer_than_the_ttl_successor_starts_above_the_first_holder(
         time.sleep(0.3)
 
         crashed = time.monotonic()
-        cluster.crash()
+        server.crash()
         proxy.set_mode("reset")  # the holder's reconnects are refused, as by the dead store
         time.sleep(TTL + 0.7)
         restarting = time.monotonic()  # pg_ctl start -w returns a little after it is ready
-        cluster.start()
+        server.start()
         claimant.join(10)
         assert granted, f"the successor never claimed (saw {sorted(set(waiting))})"
         assert "store_unreachable" in waiting  # it kept trying through the outage
@@ -316,66 +341,94 @@ def test_restart_longer_than_the_ttl_successor_starts_above_the_first_holder(
     holder.lease.close()
 
 
-def test_data_survives_the_crash_no_regression_no_new_incarnation(
-    cluster: Cluster, table: str
+# --- a frozen server (case 18) ------------------------------------------------------------
+
+
+@on("redis", "mysql")
+def test_a_frozen_server_fails_closed_at_the_deadline_then_resumes_the_same_lease(
+    server: OwnServer, store: Store
 ) -> None:
-    """(c) A renewal acknowledged just before the immediate shutdown is still there after
-    the restart (WAL replay): same incarnation, same owner and epoch, ceiling >= every one
-    acknowledged. The holder renews without StoreRegressedError, and a re-run of the
-    idempotent init (without first_deployment) sees the store as existing: no quarantine."""
-    url = cluster.url(f"table={table}&range=0-3&{TIMINGS}")
-    holder = open_pg(url)
-    events: list[LeaseEvent] = []
-    holder.listeners.append(events.append)
-    generator = Generator(fence=holder, max_wait_ms=100)
-    before = generator.next_ids(2000)
-    for _ in range(3):
-        holder.acquire(holder.ceiling_ms + 1)  # a synchronous, acknowledged renewal
-    grant = holder.grant
+    """The server is frozen (SIGSTOP) for 2 s, longer than the TTL: round trips time out,
+    the holder drops its ceiling at the local deadline and issues nothing; once the server
+    answers again (nothing lost, nobody else claimed; for Redis the same run_id) the next
+    renewal resumes the same epoch."""
+    holder = Issuer(store.open("range=0-0&ttl=1&renew=0.2&timeout=0.3&span=2"))
+    holder.start()
+    wait_until(lambda: holder.last_ok > 0, 10, "the holder to issue")
+    grant = holder.lease.grant
     assert grant is not None
-    worker, incarnation, owner = holder.worker, holder.incarnation, holder.owner
-    assert incarnation is not None
+    time.sleep(0.3)
+    server.pause()
+    try:
+        stalled = time.monotonic()
+        wait_until(lambda: holder.lease.ceiling_ms == -1, 2, "the local deadline")
+        dropped_after = time.monotonic() - stalled
+        assert time.time_ns() // 1_000_000 < holder.acked_ceiling(0)  # before the span ran out
+        wait_until(lambda: bool(holder.errors), 2, "an error")
+        stalled_ok = holder.last_ok
+        time.sleep(max(0.0, 2.0 - (time.monotonic() - stalled)))
+        assert holder.last_ok == stalled_ok  # nothing issued while the server was frozen
+    finally:
+        server.resume()
+    resumed = time.monotonic()
+    wait_until(lambda: holder.last_ok > resumed, 8, "the holder to resume")
+    holder.finish()
 
-    cluster.crash()  # right after the last acknowledgement
-    acked = max(e.ceiling_ms for e in holder.events if e.kind in ("claim", "extend"))
-    cluster.start()
+    assert dropped_after < 1.0  # the deadline: TTL * 0.89 after the last acknowledged send
+    assert {code for _, code in holder.errors} <= FAIL_CLOSED_CODES
+    assert holder.lease.state == "held"
+    assert holder.lease.grant is not None
+    assert holder.lease.grant.epoch == grant.epoch  # the same lease
+    assert "lost" not in [e.kind for e in holder.events]
+    holder.assert_within_acked_ceilings()
+    assert holder.ids == sorted(set(holder.ids))
+    holder.lease.close()
 
-    ((stored_incarnation,),) = cluster.sql(f"SELECT incarnation::text FROM {table}_meta")
-    assert stored_incarnation == incarnation
-    ((stored_owner, stored_epoch, stored_ceiling),) = cluster.sql(
-        f"SELECT owner::text, epoch, ceiling_ms FROM {table} WHERE worker = %s", (worker,)
-    )
-    assert (stored_owner, stored_epoch) == (owner, grant.epoch)
-    assert stored_ceiling >= acked
-    again = init_lease(url)
-    assert (again["created"], again["incarnation"], again["quarantined"]) == (
-        False,
-        incarnation,
-        False,
-    )
 
-    renewals = holder.renewals
-    deadline = time.monotonic() + 5
-    while holder.renewals == renewals:  # the holder's first statement hits the dead socket
-        assert time.monotonic() < deadline, "no renewal after the restart"
-        with contextlib.suppress(StoreUnreachableError):  # StoreRegressedError would fail
-            holder.acquire(holder.ceiling_ms + 1)
-        time.sleep(0.05)
-    after = generator.next_ids(2000)
-    assert holder.state == "held"
-    assert holder.grant is not None
-    assert holder.grant.epoch == grant.epoch
-    assert holder.ceiling_ms >= acked
-    assert [e.kind for e in events if e.kind != "extend"] == ["claim"]  # no lost, no expired
-    assert min(after) > max(before)
-    holder.close()
+# --- a server back empty (case 22) --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("server", "missing"),
+    [("redis", "incarnation"), ("mysql", "the store's meta record is gone")],
+    indirect=["server"],
+)
+def test_a_server_back_empty_fails_holders_closed_and_quarantines(
+    server: OwnServer, store: Store, missing: str
+) -> None:
+    """The server comes back with nothing on disk (its volume lost): the holder's renewal
+    finds no incarnation (its reason names what is ``missing``) and it fails closed for
+    good; a new process sets the store up again with every ceiling quarantined, so it
+    starts above anything the old holder could issue."""
+    query = "range=0-0&ttl=1&renew=0.2&timeout=0.5&max_skew=0.5"
+    holder = Issuer(store.open(query))
+    holder.start()
+    wait_until(lambda: holder.last_ok > 0, 10, "the holder to issue")
+    server.crash()
+    server.wipe()
+    server.start()
+    wait_until(lambda: holder.lease.state == "lost", 10, "the holder to fail closed")
+    holder.finish()
+    assert any(e.kind == "lost" and missing in e.detail for e in holder.events)
+    assert {code for _, code in holder.errors} <= FAIL_CLOSED_CODES | {"store_regressed"}
+    with pytest.raises(StoreRegressedError):
+        holder.lease.acquire(int(time.time() * 1000))
+    before = int(time.time() * 1000)
+    with store.open(query, claim_wait=5) as fresh:
+        grant = fresh.acquire(0)
+        assert grant.start_ms > before + 1000 + 1000 + 500 - 50  # the quarantine
+        assert grant.start_ms > max(TWITTER.timestamp_of(v) for v in holder.ids)
+        took = Generator(fence=fresh).next_ids(1000)
+    assert min(took) > max(holder.ids)
+    holder.lease.close()
 
 
 # --- findings (each test failed before its fix) ------------------------------------------
 
 
+@on("postgres")
 def test_async_commit_setting_loses_acknowledged_ceilings_on_a_crash(
-    cluster: Cluster, table: str
+    server: OwnServer, store: Store
 ) -> None:
     """A DBA sets ``synchronous_commit = off`` for the role the fleet connects as (a common
     tuning; the lease cannot see it). Commits are then acknowledged before their WAL is
@@ -383,26 +436,25 @@ def test_async_commit_setting_loses_acknowledged_ceilings_on_a_crash(
     the holder acknowledged is gone, and a successor starts at or below the holder's
     acknowledged ceiling, so it can issue (worker, ms) pairs the holder still may.
     wal_writer_delay is raised so the WAL writer does not flush it first by chance."""
+    assert isinstance(server, PgCluster)
+    sql = server.sql
     role = "snowid_async"
-    cluster.sql(
+    sql(
         f"DO $$BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{role}')"
         f" THEN CREATE ROLE {role} LOGIN SUPERUSER; END IF; END$$"
     )
-    cluster.sql(f"ALTER ROLE {role} SET synchronous_commit = off")
-    cluster.sql("ALTER SYSTEM SET wal_writer_delay = '10s'")
-    cluster.sql("SELECT pg_reload_conf()")
+    sql(f"ALTER ROLE {role} SET synchronous_commit = off")
+    sql("ALTER SYSTEM SET wal_writer_delay = '10s'")
+    sql("SELECT pg_reload_conf()")
     time.sleep(0.2)
-    url = (
-        f"postgresql://{role}@127.0.0.1:{cluster.port}/postgres"
-        f"?table={table}&range=0-0&ttl=2&renew=30&timeout=1"
-    )
+    url = store.url("range=0-0&ttl=2&renew=30&timeout=1").replace("//postgres@", f"//{role}@")
     holder = open_pg(url)
     try:
         held = Generator(fence=holder).next_ids(1000)
         holder.acquire(holder.ceiling_ms + 1)  # an acknowledged renewal
         acked = holder.ceiling_ms
-        cluster.crash()
-        cluster.start()
+        server.crash()
+        server.start()
         with open_pg(url, claim_wait=5) as successor:
             deadline = time.monotonic() + 6
             while True:
@@ -415,18 +467,5 @@ def test_async_commit_setting_loses_acknowledged_ceilings_on_a_crash(
         assert grant.start_ms > acked >= max(TWITTER.timestamp_of(v) for v in held)
     finally:
         holder.close()
-        cluster.sql("ALTER SYSTEM RESET wal_writer_delay")
-        cluster.sql("SELECT pg_reload_conf()")
-
-
-def test_libpq_parameters_with_spaces_reach_libpq_intact() -> None:
-    """``options=-c%20synchronous_commit%3Don`` (the libpq way to set a server setting per
-    connection) arrives as ``-c+synchronous_commit=on``: the server refuses the connection
-    ("unrecognized configuration parameter +synchronous_commit")."""
-    from psycopg.conninfo import conninfo_to_dict
-
-    lease = open_pg("postgresql://postgres@127.0.0.1:1/db?options=-c%20synchronous_commit%3Don")
-    try:
-        assert conninfo_to_dict(lease.conninfo)["options"] == "-c synchronous_commit=on"
-    finally:
-        lease.close()
+        sql("ALTER SYSTEM RESET wal_writer_delay")
+        sql("SELECT pg_reload_conf()")

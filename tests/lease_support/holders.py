@@ -11,7 +11,10 @@ import pytest
 from snowid import TWITTER, Generator
 from snowid.errors import SnowIdError
 from snowid.lease import LeaseEvent
-from snowid.lease.postgres import PostgresLease
+from snowid.lease._store import StoreLease
+
+FAIL_CLOSED_CODES = {"store_unreachable", "ceiling_reached"}
+"""The error codes of a holder that stops issuing at its ceiling or deadline (fails closed)."""
 
 
 def worker_ms(ids: Iterable[int]) -> set[tuple[int, int]]:
@@ -35,7 +38,7 @@ class Issuer(threading.Thread):
     holder had acknowledged when it issued the batch.
     """
 
-    def __init__(self, lease: PostgresLease) -> None:
+    def __init__(self, lease: StoreLease) -> None:
         super().__init__(name="issuer", daemon=True)
         self.lease = lease
         self.generator = Generator(fence=lease, max_wait_ms=100)

@@ -1,20 +1,24 @@
-"""PostgreSQL helpers for the lease tests: a fresh table per test, direct SQL."""
+"""PostgreSQL helpers for the lease tests: the shared server (a fresh table per test, direct
+SQL) and a cluster of the test's own (``pg_cluster``) for the cases that crash it."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from tests.lease_support.need import unavailable
+from tests.lease_support.servers import PgCluster, PgDb, binary, new_name
+
 if TYPE_CHECKING:
     from snowid.lease.postgres import PostgresLease
 
-PG = "postgresql://postgres@127.0.0.1:5432/test"
+SHARED = PgDb(5432, "test")
+PG = SHARED.url()
 
 
 def pg_available() -> bool:
@@ -37,23 +41,18 @@ def pg_available() -> bool:
 
 
 def sql(statement: str, params: Any = None) -> list[tuple[Any, ...]]:
-    import psycopg
-
-    with psycopg.connect(PG, autocommit=True) as conn:
-        cur = conn.execute(statement, params)
-        return list(cur.fetchall()) if cur.description else []
+    """Run one statement on the shared server; its rows."""
+    return SHARED.sql(statement, params)
 
 
 @contextmanager
 def fresh_table(first_deployment: bool = True) -> Iterator[str]:
     """A unique table name, initialised (no quarantine by default) and dropped afterwards."""
-    if not pg_available():
-        if os.environ.get("CI"):  # scripts/test starts it: in CI a missing server is a failure
-            pytest.fail("PostgreSQL is not reachable on 127.0.0.1:5432")
-        pytest.skip("PostgreSQL is not reachable on 127.0.0.1:5432")
+    if not pg_available():  # scripts/test starts it
+        unavailable("PostgreSQL is not reachable on 127.0.0.1:5432")
     from snowid.lease import init_lease
 
-    table = f"t_{uuid.uuid4().hex[:12]}"
+    table = new_name()
     init_lease(f"{PG}?table={table}", first_deployment=first_deployment)
     try:
         yield table
@@ -69,3 +68,20 @@ def open_pg(url: str, **options: object) -> PostgresLease:
     lease = open_lease(url, **options)
     assert isinstance(lease, PostgresLease)
     return lease
+
+
+@contextmanager
+def pg_cluster(settings: Mapping[str, str] | None = None) -> Iterator[PgCluster]:
+    """A started PostgreSQL cluster of the test's own (servers.PgCluster), removed after."""
+    initdb = binary("initdb")
+    if initdb is None:
+        unavailable("initdb is not installed (PATH or /usr/lib/postgresql/*/bin)")
+    try:
+        cluster = PgCluster(Path(initdb).resolve().parent, settings)
+    except KeyError:
+        pytest.fail("running as root, and there is no postgres user to run the server as")
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.close()

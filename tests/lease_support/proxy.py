@@ -62,10 +62,13 @@ class TcpProxy:
             data = await reader.read(65536)
             if not data:
                 break
-            if self.mode == "pass":
-                writer.write(data)
-                await writer.drain()
+            await self._send(writer, data)
         writer.close()
+
+    async def _send(self, writer: asyncio.StreamWriter, data: bytes) -> None:
+        if self.mode == "pass":  # blackhole and reset: dropped
+            writer.write(data)
+            await writer.drain()
 
     def set_mode(self, mode: str) -> None:
         assert mode in ("pass", "blackhole", "reset")
@@ -127,9 +130,7 @@ class DelayProxy(TcpProxy):
                     await asyncio.sleep(wait)
                 if not data:
                     break
-                if self.mode == "pass":
-                    writer.write(data)
-                    await writer.drain()
+                await self._send(writer, data)
             writer.close()
 
         delivery = asyncio.create_task(deliver())

@@ -1,15 +1,23 @@
 """One face for every networked lease store, so a fault test runs on each backend.
 
 A ``Store`` is a freshly set-up lease store (a PostgreSQL table, a MySQL/MariaDB table,
-or a key prefix on a redis-server of the test's own) and the few things the tests do to
-it from outside: build a lease URL (optionally through a proxy port), expire a worker
-early, move a ceiling, read the store's clock. ``store`` is the fixture, parametrised over the
-backends; a test module imports it (``from tests.lease_support.stores import store``).
+or a key prefix on a redis-server) on a ``server`` (servers.PgDb, MariaDb, RedisServer, or
+one of the test's own it may crash: servers.OwnServer), and the few things the tests do to
+it from outside: build a lease URL (optionally through a proxy port), read the store's
+clock and what it holds, and the faults of docs/leases.md: expire a worker early, move a
+ceiling (cases 19, 20, 23), give a lease to another owner, replace the incarnation, delete
+the meta record or everything (case 22).
+
+``store`` is the fixture, parametrised over the backends (PostgreSQL and MariaDB: the
+shared servers; Redis: a server of the test's own, as the shared one keeps nothing on
+disk); a test module imports it (``from tests.lease_support.stores import store``).
+``store_on(server)`` makes a fresh store on a server of the test's own.
 """
 
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,9 +25,10 @@ from typing import Any
 import pytest
 
 from snowid.lease import Lease, init_lease, open_lease
-from tests.lease_support import mysql
-from tests.lease_support.pg import fresh_table, sql
-from tests.lease_support.redis import RedisServer, new_prefix, redis_server
+from snowid.lease._redis_lua import Keys
+from tests.lease_support import mysql, pg
+from tests.lease_support.redis import redis_server
+from tests.lease_support.servers import MariaDb, OwnServer, PgDb, RedisServer, new_name
 
 
 class Store:
@@ -28,6 +37,7 @@ class Store:
     name = "store"
     host = "127.0.0.1"
     port = 0
+    server: Any
 
     def url(self, query: str = "", port: int | None = None) -> str:
         raise NotImplementedError
@@ -37,140 +47,200 @@ class Store:
         assert isinstance(lease, Lease)
         return lease
 
-    def expire(self, worker: int) -> None:
-        """Make ``worker``'s lease expire now (premature expiry: an operator, a clock jump)."""
+    # --- reading it ---------------------------------------------------------------------
+
+    def now_ms(self) -> int:
         raise NotImplementedError
 
     def held(self) -> list[int]:
         """The workers whose lease has not expired."""
         raise NotImplementedError
 
-    def push_ceiling(self, worker: int, ahead_ms: int) -> None:
-        """Set ``worker``'s ceiling to the store's now + ``ahead_ms`` (its next claim waits)."""
+    def incarnation(self) -> str | None:
         raise NotImplementedError
 
-    def now_ms(self) -> int:
+    def row(self, worker: int) -> tuple[str, int, int]:
+        """``worker``'s stored (owner, epoch, ceiling_ms)."""
         raise NotImplementedError
 
-
-class PgStore(Store):
-    name = "postgres"
-    port = 5432
-
-    def __init__(self, table: str) -> None:
-        self.table = table
-
-    def url(self, query: str = "", port: int | None = None) -> str:
-        base = f"postgresql://postgres@127.0.0.1:{port or self.port}/test?table={self.table}"
-        return f"{base}&{query}" if query else base
+    # --- faults done to it ----------------------------------------------------------------
 
     def expire(self, worker: int) -> None:
-        sql(
-            f"UPDATE {self.table} SET expires_at = clock_timestamp() - interval '1 second'"
-            " WHERE worker = %s",
-            (worker,),
-        )
+        """Make ``worker``'s lease expire now (premature expiry: an operator, a clock jump)."""
+        raise NotImplementedError
+
+    def set_ceiling(self, worker: int, ceiling_ms: int) -> None:
+        raise NotImplementedError
+
+    def push_ceiling(self, worker: int, ahead_ms: int) -> None:
+        """Set ``worker``'s ceiling to the store's now + ``ahead_ms`` (its next claim waits)."""
+        self.set_ceiling(worker, self.now_ms() + ahead_ms)
+
+    def give_away(self, worker: int) -> None:
+        """Another owner takes ``worker``'s lease (its holder's next renewal fails)."""
+        raise NotImplementedError
+
+    def new_incarnation(self) -> None:
+        """The store recreated under its holders: a new incarnation, the leases kept."""
+        raise NotImplementedError
+
+    def wipe(self) -> None:
+        """Everything the lease keeps in the store deleted (tables dropped, keys deleted)."""
+        raise NotImplementedError
+
+
+class SqlStore(Store):
+    """A lease table and its ``_meta`` table; subclasses give their SQL dialect's words."""
+
+    NOW_MS = ""  # the server's clock in ms, an integer
+    EXPIRES = ""  # the expiry column
+    NOW = ""  # the server's clock in the expiry column's unit
+    SECOND = ""  # one second in that unit
+    NEW_UUID = ""
+
+    def __init__(self, server: Any, table: str) -> None:
+        self.server, self.table, self.port = server, table, server.port
+
+    def url(self, query: str = "", port: int | None = None) -> str:
+        return self.server.url(f"table={self.table}" + (f"&{query}" if query else ""), port)
+
+    def sql(self, statement: str, params: Any = None) -> list[tuple[Any, ...]]:
+        rows: list[tuple[Any, ...]] = self.server.sql(statement, params)
+        return rows
+
+    def now_ms(self) -> int:
+        return int(self.sql(f"SELECT {self.NOW_MS}")[0][0])
 
     def held(self) -> list[int]:
-        rows = sql(
-            f"SELECT worker FROM {self.table} WHERE expires_at > clock_timestamp() ORDER BY worker"
+        rows = self.sql(
+            f"SELECT worker FROM {self.table} WHERE {self.EXPIRES} > {self.NOW} ORDER BY worker"
         )
         return [row[0] for row in rows]
 
-    def push_ceiling(self, worker: int, ahead_ms: int) -> None:
-        sql(
-            f"UPDATE {self.table} SET ceiling_ms ="
-            " (extract(epoch FROM clock_timestamp()) * 1000)::bigint + %s WHERE worker = %s",
-            (ahead_ms, worker),
+    def incarnation(self) -> str | None:
+        rows = self.sql(f"SELECT incarnation FROM {self.table}_meta")
+        return str(rows[0][0]) if rows else None
+
+    def row(self, worker: int) -> tuple[str, int, int]:
+        ((owner, epoch, ceiling),) = self.sql(
+            f"SELECT owner, epoch, ceiling_ms FROM {self.table} WHERE worker = %s", (worker,)
+        )
+        return str(owner), int(epoch), int(ceiling)
+
+    def expire(self, worker: int) -> None:
+        self.sql(
+            f"UPDATE {self.table} SET {self.EXPIRES} = {self.NOW} - {self.SECOND} WHERE worker = %s",
+            (worker,),
         )
 
-    def now_ms(self) -> int:
-        return int(sql("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint")[0][0])
+    def set_ceiling(self, worker: int, ceiling_ms: int) -> None:
+        self.sql(f"UPDATE {self.table} SET ceiling_ms = %s WHERE worker = %s", (ceiling_ms, worker))
+
+    def give_away(self, worker: int) -> None:
+        self.sql(f"UPDATE {self.table} SET owner = {self.NEW_UUID} WHERE worker = %s", (worker,))
+
+    def new_incarnation(self) -> None:
+        self.sql(f"UPDATE {self.table}_meta SET incarnation = {self.NEW_UUID}")
+
+    def drop_meta(self) -> None:
+        """The meta row deleted, the lease rows kept."""
+        self.sql(f"DELETE FROM {self.table}_meta")
+
+    def wipe(self) -> None:
+        self.sql(f"DROP TABLE {self.table}, {self.table}_meta")
+
+
+class PgStore(SqlStore):
+    name = "postgres"
+    NOW_MS = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
+    EXPIRES, NOW, SECOND = "expires_at", "clock_timestamp()", "interval '1 second'"
+    NEW_UUID = "gen_random_uuid()"
+
+
+class MysqlStore(SqlStore):
+    name = "mysql"
+    NOW_MS = "CAST(FLOOR(UNIX_TIMESTAMP(SYSDATE(6)) * 1000) AS SIGNED)"
+    EXPIRES, NOW, SECOND = "expires_ms", NOW_MS, "1000"
+    NEW_UUID = "UUID()"
 
 
 class RedisStore(Store):
     name = "redis"
 
-    def __init__(self, server: RedisServer) -> None:
-        self.server = server
-        self.port = server.port
-        self.prefix = new_prefix()
-        init_lease(self.url(), first_deployment=True)
+    def __init__(self, server: RedisServer, prefix: str) -> None:
+        self.server, self.port, self.prefix = server, server.port, prefix
+        self.keys = Keys(prefix)
 
     def url(self, query: str = "", port: int | None = None) -> str:
         base = self.server.url(f"key={self.prefix}", port)
         return f"{base}&{query}" if query else base
 
-    def key(self, name: str) -> str:
-        return f"{{{self.prefix}}}:{name}"
-
-    def expire(self, worker: int) -> None:
-        client = self.server.client()
-        value = client.hget(self.key("lease"), worker)
-        if value:
-            owner = value.rpartition(":")[0]
-            client.hset(self.key("lease"), worker, f"{owner}:{self.now_ms() - 1000}")
-
-    def held(self) -> list[int]:
-        now = self.now_ms()
-        leases = self.server.client().hgetall(self.key("lease"))
-        return sorted(int(w) for w, v in leases.items() if int(v.rpartition(":")[2]) >= now)
-
-    def push_ceiling(self, worker: int, ahead_ms: int) -> None:
-        self.server.client().hset(self.key("ceiling"), worker, self.now_ms() + ahead_ms)
-
     def now_ms(self) -> int:
         seconds, micros = self.server.client().time()
         return int(seconds) * 1000 + int(micros) // 1000
 
+    def held(self) -> list[int]:
+        now = self.now_ms()
+        leases = self.server.client().hgetall(self.keys.all[1])
+        return sorted(int(w) for w, v in leases.items() if int(v.rpartition(":")[2]) >= now)
 
-class MysqlStore(Store):
-    name = "mysql"
-    port = 3306
+    def incarnation(self) -> str | None:
+        value = self.server.client().hget(self.keys.all[0], "incarnation")
+        return None if value is None else str(value)
 
-    def __init__(self, table: str) -> None:
-        self.table = table
-
-    def url(self, query: str = "", port: int | None = None) -> str:
-        base = f"mysql://root@127.0.0.1:{port or self.port}/test?table={self.table}"
-        return f"{base}&{query}" if query else base
+    def row(self, worker: int) -> tuple[str, int, int]:
+        client = self.server.client()
+        _meta, lease, ceiling, epoch, _info = self.keys.all
+        owner = (client.hget(lease, worker) or "").rpartition(":")[0]
+        return owner, int(client.hget(epoch, worker)), int(client.hget(ceiling, worker))
 
     def expire(self, worker: int) -> None:
-        mysql.sql(
-            f"UPDATE {self.table} SET expires_ms = {self._now} - 1000 WHERE worker = %s",
-            (worker,),
-        )
+        client = self.server.client()
+        value = client.hget(self.keys.all[1], worker)
+        if value:
+            owner = value.rpartition(":")[0]
+            client.hset(self.keys.all[1], worker, f"{owner}:{self.now_ms() - 1000}")
 
-    def held(self) -> list[int]:
-        rows = mysql.sql(
-            f"SELECT worker FROM {self.table} WHERE expires_ms > {self._now} ORDER BY worker"
-        )
-        return [row[0] for row in rows]
+    def set_ceiling(self, worker: int, ceiling_ms: int) -> None:
+        self.server.client().hset(self.keys.all[2], worker, ceiling_ms)
 
-    def push_ceiling(self, worker: int, ahead_ms: int) -> None:
-        mysql.sql(
-            f"UPDATE {self.table} SET ceiling_ms = {self._now} + %s WHERE worker = %s",
-            (ahead_ms, worker),
-        )
+    def give_away(self, worker: int) -> None:
+        self.server.client().hset(self.keys.all[1], worker, "someone-else:99999999999999")
 
-    def now_ms(self) -> int:
-        return int(mysql.sql(f"SELECT {self._now}")[0][0])
+    def new_incarnation(self) -> None:
+        self.server.client().hset(self.keys.all[0], "incarnation", str(uuid.uuid4()))
 
-    _now = "CAST(FLOOR(UNIX_TIMESTAMP(SYSDATE(6)) * 1000) AS SIGNED)"
+    def wipe(self) -> None:
+        self.server.client().delete(*self.keys.all)
+
+
+def store_on(server: OwnServer | PgDb | MariaDb) -> Store:
+    """A fresh store (a new table or key prefix) on ``server``, set up as a first
+    deployment (no quarantine)."""
+    store: Store
+    if isinstance(server, PgDb):
+        store = PgStore(server, new_name())
+    elif isinstance(server, MariaDb):
+        store = MysqlStore(server, new_name())
+    else:
+        assert isinstance(server, RedisServer)
+        store = RedisStore(server, new_name())
+    init_lease(store.url(), first_deployment=True)
+    return store
 
 
 @pytest.fixture(params=["postgres", "redis", "mysql"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     """A fresh lease store of each backend (first deployment: no quarantine)."""
     if request.param == "postgres":
-        with fresh_table() as table:
-            yield PgStore(table)
+        with pg.fresh_table() as table:
+            yield PgStore(pg.SHARED, table)
     elif request.param == "mysql":
         with mysql.fresh_table() as table:
-            yield MysqlStore(table)
+            yield MysqlStore(mysql.SHARED_DB, table)
     else:
         with redis_server(tmp_path / "redis") as server:
-            yield RedisStore(server)
+            yield store_on(server)
 
 
 def wait_for_claim(lease: Any, seconds: float) -> Any:

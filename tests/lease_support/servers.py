@@ -1,0 +1,403 @@
+"""Lease-store servers of a test's (or a benchmark's) own, each on a free loopback port with
+its data in a temporary directory: a PostgreSQL cluster, a ``mariadbd`` and a
+``redis-server``, durable by default (every acknowledged commit is on disk).
+
+The shared servers (PostgreSQL 5432, MariaDB 3306, Redis 6379) must not be crashed,
+frozen or wiped, and the shared Redis keeps nothing on disk; a test that does those things
+to a store starts one of these. They share one face:
+
+- ``url(query, port)``: a lease URL for the server (or a proxy in front of it on ``port``);
+- ``start()``: start it (again, on the same data: a restart);
+- ``crash()``: end it at once (SIGKILL, PostgreSQL's immediate shutdown): what the server
+  made durable survives, the next start replays its log;
+- ``pause()`` / ``resume()``: freeze it with SIGSTOP, thaw it (MariaDB and Redis: one process);
+- ``wipe()``: with the server down, delete its data: the next start is an empty store;
+- ``close()``: end it and delete its directory.
+
+Nothing here needs pytest (``bench/bench_lease.py`` uses these classes too): a server that
+cannot start raises ``RuntimeError`` with the end of its log; ``binary(name)`` is None when a
+program is not installed, and the caller decides whether that is a skip or a failure.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import uuid
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+
+def new_name() -> str:
+    """A table name or key prefix no other test uses (the shared servers are shared)."""
+    return f"t_{uuid.uuid4().hex[:12]}"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def binary(name: str) -> str | None:
+    """Where program ``name`` is installed (PATH, /usr/sbin, /usr/bin; PostgreSQL's newest
+    /usr/lib/postgresql/N/bin), or None."""
+    found = shutil.which(name) or next(
+        (p for p in (f"/usr/sbin/{name}", f"/usr/bin/{name}") if os.path.exists(p)), None
+    )
+    if found is None:
+        candidates = glob.glob(f"/usr/lib/postgresql/*/bin/{name}")
+        found = max(candidates, key=_major, default=None)
+    return found
+
+
+def _major(path: str) -> int:
+    version = Path(path).parts[-3]  # /usr/lib/postgresql/15/bin/initdb
+    return int(version) if version.isdigit() else 0
+
+
+def _tail(path: Path, size: int = 3000) -> str:
+    return path.read_text(errors="replace")[-size:] if path.exists() else ""
+
+
+def _wait_ready(
+    what: str, ready: Callable[[], bool], proc: subprocess.Popen[bytes] | None, log: Path, s: float
+) -> None:
+    """Poll ``ready()`` until it is true; RuntimeError if ``proc`` exits or ``s`` pass."""
+    deadline = time.monotonic() + s
+    while True:
+        with contextlib.suppress(Exception):
+            if ready():
+                return
+        if (proc is not None and proc.poll() is not None) or time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not start:\n{_tail(log)}")
+        time.sleep(0.02)
+
+
+class OwnServer:
+    """What the three servers share: a process on 127.0.0.1:``port`` with ``root`` as its
+    directory; see the module docstring."""
+
+    name = ""  # the lease scheme: "postgres", "mysql", "redis"
+    root: Path
+    port: int
+    proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        raise NotImplementedError
+
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def crash(self) -> None:
+        """SIGKILL (thawed first, so a frozen server dies too)."""
+        if self.running:
+            assert self.proc is not None
+            self.proc.send_signal(signal.SIGCONT)
+            self.proc.kill()
+            self.proc.wait(30)
+
+    def stop(self) -> None:
+        """A clean shutdown (SIGTERM; SIGKILL if it takes over 30 s)."""
+        if self.running:
+            assert self.proc is not None
+            self.proc.send_signal(signal.SIGCONT)
+            self.proc.terminate()
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.crash()
+
+    def pause(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGCONT)
+
+    def wipe(self) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.crash()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+# --- PostgreSQL --------------------------------------------------------------------------
+
+
+class PgDb:
+    """A PostgreSQL database on 127.0.0.1:``port``, reached as ``postgres`` (trust)."""
+
+    def __init__(self, port: int, database: str) -> None:
+        self.port, self.database = port, database
+
+    def url(self, query: str = "", port: int | None = None) -> str:
+        base = f"postgresql://postgres@127.0.0.1:{port or self.port}/{self.database}"
+        return f"{base}?{query}" if query else base
+
+    def sql(self, statement: str, params: Any = None) -> list[tuple[Any, ...]]:
+        """Run one statement on its own connection (autocommit); its rows."""
+        import psycopg
+
+        with psycopg.connect(self.url(), autocommit=True, connect_timeout=3) as conn:
+            cur = conn.execute(statement, params)
+            return list(cur.fetchall()) if cur.description else []
+
+
+class PgCluster(PgDb, OwnServer):
+    """A PostgreSQL cluster made by ``initdb`` in ``root`` (database ``postgres``), run by
+    ``pg_ctl`` as the ``postgres`` user when we are root (initdb and postgres refuse
+    root). ``settings`` are added to postgresql.conf after ours (the server takes the last)."""
+
+    name = "postgres"
+
+    def __init__(self, bindir: Path, settings: Mapping[str, str] | None = None) -> None:
+        super().__init__(free_port(), "postgres")
+        self.bindir = bindir
+        # Under /tmp with a short path, not pytest's tmp_path: its parents are 0700 root,
+        # closed to postgres.
+        self.root = Path(tempfile.mkdtemp(prefix="snowid-pg-"))
+        self.data = self.root / "data"
+        self.log = self.root / "server.log"
+        self.settings = {
+            "listen_addresses": "'127.0.0.1'", "port": str(self.port),
+            "unix_socket_directories": f"'{self.root}'", "fsync": "on",
+            "synchronous_commit": "on", "shared_buffers": "16MB", "max_connections": "30",
+            **(settings or {}),
+        }  # fmt: skip
+        self._prefix: list[str] = []
+        if os.geteuid() == 0:
+            owner = pwd.getpwnam("postgres")  # KeyError: no user to run the server as
+            os.chown(self.root, owner.pw_uid, owner.pw_gid)
+            self._prefix = ["runuser", "-u", owner.pw_name, "--"]
+        self._env = {k: v for k, v in os.environ.items() if not k.startswith("PG")}
+        self._env["LC_ALL"] = "C"
+        self._up = False
+
+    def _tool(self, tool: str, *args: str) -> None:
+        proc = subprocess.run(
+            [*self._prefix, str(self.bindir / tool), *args],
+            cwd=self.root,  # the postgres user may not be able to enter ours
+            env=self._env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+            timeout=120, check=False,
+        )  # fmt: skip
+        if proc.returncode != 0:
+            raise RuntimeError(
+                f"{tool} {' '.join(args)} failed:\n{proc.stdout}{proc.stderr}\n{_tail(self.log)}"
+            )
+
+    def start(self) -> None:
+        if not (self.data / "PG_VERSION").exists():
+            self._tool(
+                "initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "-E", "UTF8",
+                "--locale=C", "--no-sync",
+            )  # fmt: skip
+            with (self.data / "postgresql.conf").open("a") as conf:
+                conf.writelines(f"{key} = {value}\n" for key, value in self.settings.items())
+        self._tool("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-t", "60", "start")
+        self._up = True
+
+    @property
+    def running(self) -> bool:
+        return self._up
+
+    @property
+    def pid(self) -> int:
+        """The postmaster's."""
+        return int((self.data / "postmaster.pid").read_text().split()[0])
+
+    def crash(self) -> None:
+        """Immediate shutdown: backends are killed, nothing is checkpointed."""
+        self._pg_stop("immediate")
+
+    def stop(self) -> None:
+        self._pg_stop("fast")
+
+    def _pg_stop(self, mode: str) -> None:
+        if (self.data / "postmaster.pid").exists():
+            self._up = False
+            self._tool("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "-t", "60", "stop")
+
+    def wipe(self) -> None:
+        assert not self.running
+        shutil.rmtree(self.data, ignore_errors=True)
+
+
+# --- MariaDB -----------------------------------------------------------------------------
+
+
+class MariaDb:
+    """A MariaDB database on 127.0.0.1:``port``, reached as root without a password."""
+
+    def __init__(self, port: int, database: str) -> None:
+        self.port, self.database = port, database
+
+    def url(self, query: str = "", port: int | None = None) -> str:
+        base = f"mysql://root@127.0.0.1:{port or self.port}/{self.database}"
+        return f"{base}?{query}" if query else base
+
+    def connect(self, *, use_database: bool = True) -> Any:
+        """A PyMySQL connection (autocommit, no TLS), to our database unless told not to."""
+        import pymysql
+
+        return pymysql.connect(
+            host="127.0.0.1",
+            port=self.port,
+            user="root",
+            database=self.database if use_database else None,
+            autocommit=True,
+            connect_timeout=3,
+            ssl_disabled=True,  # no TLS context to build: a connection per call stays cheap
+        )
+
+    def sql(
+        self, statement: str, params: Any = None, *, use_database: bool = True
+    ) -> list[tuple[Any, ...]]:
+        """Run one statement on its own connection; its rows."""
+        conn = self.connect(use_database=use_database)
+        try:
+            with conn.cursor() as cur:
+                cur.execute(statement, params)
+                return list(cur.fetchall())
+        finally:
+            conn.close()
+
+
+class MariaServer(MariaDb, OwnServer):
+    """One ``mariadbd`` with a data directory made by ``mariadb-install-db`` and the database
+    ``database``; durable (``innodb_flush_log_at_trx_commit=1``, no binary log). ``options``
+    are mariadbd's long options without the dashes, added after ours (the last one wins)."""
+
+    name = "mysql"
+
+    def __init__(
+        self,
+        server: str,
+        install: str,
+        options: Mapping[str, str] | None = None,
+        database: str = "snowid",
+    ) -> None:
+        super().__init__(free_port(), database)
+        self.server, self.install = server, install
+        # Under /tmp with a short path: the Unix socket path must stay under 108 bytes.
+        self.root = Path(tempfile.mkdtemp(prefix="snowid-maria-"))
+        self.data = self.root / "data"
+        self.log = self.root / "server.log"
+        self.options = {
+            "innodb-buffer-pool-size": "32M", "innodb-log-file-size": "8M",
+            "innodb-flush-log-at-trx-commit": "1", "max-connections": "200",
+            **(options or {}),
+        }  # fmt: skip
+
+    def start(self) -> None:
+        assert not self.running
+        if not (self.data / "mysql").is_dir():
+            proc = subprocess.run(
+                [
+                    self.install, "--no-defaults", f"--datadir={self.data}", "--user=root",
+                    "--auth-root-authentication-method=normal", "--skip-test-db",
+                ],
+                capture_output=True, text=True, timeout=120, check=False,
+            )  # fmt: skip
+            if proc.returncode != 0:
+                raise RuntimeError(f"mariadb-install-db failed:\n{proc.stdout}{proc.stderr}")
+        self.proc = subprocess.Popen(
+            [
+                self.server, "--no-defaults", f"--datadir={self.data}", f"--port={self.port}",
+                "--bind-address=127.0.0.1", f"--socket={self.root / 'sock'}", "--user=root",
+                f"--pid-file={self.root / 'pid'}", f"--log-error={self.log}",
+                "--skip-name-resolve", *(f"--{key}={value}" for key, value in self.options.items()),
+            ],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+
+        def ready() -> bool:
+            self.sql(f"CREATE DATABASE IF NOT EXISTS {self.database}", use_database=False)
+            return True
+
+        _wait_ready(f"mariadbd on port {self.port}", ready, self.proc, self.log, 60)
+
+    def wipe(self) -> None:
+        assert not self.running
+        shutil.rmtree(self.data, ignore_errors=True)
+
+
+# --- Redis -------------------------------------------------------------------------------
+
+DURABLE = {"appendonly": "yes", "appendfsync": "always", "maxmemory-policy": "noeviction"}
+
+
+class RedisServer(OwnServer):
+    """One ``redis-server`` on a config file of ours: by default durable (``appendonly
+    yes``, ``appendfsync always``, no eviction); ``settings`` are added to it."""
+
+    name = "redis"
+
+    def __init__(
+        self, binary: str, settings: Mapping[str, str] | None = None, root: Path | None = None
+    ) -> None:
+        self.binary = binary
+        self.root = root or Path(tempfile.mkdtemp(prefix="snowid-redis-"))
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.settings = {**DURABLE, **(settings or {})}
+
+    def url(self, query: str = "", port: int | None = None) -> str:
+        base = f"redis://127.0.0.1:{port or self.port}/0"
+        return f"{base}?{query}" if query else base
+
+    def start(self) -> None:
+        assert not self.running
+        lines = {
+            "bind": "127.0.0.1", "port": str(self.port), "dir": str(self.root),
+            "daemonize": "no", "save": '""', "logfile": str(self.root / "redis.log"),
+            "appendfilename": "appendonly.aof", **self.settings,
+        }  # fmt: skip
+        config = self.root / "redis.conf"
+        config.write_text("".join(f"{key} {value}\n" for key, value in lines.items()))
+        self.proc = subprocess.Popen(
+            [self.binary, str(config)],
+            cwd=self.root,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        log = self.root / "redis.log"
+        _wait_ready(f"redis-server on port {self.port}", self.client().ping, self.proc, log, 10)
+
+    def client(self) -> Any:
+        import redis
+
+        password = self.settings.get("requirepass")
+        return redis.Redis(
+            port=self.port, password=password, socket_timeout=5, decode_responses=True
+        )
+
+    def wipe(self) -> None:
+        """With the server down: remove its data, as a restart on an empty volume."""
+        assert not self.running
+        for path in self.root.iterdir():
+            if path.name not in ("redis.conf", "redis.log"):
+                if path.is_dir():
+                    shutil.rmtree(path)
+                else:
+                    path.unlink()
