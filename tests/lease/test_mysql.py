@@ -1,7 +1,7 @@
 """MySQL / MariaDB leases: what only this backend has (the server checks of strict mode,
-the claim under concurrency, URLs and TLS modes), and cases 22-23 on its tables. The
-fault cases shared with PostgreSQL and Redis are in test_store_faults.py (and the slow
-store, asyncio and chaos modules); restarts, a frozen server and an emptied one in
+the claim under concurrency, a stalled row, URLs and TLS modes). The fault cases shared
+with PostgreSQL and Redis are in test_store_faults.py and test_store_regressed.py (and the
+slow store, asyncio and chaos modules); restarts, a frozen server and an emptied one in
 test_store_restart.py.
 
 Tests that change server settings run on a mariadbd of the module's own
@@ -19,20 +19,18 @@ from pathlib import Path
 
 import pytest
 
-from snowid import TWITTER, Generator
+from snowid import TWITTER
 from snowid.cli import main
 from snowid.errors import (
     InvalidLeaseUrlError,
     NoFreeIdentityError,
     StoreNotDurableError,
     StoreRefusedError,
-    StoreRegressedError,
     StoreUnreachableError,
     StoreVersionError,
 )
 from snowid.lease import init_lease, lease_status, open_lease
 from snowid.lease._mysqlconn import parse_version
-from tests.lease_support.holders import wait_until
 from tests.lease_support.mysql import (
     SHARED,
     fresh_table,
@@ -239,91 +237,6 @@ def test_the_lowest_ceiling_is_claimed_first(table: str) -> None:
         grant = lease.acquire(0)
         assert TWITTER.worker(grant.datacenter, grant.machine) == 2
         assert grant.start_ms == 6
-
-
-# --- wiped and rolled-back stores (cases 22, 23) ----------------------------------------
-
-
-def test_dropped_tables_under_a_holder_fail_it_closed_and_the_next_claim_quarantines(
-    table: str,
-) -> None:
-    """Case 22: the tables dropped (a restore, a wrong migration) under a holder: its renewal
-    finds no table and it fails closed for good; the next process sets the store up again
-    with every ceiling quarantined above now + ttl + span + max_skew."""
-    url = f"{SHARED}?table={table}&range=0-0&ttl=1&renew=0.2&max_skew=0.5"
-    holder = open_mysql(url)
-    Generator(fence=holder).next_ids(1000)
-    sql(f"DROP TABLE {table}, {table}_meta")
-    wait_until(lambda: holder.state != "held", 5, "the holder to fail closed")
-    assert holder.ceiling_ms == -1
-    with pytest.raises(StoreRegressedError):
-        holder.acquire(int(time.time() * 1000))
-    holder.close()
-    before = int(time.time() * 1000)
-    with open_mysql(url, claim_wait=5) as fresh:
-        grant = fresh.acquire(0)  # sets the store up on first use, quarantined
-        assert grant.start_ms > before + 1000 + 1000 + 500 - 50
-
-
-def test_a_deleted_meta_row_fails_holders_closed(table: str) -> None:
-    """Case 22: the meta row gone (the lease rows kept): no incarnation, the holder stops."""
-    holder = open_mysql(f"{SHARED}?table={table}&range=0-1&ttl=1&renew=0.2")
-    holder.acquire(0)
-    sql(f"DELETE FROM {table}_meta")
-    wait_until(lambda: holder.state != "held", 5, "the holder to fail closed")
-    with pytest.raises(StoreRegressedError):
-        holder.acquire(int(time.time() * 1000))
-    holder.close()
-
-
-def test_a_new_incarnation_fails_holders_closed(table: str) -> None:
-    holder = open_mysql(f"{SHARED}?table={table}&range=0-1&ttl=1&renew=0.2")
-    holder.acquire(0)
-    sql(f"UPDATE {table}_meta SET incarnation = 'another'")
-    wait_until(lambda: holder.state != "held", 5, "the holder to lose its lease")
-    assert holder.state == "lost"
-    with pytest.raises(StoreRegressedError):
-        holder.acquire(int(time.time() * 1000))
-    holder.close()
-
-
-def test_a_rolled_back_ceiling_trips_the_holders_regression_check(table: str) -> None:
-    """Case 23: the store answers with a ceiling below one acknowledged: stop and alarm."""
-    holder = open_mysql(f"{SHARED}?table={table}&range=0-0&ttl=1&renew=0.2")
-    holder.acquire(0)
-    sql(f"UPDATE {table} SET ceiling_ms = ceiling_ms - 60000 WHERE worker = 0")
-    wait_until(lambda: holder.state != "held", 5, "the holder to lose its lease")
-    assert holder.state == "lost"
-    assert holder.ceiling_ms == -1
-    with pytest.raises(StoreRegressedError):
-        holder.acquire(int(time.time() * 1000))
-    holder.close()
-
-
-@pytest.mark.xfail(strict=True, reason="assumption: the store never loses acknowledged writes")
-def test_rolled_back_store_can_duplicate_for_a_new_claimant(table: str) -> None:
-    """Case 23 (the assumption made visible): with the ceiling AND the lease rolled back, a
-    new claimant can start below what the old holder already issued."""
-    holder = open_mysql(f"{SHARED}?table={table}&range=0-0&ttl=1&renew=5")
-    held = Generator(fence=holder).next_ids(1000)
-    sql(f"UPDATE {table} SET ceiling_ms = 0, expires_ms = 0 WHERE worker = 0")
-    try:
-        with open_mysql(f"{SHARED}?table={table}&range=0-0&ttl=1") as successor:
-            grant = successor.acquire(0)
-            assert grant.start_ms > max(TWITTER.timestamp_of(v) for v in held)
-    finally:
-        holder._stop.set()
-
-
-def test_failed_renewal_claims_a_new_identity(table: str) -> None:
-    lease = open_mysql(f"{SHARED}?table={table}&range=0-1&ttl=1&renew=5")
-    first = lease.acquire(0)
-    worker = TWITTER.worker(first.datacenter, first.machine)
-    sql(f"UPDATE {table} SET owner = 'someone-else' WHERE worker = %s", (worker,))
-    second = lease.acquire(first.ceiling_ms + 1)  # renewal fails on owner: a new identity
-    assert (second.datacenter, second.machine) != (first.datacenter, first.machine)
-    assert any(e.kind == "lost" for e in lease.events)
-    lease.close()
 
 
 # --- a stalled row: timeouts end the server's side too ---------------------------------

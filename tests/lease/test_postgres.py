@@ -1,5 +1,7 @@
-"""PostgreSQL leases against the real local server (docs/leases.md cases 22 and 23; cases 14-17,
-19, 20 and 26 run on every backend in test_store_faults.py), and libpq's URL forms.
+"""PostgreSQL leases against the real local server: what only this backend has (libpq's URL
+forms, the first wave's findings). The fault cases of docs/leases.md run on every backend
+in test_store_faults.py and test_store_regressed.py (and the slow store, asyncio, chaos
+and restart modules).
 
 Timings are scaled down (TTL about a second); every process and loop is bounded.
 """
@@ -14,10 +16,8 @@ from pathlib import Path
 import pytest
 
 from snowid import TWITTER, Generator
-from snowid.errors import StoreRegressedError
 from snowid.lease import lease_status
 from snowid.testing import FakeClock
-from tests.lease_support.holders import wait_until
 from tests.lease_support.pg import PG, open_pg, sql
 
 pytestmark = [pytest.mark.postgres, pytest.mark.timeout(120)]
@@ -48,102 +48,6 @@ def test_unix_socket_forms_connect_as_psql_does(
         assert [(r.worker, r.held) for r in rows] == [(5, True)]
         (holder,) = sql(f"SELECT holder FROM {table} WHERE worker = 5")[0]
         assert str(os.getpid()) in holder
-
-
-def test_store_wiped_holder_fails_closed_and_reinit_quarantines(table: str) -> None:
-    """Case 22: tables dropped under a holder: it fails closed for good; the next first use
-    re-creates the store with every ceiling quarantined above now + ttl + span + max_skew."""
-    url = f"{PG}?table={table}&range=0-0&ttl=1&renew=0.2&max_skew=0.5"
-    holder = open_pg(url)
-    Generator(fence=holder).next_ids(1000)
-    sql(f"DROP TABLE {table}, {table}_meta")
-    wait_until(lambda: holder.state != "held", 5, "the holder to lose its lease")
-    assert holder.ceiling_ms == -1
-    with pytest.raises(StoreRegressedError):
-        holder.acquire(int(time.time() * 1000))
-    holder.close()
-    before = int(time.time() * 1000)
-    with open_pg(url, claim_wait=5) as fresh:
-        grant = fresh.acquire(0)  # re-creates the tables on first use, quarantined
-        assert grant.start_ms > before + 1000 + 1000 + 500 - 50
-
-
-def test_meta_row_deleted_holder_fails_closed_and_the_next_claim_quarantines(table: str) -> None:
-    """Case 22, the meta row alone deleted (the leases table kept): the holder fails closed
-    for good; a process that never saw the store sets it up again with every ceiling
-    quarantined, as after a dropped table and as Redis does after FLUSHALL (before: it
-    failed with StoreRegressedError until an operator ran ``snowid lease init``)."""
-    url = f"{PG}?table={table}&range=0-1&ttl=1&renew=0.2&max_skew=0.5"
-    holder = open_pg(url)
-    holder.acquire(0)
-    sql(f"DELETE FROM {table}_meta")
-    wait_until(lambda: holder.state != "held", 5, "the holder to fail closed")
-    with pytest.raises(StoreRegressedError):
-        holder.acquire(int(time.time() * 1000))
-    holder.close()
-    before = int(time.time() * 1000)
-    with open_pg(url, claim_wait=5) as fresh:
-        grant = fresh.acquire(0)  # sets the meta row up again on first use, quarantined
-        assert grant.start_ms > before + 1000 + 1000 + 500 - 50
-    assert len(sql(f"SELECT incarnation FROM {table}_meta")) == 1
-
-
-def test_store_recreated_with_a_new_incarnation_fails_holders_closed(table: str) -> None:
-    """Case 22: the meta row replaced (a new incarnation): the holder stops for good."""
-    url = f"{PG}?table={table}&range=0-1&ttl=1&renew=0.2"
-    holder = open_pg(url)
-    holder.acquire(0)
-    sql(f"UPDATE {table}_meta SET incarnation = gen_random_uuid()")
-    wait_until(lambda: holder.state != "held", 5, "the holder to lose its lease")
-    assert holder.state == "lost"
-    with pytest.raises(StoreRegressedError):
-        holder.acquire(int(time.time() * 1000))
-    holder.close()
-
-
-def test_store_rolled_back_ceiling_trips_the_holders_regression_check(table: str) -> None:
-    """Case 23: the store answers with a ceiling below one acknowledged: stop and alarm."""
-    url = f"{PG}?table={table}&range=0-0&ttl=1&renew=0.2"
-    holder = open_pg(url)
-    holder.acquire(0)
-    sql(f"UPDATE {table} SET ceiling_ms = ceiling_ms - 60000")
-    wait_until(lambda: holder.state != "held", 5, "the holder to lose its lease")
-    assert holder.state == "lost"
-    assert holder.ceiling_ms == -1
-    with pytest.raises(StoreRegressedError):
-        holder.acquire(int(time.time() * 1000))
-    holder.close()
-
-
-@pytest.mark.xfail(strict=True, reason="assumption: the store never loses acknowledged writes")
-def test_rolled_back_store_can_duplicate_for_a_new_claimant(table: str) -> None:
-    """Case 23 (the assumption made visible): with the ceiling AND expiry rolled back, a new
-    claimant can start below what the old holder already issued."""
-    url = f"{PG}?table={table}&range=0-0&ttl=1&renew=5"
-    with open_pg(url) as holder:  # closed even when the expected failure is raised
-        held = Generator(fence=holder).next_ids(1000)
-        sql(f"UPDATE {table} SET ceiling_ms = 0, expires_at = '-infinity'")
-        with open_pg(url) as successor:
-            grant = successor.acquire(0)
-            assert grant.start_ms > max(TWITTER.timestamp_of(v) for v in held)
-
-
-def test_failed_renewal_claims_a_new_identity(table: str) -> None:
-    url = f"{PG}?table={table}&range=0-1&ttl=1&renew=5"
-    lease = open_pg(url)
-    first = lease.acquire(0)
-    sql(
-        f"UPDATE {table} SET owner = gen_random_uuid() WHERE worker = %s",
-        (TWITTER.worker(first.datacenter, first.machine),),
-    )
-    second = lease.acquire(first.ceiling_ms + 1)  # renewal fails on owner: a new identity
-    assert (second.datacenter, second.machine, second.epoch) != (
-        first.datacenter,
-        first.machine,
-        first.epoch,
-    )
-    assert any(e.kind == "lost" for e in lease.events)
-    lease.close()
 
 
 def test_asyncio_claim_does_not_block_the_event_loop(table: str) -> None:

@@ -1,6 +1,7 @@
-"""Redis leases: what only Redis has (strict mode, docs/leases.md case 24), and cases 22-23 on
-its keys. The fault cases shared with PostgreSQL are in test_store_faults.py; restarts, a
-frozen server and an emptied one in test_store_restart.py.
+"""Redis leases: what only Redis has (strict mode, docs/leases.md case 24; URLs, TLS, the
+CLI). The fault cases shared with PostgreSQL and MySQL are in test_store_faults.py and
+test_store_regressed.py (and the slow store, asyncio and chaos modules); restarts, a frozen
+server and an emptied one in test_store_restart.py.
 
 Every test starts its own redis-server (tests/lease_support/redis.py) except the ones
 that show the shared server on 127.0.0.1:6379 (``appendonly no``) is refused.
@@ -22,7 +23,6 @@ from snowid.errors import (
     StoreConfigHiddenError,
     StoreNotDurableError,
     StoreRefusedError,
-    StoreRegressedError,
     StoreReplicationError,
     StoreUnreachableError,
 )
@@ -165,85 +165,6 @@ def test_a_read_only_replica_is_refused(tmp_path: Path) -> None:
             lease = open_redis(replica.url("range=0-0"))
             with lease, pytest.raises(StoreRefusedError, match="replica"):
                 lease.acquire(0)
-
-
-# --- URLs, passwords, the CLI, the service ------------------------------------------------
-
-
-def test_flushall_under_a_holder_fails_it_closed_and_the_next_claim_quarantines(
-    server: RedisServer, rurl: str
-) -> None:
-    """Case 22: FLUSHALL (or a restart with nothing on disk) under a holder: its renewal finds
-    no incarnation and it fails closed for good; the next process sets the store up again
-    with every ceiling quarantined above now + ttl + span + max_skew."""
-    url = f"{rurl}&range=0-0&ttl=1&renew=0.2&max_skew=0.5"
-    holder = open_redis(url)
-    Generator(fence=holder).next_ids(1000)
-    server.client().flushall()
-    wait_until(lambda: holder.state != "held", 5, "the holder to fail closed")
-    assert holder.ceiling_ms == -1
-    with pytest.raises(StoreRegressedError):
-        holder.acquire(int(time.time() * 1000))
-    holder.close()
-    before = int(time.time() * 1000)
-    with open_redis(url, claim_wait=5) as fresh:
-        grant = fresh.acquire(0)  # sets the store up on first use, quarantined
-        assert grant.start_ms > before + 1000 + 1000 + 500 - 50
-
-
-def test_a_new_incarnation_fails_holders_closed(server: RedisServer, rurl: str) -> None:
-    """Case 22: the meta record replaced (a new incarnation): the holder stops for good."""
-    holder = open_redis(f"{rurl}&range=0-1&ttl=1&renew=0.2")
-    holder.acquire(0)
-    server.client().hset(holder.keys.all[0], "incarnation", "another")
-    wait_until(lambda: holder.state != "held", 5, "the holder to lose its lease")
-    assert holder.state == "lost"
-    with pytest.raises(StoreRegressedError):
-        holder.acquire(int(time.time() * 1000))
-    holder.close()
-
-
-def test_a_rolled_back_ceiling_trips_the_holders_regression_check(
-    server: RedisServer, rurl: str
-) -> None:
-    """Case 23: the store answers with a ceiling below one acknowledged: stop and alarm."""
-    holder = open_redis(f"{rurl}&range=0-0&ttl=1&renew=0.2")
-    holder.acquire(0)
-    server.client().hincrby(holder.keys.all[2], 0, -60000)
-    wait_until(lambda: holder.state != "held", 5, "the holder to lose its lease")
-    assert holder.state == "lost"
-    assert holder.ceiling_ms == -1
-    with pytest.raises(StoreRegressedError):
-        holder.acquire(int(time.time() * 1000))
-    holder.close()
-
-
-@pytest.mark.xfail(strict=True, reason="assumption: the store never loses acknowledged writes")
-def test_rolled_back_store_can_duplicate_for_a_new_claimant(server: RedisServer, rurl: str) -> None:
-    """Case 23 (the assumption made visible): with the ceiling AND the lease rolled back, a
-    new claimant can start below what the old holder already issued."""
-    holder = open_redis(f"{rurl}&range=0-0&ttl=1&renew=5")
-    held = Generator(fence=holder).next_ids(1000)
-    client = server.client()
-    client.hset(holder.keys.all[2], 0, 0)
-    client.hdel(holder.keys.all[1], 0)
-    try:
-        with open_redis(f"{rurl}&range=0-0&ttl=1") as successor:
-            grant = successor.acquire(0)
-            assert grant.start_ms > max(TWITTER.timestamp_of(v) for v in held)
-    finally:
-        holder._stop.set()
-
-
-def test_failed_renewal_claims_a_new_identity(server: RedisServer, rurl: str) -> None:
-    lease = open_redis(f"{rurl}&range=0-1&ttl=1&renew=5")
-    first = lease.acquire(0)
-    worker = TWITTER.worker(first.datacenter, first.machine)
-    server.client().hset(lease.keys.all[1], worker, "someone-else:99999999999999")
-    second = lease.acquire(first.ceiling_ms + 1)  # renewal fails on owner: a new identity
-    assert (second.datacenter, second.machine) != (first.datacenter, first.machine)
-    assert any(e.kind == "lost" for e in lease.events)
-    lease.close()
 
 
 # --- URLs, passwords, the CLI, the service ------------------------------------------------

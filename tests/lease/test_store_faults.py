@@ -1,7 +1,7 @@
 """The fault cases every networked lease store must pass, on each backend (docs/leases.md
-cases 14-17, 19, 20 and 26): PostgreSQL (the local server, a fresh table), Redis (a
-durable redis-server of the test's own, a fresh key prefix) and MariaDB (the local server,
-a fresh table).
+cases 14-17, 19, 20 and 26; 22 and 23 are in test_store_regressed.py): PostgreSQL (the
+local server, a fresh table), Redis (a durable redis-server of the test's own, a fresh key
+prefix) and MariaDB (the local server, a fresh table).
 
 Timings are scaled down (TTL about a second); every process and loop is bounded.
 """
@@ -224,6 +224,18 @@ def test_premature_expiry_successor_starts_above_the_ceiling(store: Store) -> No
         assert holder.ceiling_ms == -1
     assert min(took) > max(held)
     holder.close()
+
+
+def test_failed_renewal_claims_a_new_identity(store: Store) -> None:
+    """Case 19: another owner took the holder's worker: its next renewal fails on the owner
+    and it claims the other worker of its range."""
+    lease = store.open("range=0-1&ttl=1&renew=5")
+    first = lease.acquire(0)
+    store.give_away(TWITTER.worker(first.datacenter, first.machine))
+    second = lease.acquire(first.ceiling_ms + 1)  # renewal fails on owner: a new identity
+    assert (second.datacenter, second.machine) != (first.datacenter, first.machine)
+    assert any(e.kind == "lost" for e in lease.events)
+    lease.close()
 
 
 def test_client_clock_far_from_the_store_is_refused(store: Store) -> None:
