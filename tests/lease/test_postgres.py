@@ -50,36 +50,6 @@ def test_unix_socket_forms_connect_as_psql_does(
         assert str(os.getpid()) in holder
 
 
-def test_asyncio_claim_does_not_block_the_event_loop(table: str) -> None:
-    """Case 27 (part): the claim runs off the loop; a ticker keeps running meanwhile."""
-    import asyncio
-
-    url = f"{PG}?table={table}&range=0-1&ttl=1&renew=0.2"
-
-    async def run() -> tuple[list[int], int]:
-        ticks = 0
-        stop = asyncio.Event()
-
-        async def ticker() -> None:
-            nonlocal ticks
-            while not stop.is_set():
-                ticks += 1
-                await asyncio.sleep(0.001)
-
-        task = asyncio.create_task(ticker())
-        with open_pg(url) as lease:
-            generator = Generator(fence=lease)
-            ids = [await generator.anext_id() for _ in range(2000)]
-            ids += await generator.anext_ids(20_000)
-        stop.set()
-        await task
-        return ids, ticks
-
-    ids, ticks = asyncio.run(run())
-    assert ids == sorted(set(ids))
-    assert ticks >= 1
-
-
 # --- regression tests from the first wave's reviews (each failed before its fix) ---
 
 
