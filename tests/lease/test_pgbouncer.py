@@ -27,6 +27,7 @@ import pytest
 from snowid import TWITTER, Generator
 from snowid.lease import init_lease, lease_status, open_lease
 from snowid.lease.postgres import PostgresLease
+from tests.lease_support.need import unavailable
 from tests.lease_support.pg import pg_available, sql
 from tests.support.web import free_port
 
@@ -79,12 +80,10 @@ def _port_open(port: int) -> bool:
 
 def start_pgbouncer(directory: Path, *, pool_size: int) -> Bouncer:
     """Our own pgbouncer (transaction pooling, trust auth) in front of 127.0.0.1:5432."""
-    if not os.path.exists(PGBOUNCER):
-        if os.environ.get("CI"):
-            pytest.fail(f"{PGBOUNCER} is missing: scripts/test must apt-get install pgbouncer")
-        pytest.skip(f"{PGBOUNCER} is not installed (apt-get install pgbouncer)")
-    if not pg_available():
-        pytest.skip("PostgreSQL is not reachable on 127.0.0.1:5432")
+    if not os.path.exists(PGBOUNCER):  # scripts/test installs it
+        unavailable(f"{PGBOUNCER} is not installed (apt-get install pgbouncer)")
+    if not pg_available():  # scripts/test starts it
+        unavailable("PostgreSQL is not reachable on 127.0.0.1:5432")
     directory.mkdir(parents=True, exist_ok=True)
     users = directory / "users.txt"
     users.write_text('"postgres" ""\n')
