@@ -9,7 +9,6 @@ alone (the NTP step), ``advance`` and the generator's waits move both clocks.
 from __future__ import annotations
 
 import logging
-import os
 from pathlib import Path
 
 import pytest
@@ -18,22 +17,14 @@ from snowid import TWITTER, Generator
 from snowid.errors import CeilingReachedError, InvalidLeaseUrlError
 from snowid.lease import FileLease, LeaseEvent, open_lease
 from snowid.lease._forward import ForwardJumpGuard
-from snowid.lease._hwm import HORIZON_MS, HwmFile
-from snowid.lease.file import slot_path
+from snowid.lease._hwm import HORIZON_MS
 from snowid.testing import FakeClock
+from tests.lease_support.marks import read_mark
 
 NOW = 1_700_000_000_000
 HOUR_MS = 3_600_000
 DELTA_MS = HORIZON_MS  # the default write-ahead (and its upper bound)
 WAIT_MS = 1000  # the generator's bounded wait at its ceiling
-
-
-def _persisted_mark(state_dir: Path, worker: int) -> int:
-    fd = os.open(slot_path(state_dir, worker), os.O_RDONLY)
-    try:
-        return HwmFile(fd, "").load().hwm_ms
-    finally:
-        os.close(fd)
 
 
 def _lease(state_dir: Path, clock: FakeClock, spec: str = "", **options: object) -> FileLease:
@@ -64,7 +55,7 @@ def test_a_2h_forward_jump_stops_at_the_ceiling_and_never_persists_it(
 ) -> None:
     clock, lease, generator, ids = _warmed_up(tmp_path)
     ceiling = lease.ceiling_ms
-    assert _persisted_mark(tmp_path, 5) == ceiling
+    assert read_mark(tmp_path, 5) == ceiling
     clock.step(2 * HOUR_MS)  # a bad NTP step
     slept = len(clock.sleeps)
     with caplog.at_level(logging.WARNING, logger="snowid.lease"):
@@ -74,8 +65,8 @@ def test_a_2h_forward_jump_stops_at_the_ceiling_and_never_persists_it(
             assert caught.value.ceiling == ceiling
     assert sum(clock.sleeps[slept:]) == pytest.approx(3 * WAIT_MS / 1000)  # bounded waits
     assert lease.ceiling_ms == ceiling
-    assert _persisted_mark(tmp_path, 5) <= ceiling + DELTA_MS  # the slot is not poisoned
-    assert _persisted_mark(tmp_path, 5) == ceiling
+    assert read_mark(tmp_path, 5) <= ceiling + DELTA_MS  # the slot is not poisoned
+    assert read_mark(tmp_path, 5) == ceiling
     jumps = [e for e in lease.events if e.kind == "forward_jump"]
     assert len(jumps) == 1
     assert jumps[0].ceiling_ms == ceiling
@@ -110,7 +101,7 @@ def test_clock_coming_back_resumes_at_once(tmp_path: Path) -> None:
     assert clock.sleeps[slept:] == []  # no wait: the mark was never pushed ahead
     assert ids == sorted(set(ids))
     assert _kinds(lease) == ["forward_jump", "forward_clear"]
-    mark = _persisted_mark(tmp_path, 5)
+    mark = read_mark(tmp_path, 5)
     assert mark > ceiling  # extended again, at the corrected time
     assert mark <= clock.time_ms() + DELTA_MS
     assert max(TWITTER.timestamp_of(i) for i in ids) <= mark
@@ -129,7 +120,7 @@ def test_clock_coming_back_while_the_generator_waits_is_no_error(tmp_path: Path)
     value = generator.next_id()  # waits at the ceiling; the clock comes back meanwhile
     assert value > ids[-1]
     assert TWITTER.timestamp_of(value) < NOW + HOUR_MS
-    assert _persisted_mark(tmp_path, 5) < NOW + HOUR_MS
+    assert read_mark(tmp_path, 5) < NOW + HOUR_MS
     lease.close()
 
 
@@ -147,7 +138,7 @@ def test_a_jump_that_holds_for_forward_confirm_is_accepted(tmp_path: Path) -> No
     assert now > NOW + 2 * HOUR_MS
     assert now - 5 <= TWITTER.timestamp_of(value) <= now  # ids carry the new time
     assert value > ids[-1]
-    assert _persisted_mark(tmp_path, 5) == lease.ceiling_ms <= now + DELTA_MS
+    assert read_mark(tmp_path, 5) == lease.ceiling_ms <= now + DELTA_MS
     assert _kinds(lease) == ["forward_jump", "forward_accept"]
     for _ in range(10):  # and the new time is the reference from now on
         clock.advance(600)
@@ -168,11 +159,11 @@ def test_a_second_jump_within_the_episode_restarts_the_confirmation(tmp_path: Pa
     clock.advance(10_000)  # 35 s since the first step, 11 s since the second
     with pytest.raises(CeilingReachedError):
         generator.next_id()
-    assert _persisted_mark(tmp_path, 5) < NOW + HOUR_MS
+    assert read_mark(tmp_path, 5) < NOW + HOUR_MS
     clock.advance(20_000)
     generator.next_id()
     assert _kinds(lease) == ["forward_jump", "forward_jump", "forward_accept"]
-    assert _persisted_mark(tmp_path, 5) > NOW + 3 * HOUR_MS
+    assert read_mark(tmp_path, 5) > NOW + 3 * HOUR_MS
     lease.close()
 
 
@@ -201,7 +192,7 @@ def test_a_normal_run_never_trips_the_guard(tmp_path: Path) -> None:
     assert ids == sorted(set(ids))
     assert _kinds(lease) == []
     assert sum(1 for e in lease.events if e.kind == "extend") >= 20
-    assert max(TWITTER.timestamp_of(i) for i in ids) <= _persisted_mark(tmp_path, 5)
+    assert max(TWITTER.timestamp_of(i) for i in ids) <= read_mark(tmp_path, 5)
     lease.close()
 
 
@@ -224,7 +215,7 @@ def test_forward_guard_zero_turns_the_guard_off(tmp_path: Path) -> None:
     clock.step(2 * HOUR_MS)
     value = generator.next_id()
     assert TWITTER.timestamp_of(value) == before + 2 * HOUR_MS
-    assert _persisted_mark(tmp_path, 5) == before + 2 * HOUR_MS + DELTA_MS
+    assert read_mark(tmp_path, 5) == before + 2 * HOUR_MS + DELTA_MS
     assert _kinds(lease) == []
     lease.close()
 

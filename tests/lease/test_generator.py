@@ -16,21 +16,11 @@ import pytest
 from snowid import TWITTER, Generator
 from snowid.errors import ClockMovedBackwards
 from snowid.lease import FileLease, open_lease
-from snowid.lease._hwm import HORIZON_MS, HwmFile
-from snowid.lease.file import slot_path
+from snowid.lease._hwm import HORIZON_MS
 from snowid.testing import FakeClock
+from tests.lease_support.marks import read_mark
 
 NOW = 1_700_000_000_000
-
-
-def _persisted_mark(tmp_path: Path, worker: int) -> int:
-    import os
-
-    fd = os.open(slot_path(tmp_path, worker), os.O_RDONLY)
-    try:
-        return HwmFile(fd, "").load().hwm_ms
-    finally:
-        os.close(fd)
 
 
 def test_4096_ids_in_one_ms_wait_for_the_next_and_never_pass_the_ceiling(tmp_path: Path) -> None:
@@ -48,7 +38,7 @@ def test_4096_ids_in_one_ms_wait_for_the_next_and_never_pass_the_ceiling(tmp_pat
     start = NOW + HORIZON_MS + 1  # every claim starts above now + the write-ahead horizon
     assert stamps[0] == stamps[4095] == start
     assert stamps[4096] == start + 1  # the fake clock was made to pass by the generator's wait
-    assert max(stamps) <= _persisted_mark(tmp_path, 7)
+    assert max(stamps) <= read_mark(tmp_path, 7)
     assert generator.stats.sequence_waits >= 3
     lease.close()
 
@@ -60,7 +50,7 @@ def test_ceiling_is_written_ahead_as_time_passes(tmp_path: Path) -> None:
     marks = set()
     for _ in range(2000):
         value = generator.next_id()
-        mark = _persisted_mark(tmp_path, 3)
+        mark = read_mark(tmp_path, 3)
         assert TWITTER.timestamp_of(value) <= mark
         marks.add(mark)
     assert len(marks) > 10  # the mark was raised many times, always ahead of use
@@ -114,7 +104,7 @@ def test_16_threads_50k_each_through_a_lease(tmp_path: Path) -> None:
     assert isinstance(lease, FileLease)
     worker = lease.worker
     assert worker is not None
-    assert max(TWITTER.timestamp_of(v) for v in every) <= _persisted_mark(tmp_path, worker)
+    assert max(TWITTER.timestamp_of(v) for v in every) <= read_mark(tmp_path, worker)
     assert sum(e.kind == "extend" for e in lease.events) > 1
     lease.close()
 

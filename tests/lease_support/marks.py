@@ -1,5 +1,5 @@
-"""Slot files with a chosen high-water mark, as a bad clock, a restored backup or a tamperer
-leaves them."""
+"""A slot file's high-water mark: read as the lease persisted it, or written as a bad clock,
+a restored backup or a tamperer leaves it."""
 
 from __future__ import annotations
 
@@ -19,5 +19,14 @@ def write_mark(state_dir: Path, worker: int, mark_ms: int) -> None:
         hwm = HwmFile(fd, str(path))
         hwm.load()
         hwm.write(mark_ms, 1)
+    finally:
+        os.close(fd)
+
+
+def read_mark(state_dir: Path, worker: int) -> int:
+    """The high-water mark persisted in ``worker``'s slot file in ``state_dir``."""
+    fd = os.open(slot_path(state_dir, worker), os.O_RDONLY)
+    try:
+        return HwmFile(fd, "").load().hwm_ms
     finally:
         os.close(fd)
