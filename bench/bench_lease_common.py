@@ -1,9 +1,9 @@
 """What the store columns of ``bench_lease.py`` share (PostgreSQL, Redis, MySQL).
 
-Each store runs on a server the benchmark starts itself, and ``StorePart`` measures every
-store the same way; a store's module only says how to start its server, how to write held
-identities straight into it, which counters stand for its writes, and (for PostgreSQL,
-which predates the common store interface) how to make one claim, renewal and release.
+Each store runs on a server the benchmark starts itself (the classes the tests start their
+own servers with, tests/lease_support/servers.py), and ``StorePart`` measures every store
+the same way; a store's module only says how to start its server, how to write held
+identities straight into it, and which counters stand for its writes.
 
 - one renewal: the lease's own ``_renew_now`` on an idle lease (the CAS round trip);
 - claim latency when 1, 64, 512 and 1000 of the 1024 identities are held (written
@@ -21,18 +21,25 @@ which predates the common store interface) how to make one claim, renewal and re
 from __future__ import annotations
 
 import os
-import socket
 import statistics
+import sys
 import threading
 import time
 import uuid
 from collections.abc import Callable
+from pathlib import Path
 from time import perf_counter
 from typing import Any
 
 from snowid import Generator
 from snowid.lease import init_lease, open_lease
 from snowid.lease._store import Claimed
+
+# The store modules import tests.lease_support.servers: run as a script, only bench/ is on
+# the path, so the repository root is put there first.
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
 HELD = (1, 64, 512, 1000)
 HOLDERS, POOL, CROWD = 1000, 8, 64
@@ -52,13 +59,6 @@ def percentiles(samples: list[float]) -> str:
 
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def cpu_s(pid: int, *, reaped: bool = False) -> float:
@@ -105,8 +105,12 @@ class StorePart:
     # --- hooks --------------------------------------------------------------------------
 
     def start(self) -> Any:
-        """Start the store's server: an object with ``stop()`` and ``cpu_s()``."""
+        """Start the store's server (a tests.lease_support.servers.OwnServer)."""
         raise NotImplementedError
+
+    def cpu(self) -> float:
+        """CPU seconds used so far by the store's server processes."""
+        return cpu_s(self.server.pid)
 
     def url(self, name: str, query: str = "") -> str:
         """The lease URL of the store's table or key ``name``."""
@@ -178,6 +182,7 @@ class StorePart:
         server, self.server = self.server, None
         if server is not None:
             server.stop()
+            server.close()
 
     def claims(self, held: int, n: int) -> list[float]:
         name = f"bench_{held}"
@@ -241,7 +246,7 @@ class StorePart:
             lease.incarnation = holders[0][1].incarnation
             self.connect(lease)
         before = self.counters()
-        cpu_before, start = self.server.cpu_s(), time.monotonic()
+        cpu_before, start = self.cpu(), time.monotonic()
         done = [0] * POOL
 
         def renew(i: int) -> None:
@@ -260,7 +265,7 @@ class StorePart:
         for thread in threads:
             thread.join()
         elapsed = time.monotonic() - start
-        cpu = (self.server.cpu_s() - cpu_before) / elapsed
+        cpu = (self.cpu() - cpu_before) / elapsed
         for lease in pool:
             lease.close()
         self.settle()
