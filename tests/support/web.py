@@ -1,7 +1,8 @@
 """Running the app on a real loopback port inside a test: ``with serving(app) as url``.
 
 uvicorn runs in a thread with its own event loop; the port is picked by the OS
-(bind to port 0 first), so parallel test runs never collide.
+(bind to port 0 first), so parallel test runs never collide. ``error_of`` checks the
+one error shape of the JSON API and returns its code and message.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import httpx
 import uvicorn
 from starlette.types import ASGIApp
 
@@ -62,3 +64,14 @@ def fixed_identity_service(datacenter: int = 1, machine: int = 1) -> IdService:
         return Generator(datacenter, machine), None
 
     return IdService(build)
+
+
+def error_of(response: httpx.Response) -> dict[str, str]:
+    """The ``{"code", "message"}`` of a JSON error answer, after checking its shape: one
+    ``error`` object with exactly those two keys, a message, a JSON content type."""
+    body = response.json()
+    assert set(body) == {"error"}
+    assert set(body["error"]) == {"code", "message"}
+    assert body["error"]["message"]
+    assert response.headers["content-type"].startswith("application/json")
+    return dict(body["error"])

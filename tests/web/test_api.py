@@ -13,7 +13,7 @@ import pytest
 
 from snowid import TWITTER, SnowId, breakdown
 from snowid.web import Settings, create_app
-from tests.support.web import fixed_identity_service, serving
+from tests.support.web import error_of, fixed_identity_service, serving
 
 SEED = {"timestamp": "1288834975657", "datacenter": "1", "machine": "1", "sequence": "0"}
 SEED_ID = "4194439168"
@@ -25,15 +25,6 @@ def client() -> Iterator[httpx.Client]:
     app = create_app(Settings(max_count=4096), service=fixed_identity_service(3, 7))
     with serving(app) as url, httpx.Client(base_url=url, timeout=10) as http:
         yield http
-
-
-def error_of(response: httpx.Response) -> dict[str, str]:
-    body = response.json()
-    assert set(body) == {"error"}
-    assert set(body["error"]) == {"code", "message"}
-    assert body["error"]["message"]
-    assert response.headers["content-type"].startswith("application/json")
-    return dict(body["error"])
 
 
 # --- compose -------------------------------------------------------------------

@@ -11,7 +11,7 @@ from snowid import LAYOUTS, decode
 from snowid._layouts import layout_info
 from snowid._timerange import range_info
 from snowid.web import Settings, create_app
-from tests.support.web import fixed_identity_service, serving
+from tests.support.web import error_of, fixed_identity_service, serving
 
 
 @pytest.fixture(scope="module")
@@ -19,13 +19,6 @@ def client() -> Iterator[httpx.Client]:
     app = create_app(Settings(max_count=16), service=fixed_identity_service(3, 7))
     with serving(app) as url, httpx.Client(base_url=url, timeout=10) as http:
         yield http
-
-
-def error_of(response: httpx.Response) -> dict[str, str]:
-    body = response.json()
-    assert set(body) == {"error"}
-    assert response.headers["content-type"].startswith("application/json")
-    return dict(body["error"])
 
 
 def test_decode_a_discord_id(client: httpx.Client) -> None:
