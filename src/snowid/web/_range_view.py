@@ -60,23 +60,26 @@ def read_range(
         values["layout"] = form.layout.name
     except InvalidLayoutError as error:
         form.errors["layout"] = layout_message(error, lang)
+
+    def read_time(name: str, text: str) -> int | None:
+        """The bound typed in ``name``, shown again as the input writes it; else its error."""
+        try:
+            ms = parse_time(name, text)
+        except InvalidValueError as error:
+            form.errors[name] = localized_message(error, lang)
+            return None
+        values[name] = _input_value(ms) or text
+        return ms
+
     start_text, end_text = values["from"].strip(), values["to"].strip()
     if not start_text:
         form.errors["from"] = translate("web.range.from_required", lang)
     else:
-        try:
-            form.start_ms = parse_time("from", start_text)
-            values["from"] = _input_value(form.start_ms) or start_text
-        except InvalidValueError as error:
-            form.errors["from"] = localized_message(error, lang)
+        form.start_ms = read_time("from", start_text)
     if not end_text:
         form.end_ms, form.end_is_now = clock.time_ms(), True
     else:
-        try:
-            form.end_ms = parse_time("to", end_text)
-            values["to"] = _input_value(form.end_ms) or end_text
-        except InvalidValueError as error:
-            form.errors["to"] = localized_message(error, lang)
+        form.end_ms = read_time("to", end_text)
     return form
 
 
