@@ -25,7 +25,6 @@ from snowid.web._view import (
     MAX_IDS,
     IdList,
     bit_groups,
-    read_page_id,
     read_page_ids,
     relative_time,
     result_view,
@@ -96,7 +95,7 @@ def test_the_browser_and_the_server_pick_the_unit_of_a_relative_time_from_one_ta
 )
 def test_the_decoder_reads_decimal_and_hexadecimal(text: str) -> None:
     """One reader: the page reads what snowid.decode reads, with the same answer."""
-    read = read_page_id(text)
+    read = read_page_ids(text)
     assert read.id == SEED_ID
     assert read == decode(SnowId.parse(text))
 
@@ -117,7 +116,7 @@ def test_bad_hexadecimal_gets_the_libraries_specific_error(
 ) -> None:
     """The page has no hex reader of its own: the library's errors, as SnowId.parse raises."""
     with pytest.raises(error) as caught:
-        read_page_id(text)
+        read_page_ids(text)
     assert caught.value.field == "id"
     if error is not SignBitSetError:  # SnowId.parse refuses the same text the same way
         with pytest.raises(error):
@@ -127,11 +126,11 @@ def test_bad_hexadecimal_gets_the_libraries_specific_error(
 def test_the_decoder_reads_in_the_chosen_layout_with_that_layouts_limits() -> None:
     """A Discord id may use bit 63 (it is unsigned); a Twitter id may not."""
     big = 2**63 + 5
-    assert read_page_id(str(big), DISCORD).fields == {"worker": 0, "process": 0, "increment": 5}
+    assert read_page_ids(str(big), DISCORD).fields == {"worker": 0, "process": 0, "increment": 5}
     with pytest.raises(SignBitSetError):
-        read_page_id(str(big))
+        read_page_ids(str(big))
     with pytest.raises(IdTooLargeError):
-        read_page_id(str(2**64), DISCORD)
+        read_page_ids(str(2**64), DISCORD)
 
 
 def test_one_line_is_one_id_several_lines_a_list_each_with_its_own_result() -> None:

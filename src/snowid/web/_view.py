@@ -44,7 +44,6 @@ __all__ = [
     "id_lines",
     "id_view",
     "layout_blocks",
-    "read_page_id",
     "read_page_ids",
     "relative_time",
     "result_view",
@@ -115,13 +114,6 @@ def decode_href(number: int, layout: Layout, lang: str) -> str:
     return "/decode?" + urlencode(query)
 
 
-def read_page_id(text: str, layout: Layout = TWITTER, clock: Clock = SYSTEM_CLOCK) -> Decoded:
-    """One id as typed into the decoder, read in ``layout`` by the library's one reader
-    (``snowid.decode``: decimal, ``_`` separators and spaces allowed, or hex after ``0x``);
-    a number outside the layout's ids raises the error naming its range."""
-    return decode(text, layout, clock=clock)
-
-
 @dataclass(frozen=True, slots=True)
 class IdList:
     """The decoder's input read line by line, in one layout: each line's reading or error."""
@@ -139,15 +131,17 @@ def read_page_ids(
     text: str, layout: Layout = TWITTER, clock: Clock = SYSTEM_CLOCK
 ) -> Decoded | IdList:
     """One id (a single non-blank line), or the list of several; blank lines are skipped.
-    A single bad id raises its error; in a list, each line keeps its own. The caller
-    checks the count first (``id_lines``): at most MAX_IDS are read."""
+    Each id is read in ``layout`` by the library's one reader (``snowid.decode``: decimal,
+    ``_`` separators and spaces allowed, or hex after ``0x``). A single bad id raises the
+    error naming the layout's range; in a list, each line keeps its own. The caller checks
+    the count first (``id_lines``): at most MAX_IDS are read."""
     lines = id_lines(text)[: MAX_IDS + 1]
     if len(lines) <= 1:
-        return read_page_id(lines[0] if lines else text, layout, clock)
+        return decode(lines[0] if lines else text, layout, clock=clock)
     read: list[tuple[str, Decoded | InvalidValueError]] = []
     for line in lines:
         try:
-            read.append((line, read_page_id(line, layout, clock)))
+            read.append((line, decode(line, layout, clock=clock)))
         except InvalidValueError as error:
             read.append((line, error))
     return IdList(layout, read)
