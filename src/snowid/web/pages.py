@@ -114,8 +114,6 @@ def routes() -> list[BaseRoute]:
             "faq": questions,
             "faq_ld": faq_json_ld(questions, lang),
             "references": REFERENCES,
-            "decode_home": "/decode?" + urlencode({"lang": lang}),
-            "range_home": "/range?" + urlencode({"lang": lang}),
         }
         return _with_cookie(request, tpl.TemplateResponse(request, "compose.html", context))
 
@@ -151,7 +149,6 @@ def routes() -> list[BaseRoute]:
             "result": result,
             "table": table,
             "used_now": False,
-            "compose_home": "/?" + urlencode({"lang": lang}) + "#h-what",
         }
         return _with_cookie(request, tpl.TemplateResponse(request, "decode.html", context))
 
