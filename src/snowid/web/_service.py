@@ -14,10 +14,10 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 from snowid import Generator, GeneratorStats, Grant
 from snowid.errors import GeneratorError, LeaseError, SnowIdError
+from snowid.lease import StaticLease
 
 if TYPE_CHECKING:
     from snowid.lease import Lease
@@ -114,8 +114,7 @@ class IdService:
         else:
             ready = lease.state == "held"
             # An identity the operator chose is held for good: say so, not "held".
-            static = urlsplit(lease.url).scheme == "static"
-            state = "static" if ready and static else lease.state
+            state = "static" if ready and isinstance(lease, StaticLease) else lease.state
             url, ceiling = lease.url, lease.ceiling_ms
         datacenter: int | None
         machine: int | None
