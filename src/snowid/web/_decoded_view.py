@@ -22,6 +22,7 @@ from snowid.web._view import (
     decode_href,
     field_label,
     id_view,
+    input_value,
     result_view,
     time_view,
     translator,
@@ -128,10 +129,9 @@ def readings_view(decoded: Decoded, lang: str, clock: Clock = SYSTEM_CLOCK) -> l
 
 def _range_href(decoded: Decoded, lang: str) -> str | None:
     """The time-range page for the ids made in the same tick as this one."""
-    iso = iso_ms(decoded.timestamp)
-    if iso is None:
+    when = input_value(decoded.timestamp)
+    if when is None:
         return None
-    when = iso.removesuffix("Z")  # the form's inputs are UTC date-and-time fields
     query = {"from": when, "to": when, "layout": decoded.layout, "lang": lang}
     return "/range?" + urlencode(query)
 

@@ -17,10 +17,10 @@ from snowid import SYSTEM_CLOCK, Clock, Layout
 from snowid.errors import InvalidLayoutError, InvalidValueError
 from snowid.fields import parse_time
 from snowid.i18n import translate, translate_layout
-from snowid.layouts import iso_ms, range_info
+from snowid.layouts import range_info
 from snowid.web._decoded_view import layout_message, layout_summary, page_layout
 from snowid.web._forms import localized_message
-from snowid.web._view import decode_href, time_view, translator
+from snowid.web._view import decode_href, input_value, time_view, translator
 
 __all__ = ["RANGE_FIELDS", "RangeForm", "range_view", "read_range"]
 
@@ -38,12 +38,6 @@ class RangeForm:
     start_ms: int | None = None
     end_ms: int | None = None
     end_is_now: bool = False
-
-
-def _input_value(ms: int) -> str | None:
-    """Unix ms as a ``datetime-local`` input's value (UTC, no zone), if a date shows it."""
-    iso = iso_ms(ms)
-    return None if iso is None else iso.removesuffix("Z")
 
 
 def read_range(
@@ -68,7 +62,7 @@ def read_range(
         except InvalidValueError as error:
             form.errors[name] = localized_message(error, lang)
             return None
-        values[name] = _input_value(ms) or text
+        values[name] = input_value(ms) or text
         return ms
 
     start_text, end_text = values["from"].strip(), values["to"].strip()

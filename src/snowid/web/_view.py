@@ -43,6 +43,7 @@ __all__ = [
     "field_label",
     "id_lines",
     "id_view",
+    "input_value",
     "layout_blocks",
     "read_page_ids",
     "relative_time",
@@ -145,6 +146,13 @@ def read_page_ids(
         except InvalidValueError as error:
             read.append((line, error))
     return IdList(layout, read)
+
+
+def input_value(ms: int) -> str | None:
+    """Unix ms as the value of the range form's ``datetime-local`` inputs (which the page
+    reads as UTC, so no zone), if a date shows it."""
+    iso = iso_ms(ms)
+    return None if iso is None else iso.removesuffix("Z")
 
 
 def time_view(ms: int, lang: str, now_ms: int) -> dict[str, Any]:
