@@ -26,6 +26,7 @@ from snowid.web._view import (
     result_view,
     time_view,
     translator,
+    utc_text,
 )
 
 __all__ = [
@@ -69,14 +70,14 @@ def layout_options(selected: str | None, lang: str) -> list[dict[str, Any]]:
 
 def layout_summary(layout: Layout, lang: str) -> dict[str, str]:
     """The layout's name, epoch and time unit in words, and its note (what is special)."""
-    epoch = iso_ms(layout.epoch_ms) or str(layout.epoch_ms)
+    iso = iso_ms(layout.epoch_ms)
     return {
         "name": layout.name,
         "label": translate_layout(layout.name, lang),
         "text": translate(
             "web.layout.summary",
             lang,
-            epoch=epoch.replace("T", " ").replace("Z", " UTC"),
+            epoch=utc_text(iso) if iso is not None else layout.epoch_ms,
             epoch_ms=layout.epoch_ms,
             unit=layout.unit_ms,
         ),

@@ -51,6 +51,7 @@ __all__ = [
     "table_view",
     "time_view",
     "translator",
+    "utc_text",
 ]
 
 MAX_IDS = 100  # ids the decoder takes at once, one per line
@@ -155,6 +156,11 @@ def input_value(ms: int) -> str | None:
     return None if iso is None else iso.removesuffix("Z")
 
 
+def utc_text(iso: str) -> str:
+    """An ISO 8601 UTC time as the page writes it: ``2010-11-04 01:42:54.657 UTC``."""
+    return iso.replace("T", " ").replace("Z", " UTC")
+
+
 def time_view(ms: int, lang: str, now_ms: int) -> dict[str, Any]:
     """A time (Unix ms) as the page shows it: UTC, local, and relative to now. Past what a
     date can show (after year 9999: a Mastodon id can be) ``iso`` and ``local`` are None."""
@@ -169,7 +175,7 @@ def time_view(ms: int, lang: str, now_ms: int) -> dict[str, Any]:
     }
     if iso is None:
         return shown
-    shown["utc"] = iso.replace("T", " ").replace("Z", " UTC")
+    shown["utc"] = utc_text(iso)
     try:
         local = _dt.datetime.fromisoformat(iso).astimezone()
     except OverflowError:  # within hours of year 1 or 9999 and the zone crosses it
