@@ -78,9 +78,7 @@ def connection_class() -> Any:
 
 def tls_options(parsed: LeaseUrl) -> dict[str, Any]:
     """PyMySQL's TLS arguments for ``ssl_mode`` (and ``ssl_ca``, ``ssl_cert``, ``ssl_key``)."""
-    mode = parsed.options.get("ssl_mode", "preferred")
-    if mode not in SSL_MODES:
-        raise parsed.fail("choice", option="ssl_mode", text=mode, allowed=", ".join(SSL_MODES))
+    mode = parsed.choice("ssl_mode", SSL_MODES) or "preferred"
     files = {
         k: parsed.local_path(parsed.options[k])
         for k in ("ssl_ca", "ssl_cert", "ssl_key")

@@ -8,12 +8,9 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, TypedDict
+from typing import Literal, TypedDict
 
 from snowid.errors import StoreNotDurableError
-
-if TYPE_CHECKING:
-    from snowid.lease._url import LeaseUrl
 
 __all__ = [
     "DURABILITY",
@@ -23,7 +20,6 @@ __all__ = [
     "StoreOptions",
     "check_durability",
     "first_line",
-    "read_durability",
 ]
 
 log = logging.getLogger("snowid.lease")
@@ -80,16 +76,6 @@ class StoreOptions(TypedDict, total=False):
     max_skew: float
     timeout: float | None
     claim_wait: float | None
-
-
-def read_durability(url: LeaseUrl) -> str | None:
-    """The URL's ``durability`` option, checked; None if absent."""
-    durability = url.options.get("durability")
-    if durability is not None and durability not in DURABILITY:
-        raise url.fail(
-            "choice", option="durability", text=durability, allowed=", ".join(DURABILITY)
-        )
-    return durability
 
 
 def check_durability(

@@ -165,6 +165,14 @@ class LeaseUrl:
             return False
         raise self.fail("bool", option=name, text=text)
 
+    def choice(self, name: str, allowed: Iterable[str]) -> str | None:
+        """Option ``name`` as one of ``allowed``; None if absent."""
+        text = self.options.get(name)
+        choices = tuple(allowed)
+        if text is not None and text not in choices:
+            raise self.fail("choice", option=name, text=text, allowed=", ".join(choices))
+        return text
+
     def identifier(self, name: str) -> str | None:
         """Option ``name`` as a plain SQL name; None if absent."""
         text = self.options.get(name)

@@ -51,7 +51,7 @@ from snowid.lease._mysqlconn import (
 from snowid.lease._mysqlconn import reason as reason_of
 from snowid.lease._mysqlsql import SESSION, Sql
 from snowid.lease._store import Claimed, Renewed, StoreLease, StoreMissing, StoreOptions
-from snowid.lease._storeops import check_durability, read_durability
+from snowid.lease._storeops import DURABILITY, check_durability
 from snowid.lease._url import LeaseUrl, given
 
 __all__ = ["OPTIONS", "MysqlLease"]
@@ -112,7 +112,7 @@ class MysqlLease(StoreLease):
         own = given(
             table=url.identifier("table"),
             connect_timeout=url.seconds("connect_timeout", 0.01),
-            durability=read_durability(url),
+            durability=url.choice("durability", DURABILITY),
         )
         return cls(connection, url=url.shown, clock=clock, **own, **cls.read_options(url))
 

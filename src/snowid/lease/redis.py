@@ -41,7 +41,7 @@ from snowid.lease._store import (
     StoreOptions,
     close_quietly,
 )
-from snowid.lease._storeops import check_durability, first_line, read_durability
+from snowid.lease._storeops import DURABILITY, check_durability, first_line
 from snowid.lease._url import LeaseUrl, given
 
 __all__ = ["OPTIONS", "RedisLease"]
@@ -101,7 +101,7 @@ class RedisLease(StoreLease):
         own = given(
             prefix=url.identifier("key"),
             connect_timeout=url.seconds("connect_timeout", 0.01),
-            durability=read_durability(url),
+            durability=url.choice("durability", DURABILITY),
         )
         return cls(connection, url=url.shown, clock=clock, **own, **cls.read_options(url))
 
