@@ -215,6 +215,26 @@ def test_bad_redis_urls_are_refused_without_connecting(query: str, reason: str) 
     assert ":pw@" not in str(caught.value)
 
 
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        ("redis://127.0.0.1:1/0?ssl_ca_certs=/ca.pem", "unknown_option"),  # TLS is rediss://
+        ("rediss://127.0.0.1:1/0?ssl_cert_reqs=maybe", "choice"),
+        ("rediss://127.0.0.1:1/0?ssl_ca_certs=/a%0Ab.pem", "control_character"),
+    ],
+)
+def test_tls_options_are_checked_when_the_url_is_read(url: str, reason: str) -> None:
+    """A TLS option on a plain redis:// URL would be ignored (no TLS), a wrong
+    certificate requirement would only fail at the first connection as an unreachable
+    store: both are refused by name when the lease is opened."""
+    from snowid.errors import InvalidLeaseUrlError
+    from snowid.lease import open_lease
+
+    with pytest.raises(InvalidLeaseUrlError) as caught:
+        open_lease(url)
+    assert caught.value.reason == reason
+
+
 def test_rediss_means_tls_and_the_db_comes_from_the_path() -> None:
     lease = open_redis("rediss://u:pw@example.invalid:6380/3?ssl_cert_reqs=none&range=0-7")
     assert lease.connection["ssl"] is True

@@ -52,7 +52,8 @@ OPTIONS = (
     "range", "datacenter", "key", "ttl", "renew", "span", "max_skew", "timeout", "claim_wait",
     "connect_timeout", "durability",
 )  # fmt: skip
-_TLS_OPTIONS = ("ssl_cert_reqs", "ssl_ca_certs", "ssl_certfile", "ssl_keyfile")
+_TLS_FILES = ("ssl_ca_certs", "ssl_certfile", "ssl_keyfile")
+_CERT_REQS = ("none", "optional", "required")  # redis-py's names of ssl.CERT_*
 _MAX_DB = 65535
 
 
@@ -84,7 +85,8 @@ class RedisLease(StoreLease):
     def from_url(cls, url: LeaseUrl, *, clock: Clock | None = None) -> RedisLease:
         """``redis://[[user]:password@]host[:port][/db]?range=…&ttl=…`` (``rediss://``: TLS)."""
         url.check_ports()
-        url.check_known((*OPTIONS, *_TLS_OPTIONS))
+        tls = url.scheme == "rediss"  # TLS options on redis:// would be ignored: unknown there
+        url.check_known((*OPTIONS, "ssl_cert_reqs", *_TLS_FILES) if tls else OPTIONS)
         host, port, user, password = url.endpoint()
         connection: dict[str, Any] = {"host": host or "127.0.0.1", "port": port or 6379}
         db_text = url.path.strip("/")
@@ -93,11 +95,14 @@ class RedisLease(StoreLease):
             connection["username"] = user
         if password is not None:
             connection["password"] = password
-        if url.scheme == "rediss":
+        if tls:
             connection["ssl"] = True
-            for name in _TLS_OPTIONS:
+            reqs = url.choice("ssl_cert_reqs", _CERT_REQS)
+            if reqs is not None:
+                connection["ssl_cert_reqs"] = reqs
+            for name in _TLS_FILES:
                 if name in url.options:
-                    connection[name] = url.options[name]
+                    connection[name] = url.local_path(url.options[name])
         own = given(
             prefix=url.identifier("key"),
             connect_timeout=url.seconds("connect_timeout", 0.01),
