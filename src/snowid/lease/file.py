@@ -311,7 +311,7 @@ class FileLease(Lease):
         # ceiling: a holder paused anywhere in between gets a ceiling no later than a
         # claimant that opened a new file at the path must start above (docstring).
         wall = max(self._clock.time_ms(), needed_ms)
-        if not self._forward_allows(self.forward_guard, grant, wall):
+        if not self.forward_guard.allows(grant, wall, self._clock.monotonic_ns(), self._event):
             self._check_inode(grant)
             self.ceiling_ms = grant.ceiling_ms
             return grant  # paused: nothing persisted, the ceiling stays where it was
@@ -322,10 +322,6 @@ class FileLease(Lease):
         self.forward_guard.reset(wall, self._clock.monotonic_ns())
         self._issued[TWITTER.worker(grant.datacenter, grant.machine)] = ceiling
         return self._raise_ceiling(ceiling)
-
-    def _forward_allows(self, guard: ForwardJumpGuard, grant: Grant, wall_ms: int) -> bool:
-        """Whether a mark for ``wall_ms`` may be persisted now (see ForwardJumpGuard)."""
-        return guard.allows(grant, wall_ms, self._clock.monotonic_ns(), self._event)
 
     def _check_inode(self, grant: Grant) -> None:
         hwm = self._hwm
