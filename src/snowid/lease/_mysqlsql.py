@@ -26,6 +26,8 @@ from snowid.lease._url import check_identifier
 __all__ = ["NOW_MS", "Sql"]
 
 _BIGINT_MAX = 2**63 - 1
+_INIT_LOCK = "LEFT(CONCAT('snowid:', DATABASE(), '.', %(table)s), 64)"
+"""The name of the set-up lock: one per database and table (names are at most 64 long)."""
 
 NOW_MS = "CAST(FLOOR(UNIX_TIMESTAMP(SYSDATE(6)) * 1000) AS SIGNED)"
 """The server's clock in Unix milliseconds (the session's time zone is UTC)."""
@@ -44,7 +46,8 @@ class Sql:
 
     def __init__(self, table: str) -> None:
         self.table_name = check_identifier("table", table)
-        self.meta_name = f"{table}_meta"
+        self.names = {"table": table, "meta": f"{table}_meta"}
+        """The parameters of the statements that name our tables (engines, init_lock)."""
         self.table = f"`{table}`"
         self.meta = f"`{table}_meta`"
 
@@ -78,11 +81,11 @@ class Sql:
     @property
     def init_lock(self) -> str:
         """A named lock (server-wide, held by the session) so two first users do not race."""
-        return "SELECT GET_LOCK(LEFT(CONCAT('snowid:', DATABASE(), '.', %(table)s), 64), 10)"
+        return f"SELECT GET_LOCK({_INIT_LOCK}, 10)"
 
     @property
     def init_unlock(self) -> str:
-        return "SELECT RELEASE_LOCK(LEFT(CONCAT('snowid:', DATABASE(), '.', %(table)s), 64))"
+        return f"SELECT RELEASE_LOCK({_INIT_LOCK})"
 
     @property
     def meta_row(self) -> str:

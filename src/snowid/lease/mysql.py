@@ -180,8 +180,7 @@ class MysqlLease(StoreLease):
 
     def _check_engines(self) -> None:
         """Our tables, where they exist, are InnoDB (transactions, row locks, crash-safe)."""
-        names = {"table": self.sql.table_name, "meta": self.sql.meta_name}
-        (engines,) = self._batch(self.sql.engines, names)
+        (engines,) = self._batch(self.sql.engines, self.sql.names)
         for table, engine in engines:
             if str(engine).lower() != "innodb":
                 raise StoreRefusedError(
@@ -303,9 +302,7 @@ class MysqlLease(StoreLease):
     def _store_init(self, quarantine_ms: int | None) -> tuple[str, bool]:
         """Create the tables if missing, then the meta row (with the quarantine) under a
         named lock, so two first users do not race."""
-        names = {"table": self.sql.table_name, "meta": self.sql.meta_name}
-        self._connect()
-        self._batch(self.sql.init_lock, names)
+        self._batch(self.sql.init_lock, self.sql.names)
         try:
             for statement in self.sql.create:
                 self._batch(statement)
@@ -314,7 +311,7 @@ class MysqlLease(StoreLease):
         finally:
             if self._conn is not None:
                 with contextlib.suppress(StoreUnreachableError, StoreRefusedError):
-                    self._batch(self.sql.init_unlock, names)
+                    self._batch(self.sql.init_unlock, self.sql.names)
 
     def _store_where(self) -> dict[str, object]:
         return {"table": self.sql.table_name}
