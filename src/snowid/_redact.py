@@ -93,7 +93,7 @@ class _Url:
             found.append(self.userinfo.partition(":")[2])
         # The query as libpq reads it too: from the first "?" after the authority on.
         query = self.query
-        rest_query = raw.partition("?")[2] if "?" in raw else ""
+        rest_query = raw.partition("?")[2]
         for text in {query, rest_query}:
             found.extend(_query_secrets(text))
         return found
@@ -195,10 +195,7 @@ def _conninfo_secrets(text: str) -> list[str]:
     if pairs is not None:
         return [value for key, value in pairs if _SECRET_KEY.search(key)]
     # Not readable as a whole: everything after a secret-named key may be its value.
-    return [
-        m.group(1)
-        for m in re.finditer(r"(?i:pass|pwd|secret|token|key|cred|auth)\w*\s*=\s*(.*)", text)
-    ]
+    return [m.group(1) for m in re.finditer(rf"(?i:{_SECRET_KEY.pattern})\w*\s*=\s*(.*)", text)]
 
 
 # --- the public functions ----------------------------------------------------------------
@@ -268,9 +265,9 @@ def hide(text: str, source: str) -> str:
     return text
 
 
-def _safe_tokens(source: str) -> set[str]:
-    """Names a library may quote back without revealing a secret: hosts, ports, user,
-    database, and the Unix socket paths made of them."""
+def _named_tokens(source: str) -> set[str]:
+    """Names a library may quote back: hosts, ports, user, database, and the Unix socket
+    paths made of them (the caller takes out any that is a secret too)."""
     source = source.strip()
     url = _parse_url(source)
     safe: set[str] = set()
@@ -298,18 +295,18 @@ def _safe_tokens(source: str) -> set[str]:
     safe.discard("")
     ports = [p for p in safe if p.isdigit()] or ["5432"]
     safe.update(f"{host}/.s.PGSQL.{port}" for host in list(safe) for port in ports)
-    return safe - set(secrets_in(source))
+    return safe
 
 
 def scrub(message: str, source: str, secrets: Iterable[str] = ()) -> str:
     """``message`` (written by another library about ``source``) without any secret of
     ``source`` (or of ``secrets``, when the caller holds them apart, as the Redis lease
     does) and without any quoted token that is not a known name."""
-    extra = {form for raw in secrets for form in (raw, unquote(raw))}
-    for secret in sorted({*secrets_in(source), *extra}, key=len, reverse=True):
+    hidden = {*secrets_in(source), *(form for raw in secrets for form in (raw, unquote(raw)))}
+    for secret in sorted(hidden, key=len, reverse=True):
         if len(secret) >= _MIN_SCRUB:
             message = message.replace(secret, MASK)
-    safe = _safe_tokens(source) - set(extra)
+    safe = _named_tokens(source) - hidden
 
     def keep_known(match: re.Match[str]) -> str:
         quote, token = match.group(0)[0], match.group(1) or match.group(2) or ""

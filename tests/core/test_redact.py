@@ -255,6 +255,17 @@ def test_scrub_drops_a_secret_the_caller_holds_apart() -> None:
     )
 
 
+def test_scrub_masks_a_quoted_short_secret_even_when_it_is_also_a_known_name() -> None:
+    """A password too short to cut out of the text (fewer than 3 characters) that is also
+    the user or a host: quoted, it is masked, never kept as a known name."""
+    message = 'password authentication failed for user "ab"'
+    assert (
+        scrub(message, "postgresql://ab:ab@h/db")
+        == f'password authentication failed for user "{MASK}"'
+    )
+    assert scrub('host "h1" is down', "redis://h1:6379/0", ["h1"]) == f'host "{MASK}" is down'
+
+
 def test_hide_drops_a_piece_that_holds_a_secret() -> None:
     url = "static://u:hunter2@1/2"
     assert hide("u:hunter2@1", url) == MASK
