@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import datetime as dt
 
 from snowid.cli._common import add_lang_option, print_json
 from snowid.i18n import translate
+from snowid.layouts import iso_ms
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -101,18 +101,11 @@ def _status(args: argparse.Namespace, lang: str) -> int:
     return 0
 
 
-_UNIX_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
-
-
 def _when(ms: int | None) -> str:
     """A stored time in UTC; the raw number when no date can show it (a bad or tampered store)."""
     if ms is None or ms <= 0:
         return "-"
-    try:
-        moment = _UNIX_EPOCH + dt.timedelta(milliseconds=ms)  # exact, unlike ms / 1000
-    except OverflowError:
-        return str(ms)
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return iso_ms(ms) or str(ms)
 
 
 def _ceiling(ms: int) -> str:
