@@ -75,6 +75,7 @@ BAD_URLS: list[tuple[str, str, str]] = [
     ("ftp://u:s3cret@x", "unknown_scheme", "static:, file:, postgresql:"),
     ("redis://:s3cret@h/0?durability=maybe", "choice", "strict, best_effort"),
     ("static://1/1?x=1", "unknown_option", "state_dir"),
+    ("static://1/1?delta=0.1", "unknown_option", "state_dir"),  # slot tuning needs state_dir
     ("file:///tmp/x?rnage=0-7", "unknown_option", "allow_volatile"),
     ("file:///tmp/x?range=1-2&range=3-4", "duplicate_option", "range"),
     ("postgresql://u:s3cret@h/db?ttl=1&ttl=2", "duplicate_option", "ttl"),

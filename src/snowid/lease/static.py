@@ -51,7 +51,9 @@ class StaticLease(Lease):
     def from_url(cls, url: LeaseUrl, *, clock: Clock | None = None) -> Lease:
         """``static://D/M``, ``static:?datacenter=D&machine=M`` or ``static:?worker=W``;
         with ``state_dir=`` the one-slot FileLease of that identity in that directory."""
-        url.check_known(("datacenter", "machine", "worker", "state_dir", *FileLease.tuning))
+        state_dir = url.options.get("state_dir")
+        tuning = FileLease.tuning if state_dir else ()  # without a slot file they would be ignored
+        url.check_known(("datacenter", "machine", "worker", "state_dir", *tuning))
         worker = url.integer("worker", 0, TWITTER.max_worker)
         if worker is not None:
             datacenter, machine = TWITTER.split_worker(worker)
@@ -65,7 +67,6 @@ class StaticLease(Lease):
             machine = url.to_int("machine", url.options["machine"], 0, TWITTER.max_machine)
         else:
             raise url.fail("static_identity_missing")
-        state_dir = url.options.get("state_dir")
         if state_dir:
             return FileLease.for_slot(url, state_dir, TWITTER.worker(datacenter, machine), clock)
         return cls(datacenter, machine, url=url.shown, clock=clock)
