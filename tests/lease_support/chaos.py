@@ -194,10 +194,10 @@ class Chaos:
             for writer in self.run.writers:
                 if writer.proc.poll() is None:
                     writer.proc.send_signal(signal.SIGCONT)
-            codes = wait_all([w.proc for w in self.run.writers], timeout=30)
+            wait_all([w.proc for w in self.run.writers], timeout=30)  # kills what hangs
             for proxy in self.proxies:
                 proxy.close()
-        del intruder, codes
+        del intruder
         self.run.end_ms = now_ms()
         return self.run
 
@@ -233,6 +233,10 @@ def check_run(run: Run, bound_ms: int) -> dict[str, int]:
     grants: dict[int, list[tuple[int, int, str]]] = {}
     stats = {"ids": 0, "lost": 0, "store_unreachable": 0, "clock": 0, "ceiling": 0}
     for writer in run.writers:
+        # 0. it ran to its end and exited cleanly, unless the schedule killed it (a
+        # traceback, or a process still running 30 s after its end, fails the run)
+        if writer.ended_ms is None:
+            assert writer.proc.returncode == 0, f"{writer.name} exited {writer.proc.returncode}"
         ids = read_ids(writer.ids)
         stats["ids"] += len(ids)
         # 3. strictly increasing within each writer
