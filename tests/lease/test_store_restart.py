@@ -37,7 +37,7 @@ from tests.lease_support.pg import open_pg, pg_cluster
 from tests.lease_support.proxy import TcpProxy
 from tests.lease_support.redis import redis_server
 from tests.lease_support.servers import OwnServer, PgCluster
-from tests.lease_support.stores import Store, store_on
+from tests.lease_support.stores import Store, store_on, wait_for_claim
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -456,14 +456,7 @@ def test_async_commit_setting_loses_acknowledged_ceilings_on_a_crash(
         server.crash()
         server.start()
         with open_pg(url, claim_wait=5) as successor:
-            deadline = time.monotonic() + 6
-            while True:
-                try:
-                    grant = successor.acquire(0)
-                    break
-                except NoFreeIdentityError:  # the holder's row, if it survived, expires
-                    assert time.monotonic() < deadline
-                    time.sleep(0.05)
+            grant = wait_for_claim(successor, 6)  # the holder's row, if it survived, expires
         assert grant.start_ms > acked >= max(TWITTER.timestamp_of(v) for v in held)
     finally:
         holder.close()

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from tests.lease_support import servers
 from tests.lease_support.need import unavailable
 from tests.lease_support.servers import MariaDb, MariaServer, binary, new_name
 
@@ -51,14 +52,7 @@ def fresh_table(first_deployment: bool = True) -> Iterator[str]:
     """A unique table name on the shared server, set up (no quarantine by default) and
     dropped afterwards."""
     require_shared()
-    from snowid.lease import init_lease
-
-    table = new_name()
-    init_lease(f"{SHARED}?table={table}", first_deployment=first_deployment)
-    try:
-        yield table
-    finally:
-        sql(f"DROP TABLE IF EXISTS {table}, {table}_meta")
+    yield from servers.fresh_table(SHARED_DB, first_deployment=first_deployment)
 
 
 def open_mysql(url: str, **options: object) -> MysqlLease:

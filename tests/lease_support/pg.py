@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from tests.lease_support import servers
 from tests.lease_support.need import unavailable
-from tests.lease_support.servers import PgCluster, PgDb, binary, new_name
+from tests.lease_support.servers import PgCluster, PgDb, binary
 
 if TYPE_CHECKING:
     from snowid.lease.postgres import PostgresLease
@@ -50,14 +51,7 @@ def fresh_table(first_deployment: bool = True) -> Iterator[str]:
     """A unique table name, initialised (no quarantine by default) and dropped afterwards."""
     if not pg_available():  # scripts/test starts it
         unavailable("PostgreSQL is not reachable on 127.0.0.1:5432")
-    from snowid.lease import init_lease
-
-    table = new_name()
-    init_lease(f"{PG}?table={table}", first_deployment=first_deployment)
-    try:
-        yield table
-    finally:
-        sql(f"DROP TABLE IF EXISTS {table}, {table}_meta")
+    yield from servers.fresh_table(SHARED, first_deployment=first_deployment)
 
 
 def open_pg(url: str, **options: object) -> PostgresLease:

@@ -32,7 +32,7 @@ import subprocess
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -139,6 +139,19 @@ class OwnServer:
         with contextlib.suppress(Exception):
             self.crash()
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def fresh_table(db: PgDb | MariaDb, *, first_deployment: bool = True) -> Iterator[str]:
+    """A new lease table on ``db``, set up (no quarantine by default), dropped afterwards
+    (a generator for ``contextlib.contextmanager``)."""
+    from snowid.lease import init_lease
+
+    table = new_name()
+    init_lease(db.url(f"table={table}"), first_deployment=first_deployment)
+    try:
+        yield table
+    finally:
+        db.sql(f"DROP TABLE IF EXISTS {table}, {table}_meta")
 
 
 # --- PostgreSQL --------------------------------------------------------------------------
