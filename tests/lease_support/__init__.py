@@ -1,1 +1,3 @@
-"""Helpers for the lease tests: a TCP proxy, a worker process, the chaos driver and checks."""
+"""Helpers for the lease tests: servers of a test's own (servers), one face for every
+networked store (stores), a TCP proxy, worker processes, an issuing thread and its checks
+(holders), the chaos driver."""
