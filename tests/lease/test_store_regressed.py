@@ -18,7 +18,7 @@ import time
 import pytest
 
 from snowid import TWITTER, Generator
-from snowid.errors import NoFreeIdentityError, StoreRegressedError
+from snowid.errors import StoreRegressedError
 from snowid.lease._store import StoreLease
 from tests.lease_support.holders import wait_until
 from tests.lease_support.stores import SqlStore, Store, store
@@ -63,18 +63,7 @@ def test_store_wiped_holder_fails_closed_and_reinit_quarantines(store: Store) ->
     _next_claim_is_quarantined(store, query)
 
 
-MYSQL_LEAKS_A_WORKER = pytest.mark.xfail(
-    strict=True,
-    raises=NoFreeIdentityError,
-    reason="bug in snowid.lease.mysql: a claim on a store without its meta row commits the"
-    " worker it picked before it sees the row is gone, so that worker stays held by nobody"
-    " for a TTL and the claim after the set-up finds none free",
-)
-
-
-@pytest.mark.parametrize(
-    "store", ["postgres", pytest.param("mysql", marks=MYSQL_LEAKS_A_WORKER)], indirect=True
-)
+@pytest.mark.parametrize("store", ["postgres", "mysql"], indirect=True)
 def test_meta_row_deleted_holder_fails_closed_and_the_next_claim_quarantines(
     store: Store,
 ) -> None:
@@ -82,7 +71,8 @@ def test_meta_row_deleted_holder_fails_closed_and_the_next_claim_quarantines(
     good; a process that never saw the store sets it up again with every ceiling
     quarantined, as after a dropped table and as Redis does after FLUSHALL (before: on
     PostgreSQL it failed with StoreRegressedError until an operator ran ``snowid lease
-    init``)."""
+    init``; on MySQL the claim that found the row gone kept the worker it had just taken,
+    held by nobody for a TTL, so the claim after the set-up found none free)."""
     assert isinstance(store, SqlStore)
     query = "range=0-1&ttl=1&renew=0.2&max_skew=0.5"
     holder = store.open(query)

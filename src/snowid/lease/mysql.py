@@ -268,6 +268,8 @@ class MysqlLease(StoreLease):
         ((row,),) = self._batch(self.sql.claim, params)
         worker, old, ceiling, epoch, _now, incarnation = row
         if incarnation is None:
+            if worker is not None:  # the claim committed before the missing meta row showed
+                self._store_release(int(worker), owner, int(epoch))
             raise StoreMissing
         if worker is None:
             return None
