@@ -360,7 +360,7 @@ MESSAGES: dict[str, str] = {
     ),
     "invalid_lease_url.database_missing": (
         "{field} URL {value} cannot be used: a mysql: lease needs a database; allowed:"
-        " mysql://USER:PASSWORD@HOST:PORT/DATABASE"
+        " mysql://USER@HOST:PORT/DATABASE?password_file=PATH"
     ),
     "invalid_lease_url.password_twice": (
         "{field} URL {value} cannot be used: it gives a password both in the URL and in"

@@ -387,7 +387,7 @@ MESSAGES: dict[str, str] = {
     ),
     "invalid_lease_url.database_missing": (
         "không dùng được URL {field} {value}: quyền thuê mysql: cần tên cơ sở dữ liệu; dạng"
-        " đúng: mysql://NGƯỜI_DÙNG:MẬT_KHẨU@MÁY:CỔNG/CƠ_SỞ_DỮ_LIỆU"
+        " đúng: mysql://NGƯỜI_DÙNG@MÁY:CỔNG/CƠ_SỞ_DỮ_LIỆU?password_file=ĐƯỜNG_DẪN"
     ),
     "invalid_lease_url.password_twice": (
         "không dùng được URL {field} {value}: mật khẩu được cho cả trong URL lẫn trong"

@@ -70,6 +70,9 @@ class PostgresLease(StoreLease):
         """``postgresql://user@host:port/db?range=A-B&ttl=S...``; libpq gets the rest of
         the URL as its connection string, built here once."""
         url.check_ports()
+        if "password_file" in url.options:  # libpq would refuse it, in its own words
+            allowed = ", ".join((*cls.options, "passfile and libpq's other parameters"))
+            raise url.fail("unknown_option", options="password_file", allowed=allowed)
         own = given(
             schema=url.identifier("schema"),
             table=url.identifier("table"),
