@@ -82,6 +82,25 @@ def test_a_directory_is_refused(tmp_path: Path, base: str) -> None:
 
 
 @pytest.mark.parametrize("base", SCHEMES)
+def test_a_path_through_a_file_is_refused(tmp_path: Path, base: str) -> None:
+    (tmp_path / "file").write_text("x\n")
+    error = _refusal(tmp_path, base, tmp_path / "file" / "pw")
+    assert error.reason == "Not a directory"
+
+
+@pytest.mark.parametrize("base", SCHEMES)
+def test_a_fifo_or_a_device_is_refused_without_blocking(tmp_path: Path, base: str) -> None:
+    """Opening a FIFO for reading waits for a writer: the file is opened non-blocking and
+    anything but a regular file is refused."""
+    fifo = tmp_path / "pw"
+    os.mkfifo(fifo)
+    assert _refusal(tmp_path, base, fifo).reason == "not a regular file"
+    with pytest.raises(PasswordFileError) as caught:
+        open_lease(f"{base}?range=0-0&password_file=/dev/null")
+    assert caught.value.reason == "not a regular file"
+
+
+@pytest.mark.parametrize("base", SCHEMES)
 @pytest.mark.parametrize("content", [b"", b"\n", b"\r\n\n"])
 def test_an_empty_file_is_refused(tmp_path: Path, base: str, content: bytes) -> None:
     path = tmp_path / "pw"

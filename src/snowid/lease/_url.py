@@ -16,8 +16,11 @@ ASCII digits only.
 
 from __future__ import annotations
 
+import errno
 import math
+import os
 import re
+import stat
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -286,11 +289,17 @@ def parse_lease_url(url: str) -> LeaseUrl:
 def read_password_file(path: str, shown: str) -> str:
     """The password in ``path`` (for the lease ``shown``), as ``--auth-token-file`` reads
     its file: UTF-8, trailing line breaks dropped. A missing, unreadable, non-UTF-8 or empty
-    file (or a directory) is a PasswordFileError naming the option and the path, never
-    anything of the content."""
+    file, a directory or anything but a regular file (a FIFO would block the open) is a
+    PasswordFileError naming the option and the path, never anything of the content."""
     failure: PasswordFileError | None = None
     try:
-        with open(path, "rb") as file:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
+        with os.fdopen(fd, "rb") as file:
+            mode = os.fstat(fd).st_mode
+            if stat.S_ISDIR(mode):
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+            if not stat.S_ISREG(mode):
+                raise OSError(errno.EINVAL, "not a regular file")
             data = file.read()
         password = data.decode("utf-8").rstrip("\r\n")
     except OSError as error:

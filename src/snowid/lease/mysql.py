@@ -95,8 +95,7 @@ class MysqlLease(StoreLease):
         """``mysql://user[:password]@host[:port]/database?range=…&ttl=…`` (or ``mariadb://``)."""
         url.check_ports()
         url.check_known(OPTIONS)
-        host, port, user, _ = url.endpoint()
-        password = url.password()  # from the URL or password_file=
+        host, port, user = url.endpoint()[:3]
         database = url.path.strip("/")
         if not database or "/" in database:
             raise url.fail("database_missing")
@@ -106,8 +105,6 @@ class MysqlLease(StoreLease):
             "database": database,
             "user": user or "root",
         }
-        if password is not None:
-            connection["password"] = password
         if "unix_socket" in url.options:
             connection["unix_socket"] = url.local_path(url.options["unix_socket"])
         connection.update(tls_options(url))
@@ -116,7 +113,13 @@ class MysqlLease(StoreLease):
             connect_timeout=url.seconds("connect_timeout", 0.01),
             durability=url.choice("durability", DURABILITY),
         )
-        return cls(connection, url=url.shown, clock=clock, **own, **cls.read_options(url))
+        options = cls.read_options(url)
+        # Read last (from the URL or password_file=): no refusal above runs with the
+        # password among its frame's variables.
+        password = url.password()
+        if password is not None:
+            connection["password"] = password
+        return cls(connection, url=url.shown, clock=clock, **own, **options)
 
     # --- connection ---------------------------------------------------------------------
 

@@ -88,15 +88,12 @@ class RedisLease(StoreLease):
         url.check_ports()
         tls = url.scheme == "rediss"  # TLS options on redis:// would be ignored: unknown there
         url.check_known((*OPTIONS, "ssl_cert_reqs", *_TLS_FILES) if tls else OPTIONS)
-        host, port, user, _ = url.endpoint()
-        password = url.password()  # from the URL or password_file=
+        host, port, user = url.endpoint()[:3]
         connection: dict[str, Any] = {"host": host or "127.0.0.1", "port": port or 6379}
         db_text = url.path.strip("/")
         connection["db"] = url.to_int("db", db_text, 0, _MAX_DB) if db_text else 0
         if user:
             connection["username"] = user
-        if password is not None:
-            connection["password"] = password
         if tls:
             connection["ssl"] = True
             reqs = url.choice("ssl_cert_reqs", _CERT_REQS)
@@ -110,7 +107,13 @@ class RedisLease(StoreLease):
             connect_timeout=url.seconds("connect_timeout", 0.01),
             durability=url.choice("durability", DURABILITY),
         )
-        return cls(connection, url=url.shown, clock=clock, **own, **cls.read_options(url))
+        options = cls.read_options(url)
+        # Read last (from the URL or password_file=): no refusal above runs with the
+        # password among its frame's variables.
+        password = url.password()
+        if password is not None:
+            connection["password"] = password
+        return cls(connection, url=url.shown, clock=clock, **own, **options)
 
     # --- connection ---------------------------------------------------------------------
 
