@@ -104,6 +104,24 @@ def test_a_pod_without_an_ordinal_keeps_no_chain(monkeypatch: pytest.MonkeyPatch
     assert_clean(failure("k8s:?ordinal_env=SNOWID_ORDINAL_TEST"))
 
 
+def test_the_other_wraps_of_an_os_error_keep_no_chain(tmp_path: Path) -> None:
+    """The token file of ``snowid serve``, its listening address, a slot entry that is not
+    a file: each replaces an OSError, which is not kept."""
+    from snowid.cli._serve import _reserve
+    from snowid.lease._fs import open_slot
+    from snowid.web._auth import read_tokens
+
+    calls = (
+        lambda: read_tokens(str(tmp_path / "no-tokens")),
+        lambda: _reserve("no-such-host.invalid", 1, "en"),
+        lambda: open_slot(str(tmp_path)),
+    )
+    for call in calls:
+        with pytest.raises(SnowIdError) as caught:
+            call()
+        assert_clean(caught.value)
+
+
 # --- Redis ------------------------------------------------------------------------------------
 
 
@@ -204,6 +222,22 @@ def test_libpq_passfile_and_pgpassfile_give_the_password(
     with open_lease(f"{base}&table={table}") as lease:
         assert lease.acquire(0).ceiling_ms > 0
     assert os.environ["PGPASSFILE"] == str(passfile)
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+def test_sql_apply_keeps_no_secret(scram: PgCluster) -> None:
+    """``snowid sql postgres --apply``: a server that is down, and a wrong password."""
+    from snowid._sql import apply_postgres
+
+    for url in (
+        f"postgresql://u:{M}@127.0.0.1:1/db",
+        f"postgresql://owner:{M}@127.0.0.1:{scram.port}/leases",
+    ):
+        with pytest.raises(SnowIdError) as caught:
+            apply_postgres(url, ["SELECT 1"])
+        assert_clean(caught.value)
+        assert getattr(caught.value, "driver_class", "") == "OperationalError"
 
 
 # --- MySQL / MariaDB --------------------------------------------------------------------------
