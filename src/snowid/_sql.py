@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from snowid import __version__
+from snowid._foreign import detached, driver_detail
 from snowid._layout import TWITTER, TwitterLayout
 from snowid._redact import redact, scrub
 from snowid.errors import (
@@ -166,6 +167,7 @@ def _literal(text: str) -> str:
 # --- installing them --------------------------------------------------------------------
 
 
+@detached()
 def apply_postgres(url: str, statements: Sequence[str]) -> None:
     """Run ``statements`` in one transaction on the PostgreSQL database at ``url``.
 
@@ -186,13 +188,17 @@ def apply_postgres(url: str, statements: Sequence[str]) -> None:
     try:
         conn: Any = psycopg.connect(text, connect_timeout=_CONNECT_TIMEOUT_S)
     except (psycopg.Error, ValueError) as error:  # ValueError: a URL libpq cannot parse
-        raise DatabaseUnreachableError(url=shown, reason=_reason(error, text)) from None
+        raise DatabaseUnreachableError(
+            url=shown, reason=_reason(error, text), **driver_detail(error, text)
+        ) from None
     try:
         with conn.transaction():
             for statement in statements:
                 conn.execute(statement)
     except psycopg.Error as error:
-        raise DatabaseRefusedError(url=shown, reason=_reason(error, text)) from None
+        raise DatabaseRefusedError(
+            url=shown, reason=_reason(error, text), **driver_detail(error, text)
+        ) from None
     finally:
         conn.close()
 

@@ -61,6 +61,8 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     (InvalidValueError) NotABooleanError       a yes/no setting that is neither
     (InvalidValueError) AuthTokenFileError     the bearer-token file cannot be used
         └── AuthTokenFileEmptyError, AuthTokenFileMissingError
+    (InvalidValueError) PasswordFileError      a lease URL's password_file cannot be used
+        └── PasswordFileEmptyError
     DatabaseUnreachableError (ConnectionError) snowid sql … --apply cannot connect
     DatabaseRefusedError (RuntimeError)        … connected, but the SQL was refused
     ExtraMissingError (ImportError)            a feature's optional package is not installed
@@ -115,6 +117,8 @@ __all__ = [
     "OrdinalMissingError",
     "OrdinalOutOfRangeError",
     "OutOfRangeError",
+    "PasswordFileEmptyError",
+    "PasswordFileError",
     "SignBitSetError",
     "SlotEntryError",
     "SlotQuarantinedError",
@@ -145,6 +149,16 @@ def _data(cls: _E) -> _E:
     eq=False keeps exceptions hashable and compared by identity, as builtins are.
     """
     return dataclasses.dataclass(kw_only=True, eq=False, repr=False)(cls)  # type: ignore[return-value]
+
+
+@_data
+class _DriverDetail:
+    """What an error raised in place of another library's exception keeps of it (see
+    ``snowid._foreign``): the class name and the message, scrubbed of every secret;
+    both empty when there was none. The exception itself is never kept."""
+
+    driver_class: str = ""
+    driver_message: str = ""
 
 
 class SnowIdError(Exception):
@@ -495,13 +509,14 @@ LeaseUrlReason = Literal[
     "control_character",  # a control character (``text``, as U+XXXX) in the URL or its path
     "database_missing",  # a mysql: URL without a database in its path
     "env_name",  # ``option``=``text`` is not an environment variable name
+    "password_twice",  # a password in the URL and ``password_file=`` too
 ]
 LEASE_URL_REASONS: tuple[str, ...] = get_args(LeaseUrlReason)
 """Every ``InvalidLeaseUrlError.reason``; each has its message ``invalid_lease_url.<reason>``."""
 
 
 @_data
-class InvalidLeaseUrlError(InvalidValueError):
+class InvalidLeaseUrlError(InvalidValueError, _DriverDetail):
     """A lease URL snowid cannot use; ``reason`` (one of LEASE_URL_REASONS) says why.
 
     ``value`` is the URL without its password. The other attributes are the data the
@@ -613,7 +628,7 @@ class LeaseLostError(LeaseError):
 
 
 @_data
-class StoreUnreachableError(LeaseError, ConnectionError):
+class StoreUnreachableError(LeaseError, ConnectionError, _DriverDetail):
     """The lease ``store`` did not answer (``reason``)."""
 
     code = "store_unreachable"
@@ -687,7 +702,7 @@ class SlotEntryError(LeaseError):
 
 
 @_data
-class StateDirUnusableError(LeaseError):
+class StateDirUnusableError(LeaseError, _DriverDetail):
     """The state directory ``path`` cannot be created, listed or written (it is a file,
     under /proc, not writable, the disk is full, ...): ``reason``.
 
@@ -725,7 +740,7 @@ class StoreNotDurableError(LeaseError):
 
 
 @_data
-class StoreConfigHiddenError(LeaseError):
+class StoreConfigHiddenError(LeaseError, _DriverDetail):
     """Strict mode: ``store`` refused to show its persistence settings (``reason``; managed
     Redis often blocks CONFIG GET), so it cannot be vouched for."""
 
@@ -747,7 +762,7 @@ class StoreReplicationError(LeaseError):
 
 
 @_data
-class StoreRefusedError(LeaseError):
+class StoreRefusedError(LeaseError, _DriverDetail):
     """``store`` answered but refused a command (``reason``: out of memory, a read-only
     replica, a missing permission, a server too old)."""
 
@@ -858,7 +873,7 @@ class NotABooleanError(InvalidValueError):
 
 
 @_data
-class AuthTokenFileError(InvalidValueError):
+class AuthTokenFileError(InvalidValueError, _DriverDetail):
     """The bearer-token file ``value`` of ``snowid serve`` cannot be read (``reason``)."""
 
     code = "auth_token_file_unreadable"
@@ -880,6 +895,25 @@ class AuthTokenFileMissingError(AuthTokenFileError):
     code = "auth_token_file_missing"
 
 
+@_data
+class PasswordFileError(InvalidValueError, _DriverDetail):
+    """The file ``value`` named by ``password_file=`` in the lease URL ``url`` (shown
+    without secrets) cannot be read: ``reason`` (the OS's words). Never its content."""
+
+    code = "password_file_unreadable"
+    # The operator's own path: shown whole, not shortened.
+    _shown: ClassVar[frozenset[str]] = frozenset()
+    field: str = "password_file"
+    url: str = ""
+    reason: str = ""
+
+
+class PasswordFileEmptyError(PasswordFileError):
+    """The file ``value`` named by ``password_file=`` holds nothing but line breaks."""
+
+    code = "password_file_empty"
+
+
 # --- SQL functions installed into a database (snowid sql postgres --apply) ---------------
 
 
@@ -893,7 +927,7 @@ class InvalidDatabaseUrlError(InvalidValueError):
 
 
 @_data
-class DatabaseUnreachableError(SnowIdError, ConnectionError):
+class DatabaseUnreachableError(SnowIdError, ConnectionError, _DriverDetail):
     """The database ``url`` (without its password) could not be connected to: ``reason``."""
 
     code = "database_unreachable"
@@ -902,7 +936,7 @@ class DatabaseUnreachableError(SnowIdError, ConnectionError):
 
 
 @_data
-class DatabaseRefusedError(SnowIdError, RuntimeError):
+class DatabaseRefusedError(SnowIdError, RuntimeError, _DriverDetail):
     """The database ``url`` (without its password) refused the SQL: ``reason``."""
 
     code = "database_refused"

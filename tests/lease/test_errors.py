@@ -113,6 +113,8 @@ BAD_URLS: list[tuple[str, str, str]] = [
     ("static://1/2?state_dir=/tmp/snowid%0D", "control_character", "U+000D"),
     ("mysql://u:s3cret@h:3306/?ttl=1", "database_missing", "mysql://USER"),
     ("k8s:?ordinal_env=POD-INDEX", "env_name", "ASCII letters"),
+    ("redis://:s3cret@h/0?password_file=/run/pw", "password_twice", "password_file="),
+    ("mysql://u:s3cret@h/db?password_file=/run/pw", "password_twice", "password_file="),
 ]
 
 

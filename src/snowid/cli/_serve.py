@@ -18,6 +18,7 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import MISSING, fields, replace
 
+from snowid._foreign import detached
 from snowid.cli._common import add_lang_option
 from snowid.errors import AddressUnavailableError
 from snowid.i18n import translate
@@ -87,6 +88,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
     return Settings.load({name: getattr(args, name) for name in FLAGS})
 
 
+@detached()
 def _reserve(host: str, port: int, lang: str) -> socket.socket:
     """Bind the address now, so that a bad host or a busy port is a clear error (exit 1)
     and port 0 becomes a real port that the start log can name.

@@ -189,6 +189,11 @@ MESSAGES: dict[str, str] = {
         "{field} {value} holds no token; put one token per line (blank lines and lines"
         " starting with # are ignored)"
     ),
+    "password_file_unreadable": "{field} {value} of the lease {url} cannot be read: {reason}",
+    "password_file_empty": (
+        "{field} {value} of the lease {url} is empty; write the password in it (a trailing"
+        " line break is ignored)"
+    ),
     "auth_token_file_missing": (
         "{field} is on but no token file is given; set --auth-token-file or SNOWID_AUTH_TOKEN_FILE"
     ),
@@ -201,6 +206,7 @@ MESSAGES: dict[str, str] = {
     "field.id": "ID",
     "field.count": "count",
     "field.datetime": "datetime",
+    "field.password_file": "password_file",
     "field.lease": "lease",
     "field.auth_token_file": "auth token file",
     "field.auth_metrics": "metrics authentication",
@@ -354,7 +360,12 @@ MESSAGES: dict[str, str] = {
     ),
     "invalid_lease_url.database_missing": (
         "{field} URL {value} cannot be used: a mysql: lease needs a database; allowed:"
-        " mysql://USER:PASSWORD@HOST:PORT/DATABASE"
+        " mysql://USER@HOST:PORT/DATABASE?password_file=PATH"
+    ),
+    "invalid_lease_url.password_twice": (
+        "{field} URL {value} cannot be used: it gives a password both in the URL and in"
+        " password_file=; give it once, in the file (a password in the URL reaches"
+        " command lines and logs)"
     ),
     "invalid_lease_url.env_name": (
         "{field} URL {value} cannot be used: {option}={text} is not an environment variable"

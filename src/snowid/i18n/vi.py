@@ -201,6 +201,11 @@ MESSAGES: dict[str, str] = {
         "{field} {value} không chứa token nào; hãy ghi mỗi dòng một token (dòng trống và dòng"
         " bắt đầu bằng # được bỏ qua)"
     ),
+    "password_file_unreadable": "không đọc được {field} {value} của cấu hình thuê {url}: {reason}",
+    "password_file_empty": (
+        "{field} {value} của cấu hình thuê {url} đang trống; hãy ghi mật khẩu vào tệp đó"
+        " (dấu xuống dòng ở cuối được bỏ qua)"
+    ),
     "auth_token_file_missing": (
         "{field} đang bật nhưng chưa có tệp token; hãy đặt --auth-token-file hoặc"
         " SNOWID_AUTH_TOKEN_FILE"
@@ -214,6 +219,7 @@ MESSAGES: dict[str, str] = {
     "field.id": "ID",
     "field.count": "số lượng",
     "field.datetime": "thời điểm",
+    "field.password_file": "tệp mật khẩu password_file",
     "field.lease": "cấu hình thuê",
     "field.auth_token_file": "tệp token xác thực",
     "field.auth_metrics": "xác thực cho /metrics",
@@ -381,7 +387,12 @@ MESSAGES: dict[str, str] = {
     ),
     "invalid_lease_url.database_missing": (
         "không dùng được URL {field} {value}: quyền thuê mysql: cần tên cơ sở dữ liệu; dạng"
-        " đúng: mysql://NGƯỜI_DÙNG:MẬT_KHẨU@MÁY:CỔNG/CƠ_SỞ_DỮ_LIỆU"
+        " đúng: mysql://NGƯỜI_DÙNG@MÁY:CỔNG/CƠ_SỞ_DỮ_LIỆU?password_file=ĐƯỜNG_DẪN"
+    ),
+    "invalid_lease_url.password_twice": (
+        "không dùng được URL {field} {value}: mật khẩu được cho cả trong URL lẫn trong"
+        " password_file=; chỉ cho một lần, trong tệp (mật khẩu nằm trong URL sẽ lọt vào"
+        " dòng lệnh và nhật ký)"
     ),
     "invalid_lease_url.env_name": (
         "không dùng được URL {field} {value}: {option}={text} không phải tên biến môi trường;"

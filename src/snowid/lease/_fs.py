@@ -19,6 +19,7 @@ import os
 import stat
 from pathlib import Path
 
+from snowid._foreign import detached
 from snowid.errors import SlotEntryError, SlotEntryKind, UnsupportedFileSystemError
 
 __all__ = [
@@ -115,6 +116,7 @@ def _refuse_non_regular(path: str) -> None:
         raise SlotEntryError(path=path, kind=kind)
 
 
+@detached()  # the SlotEntryError raised while the OSError is handled keeps no chain to it
 def open_slot(path: str, *, create: bool = True) -> int:
     """A descriptor on the slot file ``path``, created (0600) if missing and ``create``.
 

@@ -12,6 +12,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from snowid._foreign import detached
 from snowid._layout import TWITTER
 from snowid.errors import SlotEntryError, SlotQuarantinedError, StateDirUnusableError
 from snowid.lease._base import IdentityStatus
@@ -27,15 +28,18 @@ SLOT_PREFIX = "slot-"
 def state_dir_errors(state_dir: str | os.PathLike[str], url: str | None = None) -> Iterator[None]:
     """Turn an OSError from preparing, scanning or writing ``state_dir`` into a
     :class:`StateDirUnusableError` naming the lease, the directory and the OS reason."""
-    try:
-        yield
-    except OSError as error:
-        raise StateDirUnusableError(
-            field="lease",
-            value=url or f"file://{state_dir}",
-            path=str(state_dir),
-            reason=_os_reason(error),
-        ) from error
+    with detached():  # the OSError is not kept: its reason and class name are
+        try:
+            yield
+        except OSError as error:
+            raise StateDirUnusableError(
+                field="lease",
+                value=url or f"file://{state_dir}",
+                path=str(state_dir),
+                reason=_os_reason(error),
+                driver_class=type(error).__name__,
+                driver_message=_os_reason(error),
+            ) from None
 
 
 def _os_reason(error: OSError) -> str:

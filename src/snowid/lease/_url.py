@@ -16,14 +16,18 @@ ASCII digits only.
 
 from __future__ import annotations
 
+import errno
 import math
+import os
 import re
+import stat
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import SplitResult, parse_qsl, unquote, urlsplit
 
+from snowid._foreign import detached, driver_detail
 from snowid._layout import TWITTER
 from snowid._parse import to_int
 from snowid._redact import hide, hides_raw_password, redact
@@ -33,6 +37,8 @@ from snowid.errors import (
     LeaseUrlReason,
     NumberTooLongError,
     OutOfRangeError,
+    PasswordFileEmptyError,
+    PasswordFileError,
 )
 
 __all__ = [
@@ -48,6 +54,7 @@ _FALSE = ("0", "false", "no", "off")
 _IDENT = re.compile(r"^[a-z_][a-z0-9_]{0,50}$")
 _DECIMAL = re.compile(r"^\s*[+]?(\d+(\.\d*)?|\.\d+)\s*$", re.ASCII)
 _MAX_PORT = 65535
+_UNHIDDEN = ("allowed", "driver_class", "driver_message")  # a list we wrote; scrubbed text
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # Unicode category Cc
 
 
@@ -125,6 +132,7 @@ class LeaseUrl:
             return None
         return self.to_int(name, text, minimum, maximum)
 
+    @detached()
     def to_int(self, name: str, text: str, minimum: int = 0, maximum: int | None = None) -> int:
         """``text`` as a whole number in ``minimum..maximum`` (the core's rules: ASCII digits)."""
         upper = "" if maximum is None else maximum
@@ -201,6 +209,7 @@ class LeaseUrl:
             return TWITTER.worker(dc, 0), TWITTER.worker(dc, TWITTER.max_machine)
         return None
 
+    @detached()
     def endpoint(self) -> tuple[str | None, int | None, str | None, str | None]:
         """The authority's host, port, user and password (the last two percent-decoded),
         each None where absent, for backends that connect to one host (a host list, whose
@@ -208,11 +217,24 @@ class LeaseUrl:
         parts = self.parts
         try:
             host, port = parts.hostname, parts.port
-        except ValueError:
-            raise self.fail("syntax") from None
+        except ValueError as error:
+            raise self.fail("syntax", **driver_detail(error, self.raw)) from None
         user = unquote(parts.username) if parts.username else None
         password = None if parts.password is None else unquote(parts.password)
         return host, port, user, password
+
+    def password(self) -> str | None:
+        """The password: the URL's own (percent-decoded), or the content of the file
+        named by ``password_file=`` (which keeps it off command lines); None if neither.
+
+        Giving both is an error (which one was meant?)."""
+        inline = self.endpoint()[3]
+        path = self.options.get("password_file")
+        if path is None:
+            return inline
+        if inline is not None:
+            raise self.fail("password_twice")
+        return read_password_file(self.local_path(path), self.shown)
 
     def check_ports(self) -> None:
         """Every ``host:port`` of the (possibly multi-host) authority has a port in 1..65535
@@ -237,6 +259,7 @@ def given(**options: Any) -> dict[str, Any]:
     return {key: value for key, value in options.items() if value is not None}
 
 
+@detached()
 def parse_lease_url(url: str) -> LeaseUrl:
     """Split ``url`` (surrounding white space ignored) into a :class:`LeaseUrl`; a control
     character inside it is refused.
@@ -247,8 +270,8 @@ def parse_lease_url(url: str) -> LeaseUrl:
     _check_controls(text, text)  # urlsplit would silently drop tabs and line breaks
     try:
         parts = urlsplit(text)
-    except ValueError:
-        raise _error("syntax", text) from None
+    except ValueError as error:
+        raise _error("syntax", text, **driver_detail(error, text)) from None
     if hides_raw_password(text):
         # "u:pa/ss@h": libpq and urllib split it differently, and what looks like a
         # host or port may be part of the password; refused, naming nothing after "//".
@@ -263,6 +286,38 @@ def parse_lease_url(url: str) -> LeaseUrl:
     )
 
 
+def read_password_file(path: str, shown: str) -> str:
+    """The password in ``path`` (for the lease ``shown``), as ``--auth-token-file`` reads
+    its file: UTF-8, trailing line breaks dropped. A missing, unreadable, non-UTF-8 or empty
+    file, a directory or anything but a regular file (a FIFO would block the open) is a
+    PasswordFileError naming the option and the path, never anything of the content."""
+    failure: PasswordFileError | None = None
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
+        with os.fdopen(fd, "rb") as file:
+            mode = os.fstat(fd).st_mode
+            if stat.S_ISDIR(mode):
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+            if not stat.S_ISREG(mode):
+                raise OSError(errno.EINVAL, "not a regular file")
+            data = file.read()
+        password = data.decode("utf-8").rstrip("\r\n")
+    except OSError as error:
+        failure = PasswordFileError(
+            value=path,
+            url=shown,
+            reason=error.strerror or type(error).__name__,
+            driver_class=type(error).__name__,
+        )
+    except UnicodeDecodeError:
+        failure = PasswordFileError(value=path, url=shown, reason="not UTF-8 text")
+    if failure is not None:  # raised here, outside the handler: no chain to the content
+        raise failure
+    if not password:
+        raise PasswordFileEmptyError(value=path, url=shown)
+    return password
+
+
 def _check_controls(text: str, url: str) -> None:
     """Refuse a control character in ``text`` (part of ``url``), named as U+XXXX."""
     found = _CONTROL.search(text)
@@ -275,7 +330,7 @@ def _error(reason: LeaseUrlReason, url: str, **data: Any) -> InvalidLeaseUrlErro
     taken from the URL is dropped if a secret is in it (the error's message shortens
     the rest and makes control characters visible)."""
     shown: dict[str, Any] = {
-        key: hide(value, url) if isinstance(value, str) and key != "allowed" else value
+        key: hide(value, url) if isinstance(value, str) and key not in _UNHIDDEN else value
         for key, value in data.items()
     }
     return InvalidLeaseUrlError(value=redact(url), reason=reason, **shown)

@@ -33,6 +33,7 @@ import uuid
 from typing import Any, Unpack
 
 from snowid._clock import Clock
+from snowid._foreign import detached, driver_detail
 from snowid._redact import scrub
 from snowid.errors import (
     StoreRefusedError,
@@ -59,7 +60,7 @@ __all__ = ["OPTIONS", "MysqlLease"]
 OPTIONS = (
     "range", "datacenter", "table", "ttl", "renew", "span", "max_skew", "timeout",
     "claim_wait", "connect_timeout", "durability", "unix_socket", "ssl_mode", "ssl_ca",
-    "ssl_cert", "ssl_key",
+    "ssl_cert", "ssl_key", "password_file",
 )  # fmt: skip
 _SETTINGS = (
     "innodb_flush_log_at_trx_commit", "log_bin", "sync_binlog", "read_only",
@@ -94,7 +95,7 @@ class MysqlLease(StoreLease):
         """``mysql://user[:password]@host[:port]/database?range=…&ttl=…`` (or ``mariadb://``)."""
         url.check_ports()
         url.check_known(OPTIONS)
-        host, port, user, password = url.endpoint()
+        host, port, user = url.endpoint()[:3]
         database = url.path.strip("/")
         if not database or "/" in database:
             raise url.fail("database_missing")
@@ -104,8 +105,6 @@ class MysqlLease(StoreLease):
             "database": database,
             "user": user or "root",
         }
-        if password is not None:
-            connection["password"] = password
         if "unix_socket" in url.options:
             connection["unix_socket"] = url.local_path(url.options["unix_socket"])
         connection.update(tls_options(url))
@@ -114,7 +113,13 @@ class MysqlLease(StoreLease):
             connect_timeout=url.seconds("connect_timeout", 0.01),
             durability=url.choice("durability", DURABILITY),
         )
-        return cls(connection, url=url.shown, clock=clock, **own, **cls.read_options(url))
+        options = cls.read_options(url)
+        # Read last (from the URL or password_file=): no refusal above runs with the
+        # password among its frame's variables.
+        password = url.password()
+        if password is not None:
+            connection["password"] = password
+        return cls(connection, url=url.shown, clock=clock, **own, **options)
 
     # --- connection ---------------------------------------------------------------------
 
@@ -189,6 +194,7 @@ class MysqlLease(StoreLease):
                     " (transactions and row locks)",
                 )
 
+    @detached()
     def _call(self, func: Any, *args: Any) -> Any:
         """One round trip; PyMySQL's errors become snowid's (the connection is dropped).
 
@@ -205,20 +211,27 @@ class MysqlLease(StoreLease):
             code = error.args[0] if error.args else 0
             if timed_out and code >= 2000:  # a client error: the read timed out
                 raise self._timed_out() from None
-            raise StoreUnreachableError(store=self.url, reason=self._reason(error)) from None
+            raise StoreUnreachableError(**self._detail(error)) from None
         except pymysql.err.MySQLError as error:
             self._drop_connection()
             if error.args and error.args[0] == _NO_SUCH_TABLE:
                 raise StoreMissing from None
-            raise StoreRefusedError(store=self.url, reason=self._reason(error)) from None
+            raise StoreRefusedError(**self._detail(error)) from None
         except OSError as error:  # pragma: no cover - PyMySQL wraps socket errors
             self._drop_connection()
-            raise StoreUnreachableError(store=self.url, reason=str(error)) from None
+            raise StoreUnreachableError(**self._detail(error)) from None
 
-    def _reason(self, error: BaseException) -> str:
-        """PyMySQL's message in one line, without the password (or any quoted name)."""
+    def _detail(self, error: BaseException) -> dict[str, str]:
+        """The store, PyMySQL's message in one line and the driver's detail, without the
+        password (or any quoted name)."""
         password = self.connection.get("password")
-        return scrub(reason_of(error), self.url, [password] if password else [])
+        secrets = [password] if password else []
+        reason = reason_of(error)
+        return {
+            "store": self.url,
+            "reason": scrub(reason, self.url, secrets),
+            **driver_detail(error, self.url, secrets, message=reason),
+        }
 
     def _batch(self, sql: str, params: Any = None) -> list[list[tuple[Any, ...]]]:
         """Send ``sql`` (one or more statements) in one round trip; every result set."""

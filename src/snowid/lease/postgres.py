@@ -17,6 +17,7 @@ import threading
 from typing import Any, Unpack
 
 from snowid._clock import Clock
+from snowid._foreign import detached, driver_detail
 from snowid._redact import redact, scrub
 from snowid.errors import StoreUnreachableError
 from snowid.lease._base import IdentityStatus
@@ -69,6 +70,9 @@ class PostgresLease(StoreLease):
         """``postgresql://user@host:port/db?range=A-B&ttl=S...``; libpq gets the rest of
         the URL as its connection string, built here once."""
         url.check_ports()
+        if "password_file" in url.options:  # libpq would refuse it, in its own words
+            allowed = ", ".join((*cls.options, "passfile and libpq's other parameters"))
+            raise url.fail("unknown_option", options="password_file", allowed=allowed)
         own = given(
             schema=url.identifier("schema"),
             table=url.identifier("table"),
@@ -79,6 +83,7 @@ class PostgresLease(StoreLease):
 
     # --- connection and one statement ---------------------------------------------------
 
+    @detached()
     def _connect(self) -> Any:
         if self._conn is not None and not self._conn.closed:
             return self._conn
@@ -98,8 +103,13 @@ class PostgresLease(StoreLease):
 
     def _unreachable(self, error: BaseException) -> StoreUnreachableError:
         # libpq quotes what it could not read, which may be a piece of the password
-        return StoreUnreachableError(store=self.url, reason=scrub(first_line(error), self.conninfo))
+        return StoreUnreachableError(
+            store=self.url,
+            reason=scrub(first_line(error), self.conninfo),
+            **driver_detail(error, self.conninfo),
+        )
 
+    @detached()
     def _run(self, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
         """Execute one autocommit statement with a client-side timeout; its rows."""
         import psycopg
@@ -184,6 +194,7 @@ class PostgresLease(StoreLease):
 
     # --- set-up and status --------------------------------------------------------------
 
+    @detached()
     def _store_init(self, quarantine_ms: int | None) -> tuple[str, bool]:
         """Create the tables and the meta row if missing (one transaction)."""
         import psycopg

@@ -24,6 +24,7 @@ import uuid
 from typing import Any, Unpack
 
 from snowid._clock import Clock
+from snowid._foreign import detached, driver_detail
 from snowid._redact import scrub
 from snowid.errors import (
     StoreConfigHiddenError,
@@ -50,7 +51,7 @@ _FSYNC_OK = ("always", "everysec")
 _MIN_VERSION = (5, 0)  # scripts that read TIME and then write (effects replication)
 OPTIONS = (
     "range", "datacenter", "key", "ttl", "renew", "span", "max_skew", "timeout", "claim_wait",
-    "connect_timeout", "durability",
+    "connect_timeout", "durability", "password_file",
 )  # fmt: skip
 _TLS_FILES = ("ssl_ca_certs", "ssl_certfile", "ssl_keyfile")
 _CERT_REQS = ("none", "optional", "required")  # redis-py's names of ssl.CERT_*
@@ -87,14 +88,12 @@ class RedisLease(StoreLease):
         url.check_ports()
         tls = url.scheme == "rediss"  # TLS options on redis:// would be ignored: unknown there
         url.check_known((*OPTIONS, "ssl_cert_reqs", *_TLS_FILES) if tls else OPTIONS)
-        host, port, user, password = url.endpoint()
+        host, port, user = url.endpoint()[:3]
         connection: dict[str, Any] = {"host": host or "127.0.0.1", "port": port or 6379}
         db_text = url.path.strip("/")
         connection["db"] = url.to_int("db", db_text, 0, _MAX_DB) if db_text else 0
         if user:
             connection["username"] = user
-        if password is not None:
-            connection["password"] = password
         if tls:
             connection["ssl"] = True
             reqs = url.choice("ssl_cert_reqs", _CERT_REQS)
@@ -108,7 +107,13 @@ class RedisLease(StoreLease):
             connect_timeout=url.seconds("connect_timeout", 0.01),
             durability=url.choice("durability", DURABILITY),
         )
-        return cls(connection, url=url.shown, clock=clock, **own, **cls.read_options(url))
+        options = cls.read_options(url)
+        # Read last (from the URL or password_file=): no refusal above runs with the
+        # password among its frame's variables.
+        password = url.password()
+        if password is not None:
+            connection["password"] = password
+        return cls(connection, url=url.shown, clock=clock, **own, **options)
 
     # --- connection ---------------------------------------------------------------------
 
@@ -172,6 +177,7 @@ class RedisLease(StoreLease):
             self._restarted = True
         self.run_id = run_id
 
+    @detached()
     def _settings(self, client: Any) -> dict[str, str]:
         pipe = client.pipeline(transaction=False)
         for name in ("appendonly", "appendfsync", "maxmemory-policy"):
@@ -179,7 +185,12 @@ class RedisLease(StoreLease):
         try:
             replies = self._call(pipe.execute)
         except StoreRefusedError as error:
-            raise StoreConfigHiddenError(store=self.url, reason=error.reason) from None
+            raise StoreConfigHiddenError(
+                store=self.url,
+                reason=error.reason,
+                driver_class=error.driver_class,
+                driver_message=error.driver_message,
+            ) from None
         found: dict[str, str] = {}
         for reply in replies:
             found.update({_text(k): _text(v) for k, v in reply.items()})
@@ -198,6 +209,7 @@ class RedisLease(StoreLease):
             weak.append(("maxmemory-policy", policy, "noeviction or volatile-*"))
         return weak
 
+    @detached()
     def _call(self, func: Any, *args: Any, **kwargs: Any) -> Any:
         """One round trip; redis-py's errors become snowid's (the connection is dropped)."""
         import redis
@@ -209,18 +221,24 @@ class RedisLease(StoreLease):
             raise self._timed_out() from None
         except redis.ConnectionError as error:
             self._drop_connection()
-            raise StoreUnreachableError(store=self.url, reason=self._reason(error)) from None
+            raise StoreUnreachableError(**self._detail(error)) from None
         except redis.ResponseError as error:
             self._drop_connection()
-            raise StoreRefusedError(store=self.url, reason=self._reason(error)) from None
+            raise StoreRefusedError(**self._detail(error)) from None
         except redis.RedisError as error:
             self._drop_connection()
-            raise StoreUnreachableError(store=self.url, reason=self._reason(error)) from None
+            raise StoreUnreachableError(**self._detail(error)) from None
 
-    def _reason(self, error: BaseException) -> str:
-        """The first line of redis-py's message, without the password."""
+    def _detail(self, error: BaseException) -> dict[str, str]:
+        """The store, the first line of redis-py's message and the driver's detail, without
+        the password."""
         password = self.connection.get("password")
-        return scrub(first_line(error), self.url, [password] if password else [])
+        secrets = [password] if password else []
+        return {
+            "store": self.url,
+            "reason": scrub(first_line(error), self.url, secrets),
+            **driver_detail(error, self.url, secrets),
+        }
 
     def _script(self, name: str, *args: object) -> Any:
         client = self._client()

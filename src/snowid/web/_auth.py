@@ -20,6 +20,7 @@ from collections.abc import Callable
 from starlette.requests import Request
 from starlette.responses import Response
 
+from snowid._foreign import detached
 from snowid.errors import AuthTokenFileEmptyError, AuthTokenFileError
 from snowid.i18n import detect_lang, translate
 from snowid.web._errors import error_response
@@ -36,6 +37,7 @@ def _digest(token: bytes) -> bytes:
     return hashlib.sha256(token).digest()
 
 
+@detached()
 def read_tokens(path: str) -> tuple[bytes, ...]:
     """The digests of the tokens in ``path``; AuthTokenFileError if unreadable or empty.
 
@@ -45,7 +47,9 @@ def read_tokens(path: str) -> tuple[bytes, ...]:
             lines = file.read().splitlines()
     except OSError as error:
         reason = error.strerror or type(error).__name__
-        raise AuthTokenFileError(value=path, reason=reason) from None
+        raise AuthTokenFileError(
+            value=path, reason=reason, driver_class=type(error).__name__
+        ) from None
     tokens = [line.strip() for line in lines]
     digests = tuple(_digest(token) for token in tokens if token and not token.startswith(b"#"))
     if not digests:
