@@ -183,10 +183,12 @@ def test_a_second_snowid_serve_is_refused_until_the_first_stops(tmp_path: Path) 
 # --- in this process -------------------------------------------------------------------
 
 
-def test_a_second_lease_of_this_process_is_refused_and_the_identity_is_free_at_once_after() -> None:
+def test_a_second_lease_of_this_process_is_refused_and_the_identity_is_free_at_once_after(
+    tmp_path: Path,
+) -> None:
     """Two generators of one process on one identity would duplicate ids as surely."""
     first = open_lease(f"static://{DATACENTER}/20")
-    second = open_lease(f"static://{DATACENTER}/20?state_dir=/nonexistent/never-created")
+    second = open_lease(f"static://{DATACENTER}/20?state_dir={tmp_path / 'never-created'}")
     try:
         first.acquire(0)
         with pytest.raises(StaticIdentityInUseError) as caught:
@@ -196,7 +198,7 @@ def test_a_second_lease_of_this_process_is_refused_and_the_identity_is_free_at_o
             20,
             os.getpid(),
         )
-        assert not Path("/nonexistent/never-created").exists()  # refused before the slot
+        assert not (tmp_path / "never-created").exists()  # refused before the slot
         first.close()
         third = open_lease(f"static://{DATACENTER}/20")
         assert third.acquire(0).machine == 20
@@ -240,19 +242,24 @@ def test_a_forked_child_does_not_keep_its_parents_guard() -> None:
     identity is free although the child still runs."""
     lease = open_lease(f"static://{DATACENTER}/23")
     lease.acquire(0)
+    ready_read, ready_write = os.pipe()
     stop_read, stop_write = os.pipe()
     pid = os.fork()
-    if pid == 0:  # waits until the parent has tried again
+    if pid == 0:  # says it runs (the fork hooks have run), then waits for the parent
         os.close(stop_write)
+        os.write(ready_write, b"r")
         os.read(stop_read, 1)
         os._exit(0)
     os.close(stop_read)
+    os.close(ready_write)
     try:
+        assert os.read(ready_read, 1) == b"r"
         lease.close()
         with open_lease(f"static://{DATACENTER}/23") as again:
             assert again.acquire(0).machine == 23
     finally:
         os.close(stop_write)
+        os.close(ready_read)
         os.waitpid(pid, 0)
 
 

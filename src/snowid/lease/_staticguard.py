@@ -17,8 +17,9 @@ directory). Outside Linux there is no abstract namespace and the guard holds not
 
 A forked child inherits the descriptor, and with it would keep the name bound after its
 parent exits: the fork hook below closes the child's copy, which leaves the parent's
-binding in place. The child takes the guard again on its own first claim (refused while
-the parent holds it).
+binding in place. (Until the child has run it, both hold the name: a process trying then
+is refused, never let in.) The child takes the guard again on its own first claim,
+refused while the parent holds it.
 """
 
 from __future__ import annotations
