@@ -10,25 +10,15 @@ inherited and builds its own on its first call, so it claims its own identity; t
 is replaced in the child too, as a parent thread may have held it at the fork.
 
 A fixed identity (``static:``) cannot be claimed, only promised, so two processes using
-the same one would issue the same ids. The first process to use it takes it; after that:
-
-- a process forked from one that used it is refused (``ForkedGeneratorError``);
-- on Linux, any other process of the same host (more exactly: of the same network
-  namespace) is refused too (``StaticIdentityInUseError``): the first one binds an
-  abstract Unix socket named after the identity, which the kernel frees when it exits;
-- processes on other hosts or in other containers cannot be seen from here: giving
-  them different identities stays the operator's promise. ``static:...?state_dir=DIR``
-  locks the identity's slot file instead (refused with ``NoFreeIdentityError``), which
-  also covers containers sharing that directory.
-
-The guard is per identity, not per database: two applications of one host that use the
-same static identity for different databases are refused too.
+the same one would issue the same ids. The lease layer keeps it to one process at a time
+in this network namespace (``StaticIdentityInUseError``, see ``snowid.lease.static``);
+on top of that, a process forked from one that claimed it is refused
+(``ForkedGeneratorError``), even once that one has let go.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 import threading
 from typing import TYPE_CHECKING
 
@@ -40,13 +30,11 @@ from snowid.errors import (
     AlreadyConfiguredError,
     ForkedGeneratorError,
     NotConfiguredError,
-    StaticIdentityInUseError,
 )
 
 if TYPE_CHECKING:
-    import socket
-
-    from snowid.lease._base import Lease
+    from snowid.lease._base import Lease, LeaseEvent
+    from snowid.lease.static import StaticLease
 
 __all__ = ["ENV_VAR", "anext_id", "configure", "next_id", "next_ids"]
 
@@ -58,7 +46,7 @@ not load the lease layer (it loads on the first id)."""
 class _State:
     """Everything the process-wide generator keeps; one instance, module-level."""
 
-    __slots__ = ("ancestor_fixed", "configured", "fixed", "generator", "guard", "lease", "lock")
+    __slots__ = ("ancestor_fixed", "configured", "fixed", "generator", "lease", "lock")
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
@@ -67,10 +55,8 @@ class _State:
         self.generator: Generator | None = None
         """This process's generator; None until first use, and again in a forked child."""
         self.lease: Lease | None = None
-        self.guard: socket.socket | None = None
-        """The abstract socket that marks this process's static identity as taken."""
         self.fixed: tuple[int, int] | None = None
-        """The static (datacenter, machine) this process issues under, if any."""
+        """The static (datacenter, machine) this process claimed, if any."""
         self.ancestor_fixed: set[tuple[int, int]] = set()
         """Static identities that a process this one was forked from had taken."""
 
@@ -162,7 +148,7 @@ def _start() -> Generator:
         lease = open_lease(url)
         try:
             if isinstance(lease, StaticLease):
-                _take_fixed(lease.datacenter, lease.machine)
+                _check_not_inherited(lease)
             generator = Generator(fence=lease)
         except BaseException:
             lease.close()
@@ -173,24 +159,18 @@ def _start() -> Generator:
         return generator
 
 
-def _take_fixed(datacenter: int, machine: int) -> None:
-    """Mark a static identity as this process's, or refuse it (see the module docstring)."""
-    identity = (datacenter, machine)
+def _check_not_inherited(lease: StaticLease) -> None:
+    """Refuse a static identity that a process this one was forked from claimed; else
+    remember it once claimed, for this process's own forked children."""
+    identity = (lease.datacenter, lease.machine)
     if identity in _state.ancestor_fixed:
-        raise ForkedGeneratorError(datacenter=datacenter, machine=machine)
-    if sys.platform.startswith("linux"):
-        import socket  # only a static identity needs it
+        raise ForkedGeneratorError(datacenter=lease.datacenter, machine=lease.machine)
 
-        guard = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        try:
-            # A leading NUL puts the name in Linux's abstract namespace: no file is
-            # created, and the name is freed as soon as the process holding it exits.
-            guard.bind(f"\0snowid/static/{datacenter}/{machine}".encode())
-        except OSError:
-            guard.close()
-            raise StaticIdentityInUseError(datacenter=datacenter, machine=machine) from None
-        _state.guard = guard
-    _state.fixed = identity
+    def on_event(event: LeaseEvent) -> None:
+        if event.kind == "claim":
+            _state.fixed = identity
+
+    lease.listeners.append(on_event)
 
 
 def _after_fork_in_child() -> None:
@@ -199,13 +179,10 @@ def _after_fork_in_child() -> None:
     state.generator = None
     state.lease = None  # the inherited lease drops its grant itself (Lease)
     if state.fixed is not None:
+        # The guard itself is dropped by the lease layer (the parent keeps it); if the
+        # parent lets go first, this child still refuses the identity (ancestor_fixed).
         state.ancestor_fixed.add(state.fixed)
         state.fixed = None
-    if state.guard is not None:
-        # Our copy only: the parent keeps the name bound; if it exits first, the name
-        # is free again, but this child still refuses the identity (ancestor_fixed).
-        state.guard.close()
-        state.guard = None
 
 
 if hasattr(os, "register_at_fork"):
@@ -215,14 +192,11 @@ if hasattr(os, "register_at_fork"):
 def _reset() -> None:
     """Forget the configuration and close this process's lease (for tests)."""
     with _state.lock:
-        lease, guard = _state.lease, _state.guard
+        lease = _state.lease
         _state.configured = None
         _state.generator = None
         _state.lease = None
-        _state.guard = None
         _state.fixed = None
         _state.ancestor_fixed.clear()
     if lease is not None:
         lease.close()
-    if guard is not None:
-        guard.close()

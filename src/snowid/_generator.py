@@ -65,7 +65,8 @@ class Generator:
     ``ClockMovedBackwards`` until the clock catches up. At the fence's ceiling a call
     waits up to ``max_wait_ms`` for it to rise, then raises ``CeilingReachedError``.
     In a forked child a fixed identity raises ``ForkedGeneratorError``; a fence is
-    asked for a new grant.
+    asked for a new grant. A fixed identity takes no guard against other processes: that
+    none uses it too is the caller's promise (a ``static:`` lease takes one).
     """
 
     __slots__ = (

@@ -56,7 +56,7 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
         ├── StoreVersionError                the store's server is too old
         ├── OrdinalMissingError              k8s: no pod ordinal in the host name
         ├── OrdinalOutOfRangeError           k8s: the pod ordinal does not fit its bits
-        └── StaticIdentityInUseError           static: in two processes of one host
+        └── StaticIdentityInUseError           a static identity held by another process
     AddressUnavailableError (OSError)          snowid serve cannot listen there
     (InvalidValueError) NotABooleanError       a yes/no setting that is neither
     (InvalidValueError) AuthTokenFileError     the bearer-token file cannot be used
@@ -848,12 +848,17 @@ class AlreadyConfiguredError(InvalidValueError):
 
 @_data
 class StaticIdentityInUseError(LeaseError):
-    """A fixed identity (``static:``) that another process on this host already issues
-    under through the process-wide generator: ``datacenter``, ``machine``."""
+    """A fixed identity (``static:``, or ``snowid generate --datacenter/--machine``) that
+    another process of this host's network namespace holds: ``datacenter``, ``machine``,
+    and the holder's ``pid`` when the kernel names it (else None)."""
 
     code = "static_identity_in_use"
     datacenter: int
     machine: int
+    pid: int | None = None
+
+    def _catalog_key(self) -> str:
+        return self.code if self.pid is None else f"{self.code}.pid"
 
 
 class FloatIdError(InvalidIdError):

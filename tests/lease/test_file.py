@@ -23,6 +23,7 @@ from snowid.errors import (
     LeaseLostError,
     NoFreeIdentityError,
     SlotQuarantinedError,
+    StaticIdentityInUseError,
     UnsupportedFileSystemError,
 )
 from snowid.lease import FileLease, lease_status, open_lease
@@ -192,17 +193,31 @@ def test_other_code_closing_a_slot_fd_keeps_the_lock(tmp_path: Path) -> None:
 
 
 def test_same_static_id_twice_with_shared_state_dir(tmp_path: Path) -> None:
-    """Case 12: a second holder of static://1/2 on this host refuses."""
+    """Case 12: a second holder of static://1/2 on this host refuses.
+
+    Changed on purpose (issue 16): the host's guard now refuses it first, with
+    StaticIdentityInUseError naming the holder; the slot lock still refuses a claimant
+    that the guard cannot see (another network namespace sharing the directory), which
+    the one-slot file: lease below stands for.
+    """
     clock = FakeClock(NOW)
     first = open_lease(f"static://1/2?state_dir={tmp_path}", clock=clock)
-    grant = first.acquire(NOW)
-    assert (grant.datacenter, grant.machine) == (1, 2)
     second = open_lease(f"static://1/2?state_dir={tmp_path}", clock=clock)
-    with pytest.raises(NoFreeIdentityError) as caught:
-        second.acquire(NOW)
-    assert caught.value.first == caught.value.last == 34
-    first.close()
-    second.close()
+    same_slot = open_lease(f"file://{tmp_path}?range=34-34", clock=clock)
+    try:
+        grant = first.acquire(NOW)
+        assert (grant.datacenter, grant.machine) == (1, 2)
+        with pytest.raises(StaticIdentityInUseError) as in_use:
+            second.acquire(NOW)
+        assert (in_use.value.datacenter, in_use.value.machine) == (1, 2)
+        assert in_use.value.pid == os.getpid()
+        with pytest.raises(NoFreeIdentityError) as caught:
+            same_slot.acquire(NOW)
+        assert caught.value.first == caught.value.last == 34
+    finally:
+        first.close()
+        second.close()
+        same_slot.close()
 
 
 def test_static_without_state_dir_refuses_in_a_forked_child() -> None:

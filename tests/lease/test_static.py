@@ -1,5 +1,7 @@
-"""A static identity without state_dir says, once per process, that uniqueness is the
-operator's promise (issue 8, item 12): two such processes issue duplicates silently.
+"""A static identity without state_dir says, once per process, what uniqueness is left to
+the operator (issue 8, item 12): on Linux this host's guard refuses a second process of the
+same network namespace (issue 16), but processes on other hosts or namespaces issue
+duplicates silently.
 
 A log record (the service's log; stderr through logging's last resort in the CLI), never
 ``warnings.warn``.
@@ -43,6 +45,9 @@ def test_the_first_static_claim_warns_once_per_process(
     (message,) = _warnings(caplog)
     assert "datacenter 1, machine 2 has no state_dir" in message
     assert "duplicate ids" in message
+    if sys.platform.startswith("linux"):  # where the guard holds it (test_static_guard.py)
+        assert "a second process on this host (in the same network namespace) is refused" in message
+        assert "another host, or in a container with its own network" in message
 
 
 def test_the_warning_is_vietnamese_under_snowid_lang_vi(

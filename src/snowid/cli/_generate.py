@@ -9,12 +9,14 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from snowid import Generator
+from snowid._clock import SYSTEM_CLOCK
 from snowid.cli._common import add_lang_option
 from snowid.errors import EmptyValueError, OutOfRangeError
 from snowid.fields import to_int
 
 if TYPE_CHECKING:
     from snowid.lease import Lease
+    from snowid.lease._staticguard import StaticGuard
 
 MAX_COUNT = 10_000_000
 _CHUNK = 65_536  # ids per write: output streams instead of holding millions of strings
@@ -26,7 +28,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="print fresh ids from the production generator",
         description=(
             "Print COUNT fresh ids, one per line. With --datacenter and --machine the"
-            " identity is fixed (you promise no other process uses it); otherwise a worker"
+            " identity is fixed: another process on this host using it at the same time is"
+            " refused, and no other host using it is your promise; otherwise a worker"
             " identity is leased from --lease URL, SNOWID_LEASE or the default host slots."
         ),
     )
@@ -57,13 +60,28 @@ def _generate(args: argparse.Namespace, lang: str) -> int:
         raise EmptyValueError(field="datacenter", value="")
     if args.machine is None:
         raise EmptyValueError(field="machine", value="")
-    generator = Generator(to_int("datacenter", args.datacenter), to_int("machine", args.machine))
-    _print_ids(_batches(generator, count), as_json=args.json)
+    datacenter, machine = to_int("datacenter", args.datacenter), to_int("machine", args.machine)
+    generator = Generator(datacenter, machine)  # checks both ranges before the guard
+    guard = _guard(datacenter, machine)
+    try:
+        _print_ids(_batches(generator, count), as_json=args.json)
+    finally:
+        guard.release()
     return 0
 
 
+def _guard(datacenter: int, machine: int) -> StaticGuard:
+    """The fixed identity taken on this host as a ``static:`` lease takes it: refused
+    (StaticIdentityInUseError) before any id while another process holds it."""
+    from snowid.lease._staticguard import StaticGuard
+
+    guard = StaticGuard(datacenter, machine)
+    guard.take(SYSTEM_CLOCK)
+    return guard
+
+
 def _open_lease(url: str | None) -> Lease:
-    # Imported here: only a run without a fixed identity pays for the lease layer.
+    # Imported here: a run with a fixed identity needs only the guard of the lease layer.
     from snowid.lease import open_lease, release_on_sigterm
 
     release_on_sigterm()  # a killed `snowid generate` still gives its identity back

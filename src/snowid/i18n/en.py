@@ -396,6 +396,14 @@ MESSAGES: dict[str, str] = {
         " its ceiling again"
     ),
     "lease.static_unguarded": (
+        "static identity datacenter {datacenter}, machine {machine} has no state_dir: a second"
+        " process on this host (in the same network namespace) is refused, but nothing stops a"
+        " process on another host, or in a container with its own network, from using it too,"
+        " and two processes on one identity issue duplicate ids without any error; keeping it"
+        " unique across hosts is your promise (?state_dir=DIR also locks it for containers"
+        " sharing that directory, and keeps a high-water mark across restarts)"
+    ),
+    "lease.static_unguarded.no_guard": (
         "static identity datacenter {datacenter}, machine {machine} has no state_dir: nothing"
         " on this host stops another process from using it too, and two processes on one"
         " identity issue duplicate ids without any error; keeping it unique across processes"
@@ -425,10 +433,16 @@ MESSAGES: dict[str, str] = {
         " {current}; configure it once, at startup (the same lease again is fine)"
     ),
     "static_identity_in_use": (
-        "datacenter {datacenter}, machine {machine} already issues ids in another process on"
-        " this host, and a static identity belongs to one process only; give each process its"
-        " own identity, or use a lease (file: on one host, postgresql://HOST/DB for several) so"
-        " that each process claims one"
+        "datacenter {datacenter}, machine {machine} is already held by another process on this"
+        " host (in the same network namespace), and a static identity belongs to one process at"
+        " a time; give each process its own identity, or use a lease (file: on one host,"
+        " postgresql://HOST/DB for several) so that each process claims one"
+    ),
+    "static_identity_in_use.pid": (
+        "datacenter {datacenter}, machine {machine} is already held by process {pid} on this"
+        " host (in the same network namespace), and a static identity belongs to one process at"
+        " a time; give each process its own identity, or use a lease (file: on one host,"
+        " postgresql://HOST/DB for several) so that each process claims one"
     ),
     "id_float": (
         "{field} {value} is a floating-point number, which cannot hold every 64-bit id exactly"

@@ -426,6 +426,15 @@ MESSAGES: dict[str, str] = {
     ),
     "lease.static_unguarded": (
         "danh tính cố định (trung tâm dữ liệu {datacenter}, máy {machine}) không có state_dir:"
+        " tiến trình thứ hai trên máy này (cùng network namespace) sẽ bị từ chối, nhưng không"
+        " có gì ngăn một tiến trình trên máy khác, hoặc trong một container có mạng riêng, dùng"
+        " cùng danh tính, và hai tiến trình chung một danh tính sẽ cấp ra ID trùng nhau mà"
+        " không báo lỗi gì; bạn phải tự bảo đảm danh tính này là duy nhất giữa các máy"
+        " (?state_dir=THƯ_MỤC còn khóa nó với các container dùng chung thư mục đó, và giữ mốc"
+        " cao nhất qua các lần khởi động lại)"
+    ),
+    "lease.static_unguarded.no_guard": (
+        "danh tính cố định (trung tâm dữ liệu {datacenter}, máy {machine}) không có state_dir:"
         " trên máy này không có gì ngăn một tiến trình khác dùng cùng danh tính, và hai tiến"
         " trình chung một danh tính sẽ cấp ra ID trùng nhau mà không báo lỗi gì; bạn phải tự"
         " bảo đảm danh tính này là duy nhất giữa các tiến trình và các máy (thêm"
@@ -457,9 +466,17 @@ MESSAGES: dict[str, str] = {
     ),
     "static_identity_in_use": (
         "trung tâm dữ liệu {datacenter}, máy {machine} đang được một tiến trình khác trên máy"
-        " này dùng để cấp ID, mà mỗi danh tính cố định chỉ thuộc về một tiến trình; hãy gán cho"
-        " mỗi tiến trình một danh tính riêng, hoặc dùng cơ chế thuê (file: cho một máy,"
-        " postgresql://HOST/DB cho nhiều máy) để mỗi tiến trình tự nhận một danh tính"
+        " này (cùng network namespace) giữ, mà mỗi danh tính cố định chỉ thuộc về một tiến"
+        " trình tại một thời điểm; hãy gán cho mỗi tiến trình một danh tính riêng, hoặc dùng cơ"
+        " chế thuê (file: cho một máy, postgresql://HOST/DB cho nhiều máy) để mỗi tiến trình"
+        " tự nhận một danh tính"
+    ),
+    "static_identity_in_use.pid": (
+        "trung tâm dữ liệu {datacenter}, máy {machine} đang được tiến trình {pid} trên máy này"
+        " (cùng network namespace) giữ, mà mỗi danh tính cố định chỉ thuộc về một tiến trình"
+        " tại một thời điểm; hãy gán cho mỗi tiến trình một danh tính riêng, hoặc dùng cơ chế"
+        " thuê (file: cho một máy, postgresql://HOST/DB cho nhiều máy) để mỗi tiến trình tự"
+        " nhận một danh tính"
     ),
     "id_float": (
         "{field} {value} là số thực dấu phẩy động, không biểu diễn chính xác được mọi ID 64 bit"

@@ -64,6 +64,7 @@ from snowid.lease._slotdir import (
     slot_path,
     state_dir_errors,
 )
+from snowid.lease._staticguard import StaticGuard
 from snowid.lease._url import LeaseUrl, given
 
 __all__ = ["FileLease", "default_state_dir", "file_status", "slot_path", "state_dir_errors"]
@@ -115,6 +116,9 @@ class FileLease(Lease):
         self._hwm: HwmFile | None = None
         self._inode: tuple[int, int] = (0, 0)
         self._issued: dict[int, int] = {}  # worker -> highest ceiling this process persisted
+        self.guard: StaticGuard | None = None
+        """Set for ``static:?state_dir=``: taken before the slot, so a second process of
+        this network namespace is refused whatever its state_dir (see ``_staticguard``)."""
 
     @classmethod
     def from_url(cls, url: LeaseUrl, *, clock: Clock | None = None) -> FileLease:
@@ -162,8 +166,15 @@ class FileLease(Lease):
     # --- claim ---------------------------------------------------------------
 
     def _claim(self, needed_ms: int) -> Grant:
-        with state_dir_errors(self.state_dir, self.url):
-            return self._claim_slot(needed_ms)
+        if self.guard is not None:
+            self.guard.take(self._clock)
+        try:
+            with state_dir_errors(self.state_dir, self.url):
+                return self._claim_slot(needed_ms)
+        except BaseException:
+            if self.guard is not None:
+                self.guard.release()
+            raise
 
     def _claim_slot(self, needed_ms: int) -> Grant:
         self.prepare()
@@ -337,6 +348,8 @@ class FileLease(Lease):
     def _release(self, grant: Grant) -> None:
         del grant
         self._close_fd()
+        if self.guard is not None:
+            self.guard.release()
 
     def _close_fd(self) -> None:
         if self._fd >= 0:
@@ -350,6 +363,8 @@ class FileLease(Lease):
 
     def _close_resources(self) -> None:
         self._close_fd()
+        if self.guard is not None:
+            self.guard.release()
 
 
 def _fsync_dir(path: Path) -> None:

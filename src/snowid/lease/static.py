@@ -1,11 +1,16 @@
 """A fixed worker identity given by the operator (``static:``).
 
-Uniqueness across hosts is the operator's promise. In a forked child the identity is
-refused (ForkedGeneratorError): parent and child would otherwise share it. Add
-``state_dir=`` to the URL to also lock the identity's slot file on this host and keep
-its high-water mark (then ``from_url`` returns a one-slot FileLease instead); without it
-the first claim in a process logs a warning that uniqueness across processes is the
-operator's promise too.
+One process at a time: the first claim takes this host's guard of the identity (see
+``_staticguard``), held until the lease is released or closed, or the process exits; a
+second process of the same network namespace is refused (StaticIdentityInUseError), as
+is a second lease of the same process. Across hosts, and across containers with their
+own network, uniqueness stays the operator's promise. In a forked child the identity is
+refused (ForkedGeneratorError): parent and child would otherwise share it.
+
+Add ``state_dir=`` to the URL to also lock the identity's slot file, which covers
+containers sharing that directory, and keep its high-water mark (then ``from_url``
+returns a one-slot FileLease holding the same guard); without it the first claim in a
+process logs a warning saying what is left to the operator.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from snowid._fence import Grant
 from snowid._layout import TWITTER
 from snowid.errors import ForkedGeneratorError
 from snowid.lease._base import Lease
+from snowid.lease._staticguard import AVAILABLE, StaticGuard
 from snowid.lease._url import LeaseUrl
 from snowid.lease.file import FileLease
 
@@ -46,6 +52,7 @@ class StaticLease(Lease):
         self.datacenter = datacenter
         self.machine = machine
         self._origin_pid = os.getpid()
+        self._guard = StaticGuard(datacenter, machine)
 
     @classmethod
     def from_url(cls, url: LeaseUrl, *, clock: Clock | None = None) -> Lease:
@@ -68,13 +75,16 @@ class StaticLease(Lease):
         else:
             raise url.fail("static_identity_missing")
         if state_dir:
-            return FileLease.for_slot(url, state_dir, TWITTER.worker(datacenter, machine), clock)
+            lease = FileLease.for_slot(url, state_dir, TWITTER.worker(datacenter, machine), clock)
+            lease.guard = StaticGuard(datacenter, machine)
+            return lease
         return cls(datacenter, machine, url=url.shown, clock=clock)
 
     def _claim(self, needed_ms: int) -> Grant:
         del needed_ms
         if os.getpid() != self._origin_pid:
             raise ForkedGeneratorError(datacenter=self.datacenter, machine=self.machine)
+        self._guard.take(self._clock)
         grant = Grant(self.datacenter, self.machine, TWITTER.epoch_ms, TWITTER.max_timestamp, 0)
         _warn_unguarded(self.datacenter, self.machine)
         return self._set_held(grant)
@@ -86,14 +96,19 @@ class StaticLease(Lease):
 
     def _release(self, grant: Grant) -> None:
         del grant
+        self._guard.release()
+
+    def _close_resources(self) -> None:
+        self._guard.release()
 
 
 def _warn_unguarded(datacenter: int, machine: int) -> None:
-    """Say once per process that nothing keeps a second process off this identity.
+    """Say once per process what nothing here keeps off this identity.
 
     A log record, not ``warnings.warn``: it reaches the service's log, and stderr through
-    logging's last-resort handler when nothing is configured (the CLI). Two processes on
-    one static identity without ``state_dir`` issue duplicates without any error.
+    logging's last-resort handler when nothing is configured (the CLI). Without
+    ``state_dir`` a process on another host, or in another network namespace, on the same
+    identity issues duplicates without any error (and outside Linux, one on this host too).
     """
     with _warned_lock:
         if os.getpid() in _warned:
@@ -101,7 +116,6 @@ def _warn_unguarded(datacenter: int, machine: int) -> None:
         _warned.add(os.getpid())
     from snowid.i18n import detect_lang, translate  # only on this once-per-process path
 
-    text = translate(
-        "lease.static_unguarded", detect_lang(), datacenter=datacenter, machine=machine
-    )
+    key = "lease.static_unguarded" if AVAILABLE else "lease.static_unguarded.no_guard"
+    text = translate(key, detect_lang(), datacenter=datacenter, machine=machine)
     log.warning("snowid: %s", text)
