@@ -92,6 +92,7 @@ __all__ = [
     "ExtraMissingError",
     "FloatIdError",
     "ForkedGeneratorError",
+    "ForwardedIpsError",
     "GeneratorError",
     "IdTooLargeError",
     "InvalidDatabaseUrlError",
@@ -105,6 +106,7 @@ __all__ = [
     "LeaseError",
     "LeaseLostError",
     "LeaseUrlReason",
+    "MetricsDirError",
     "MissingIdentityError",
     "NegativeIdError",
     "NoFreeIdentityError",
@@ -115,6 +117,7 @@ __all__ = [
     "OrdinalMissingError",
     "OrdinalOutOfRangeError",
     "OutOfRangeError",
+    "ServerStartError",
     "SignBitSetError",
     "SlotEntryError",
     "SlotQuarantinedError",
@@ -808,6 +811,15 @@ class AddressUnavailableError(SnowIdError, OSError):
     reason: str
 
 
+@_data
+class ServerStartError(SnowIdError, RuntimeError):
+    """A process of ``snowid serve`` (one of ``workers``) failed to start; its own error is
+    in the log before this one. The server stopped rather than run short of a process."""
+
+    code = "server_start_failed"
+    workers: int
+
+
 # --- the process-wide generator (snowid.next_id) and the integrations -------------
 
 
@@ -878,6 +890,24 @@ class AuthTokenFileMissingError(AuthTokenFileError):
     """Token authentication for /metrics (``field``) is on without a token file."""
 
     code = "auth_token_file_missing"
+
+
+@_data
+class MetricsDirError(InvalidValueError):
+    """The directory ``value`` where ``snowid serve``'s worker processes share their metrics
+    cannot be created or written (it is a file, under /proc, read-only, ...): ``reason``."""
+
+    code = "metrics_dir_unusable"
+    _shown: ClassVar[frozenset[str]] = frozenset()  # the operator's own path, shown whole
+    field: str = "metrics_dir"
+    reason: str = ""
+
+
+class ForwardedIpsError(InvalidValueError):
+    """``forwarded_allow_ips`` (``field``) is ``value``: neither ``*`` nor a list of IP
+    addresses and networks separated by commas."""
+
+    code = "forwarded_allow_ips"
 
 
 # --- SQL functions installed into a database (snowid sql postgres --apply) ---------------

@@ -180,6 +180,10 @@ MESSAGES: dict[str, str] = {
         " range 0..{max} for pod_bits={pod_bits}; lower the offset, scale the StatefulSet"
         " down, or give pods more bits (pod_bits=)"
     ),
+    "server_start_failed": (
+        "snowid serve stopped: a server process (of {workers}) failed to start; its error is"
+        " logged above"
+    ),
     "address_unavailable": "cannot listen on {host} port {port}: {reason}",
     "not_a_boolean": (
         "{field} {value} is not a yes/no value; allowed: 1, true, yes, on or 0, false, no, off"
@@ -191,6 +195,14 @@ MESSAGES: dict[str, str] = {
     ),
     "auth_token_file_missing": (
         "{field} is on but no token file is given; set --auth-token-file or SNOWID_AUTH_TOKEN_FILE"
+    ),
+    "metrics_dir_unusable": (
+        "{field} {value} cannot be used to share the worker processes' metrics: {reason};"
+        " give a directory this user can create and write, or leave it unset"
+    ),
+    "forwarded_allow_ips": (
+        "{field} {value} is not a list of IP addresses or networks; give them separated by"
+        " commas (10.0.0.1,10.1.0.0/16), or * to trust the proxy headers of every peer"
     ),
     # --- field labels (used inside messages) ---------------------------------
     "field.timestamp": "timestamp",
@@ -204,6 +216,8 @@ MESSAGES: dict[str, str] = {
     "field.lease": "lease",
     "field.auth_token_file": "auth token file",
     "field.auth_metrics": "metrics authentication",
+    "field.metrics_dir": "metrics directory",
+    "field.forwarded_allow_ips": "trusted proxies (forwarded_allow_ips)",
     "field.time": "time",
     "field.process": "process",
     "field.increment": "increment",

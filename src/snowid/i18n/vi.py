@@ -191,6 +191,10 @@ MESSAGES: dict[str, str] = {
         " khoảng 0..{max} khi pod_bits={pod_bits}; hãy giảm offset, giảm số bản sao của"
         " StatefulSet, hoặc dành thêm bit cho pod (pod_bits=)"
     ),
+    "server_start_failed": (
+        "snowid serve đã dừng: một tiến trình máy chủ (trong số {workers}) không khởi động"
+        " được; lỗi của nó được ghi ở phía trên"
+    ),
     "address_unavailable": "không thể lắng nghe trên {host} cổng {port}: {reason}",
     "not_a_boolean": (
         "{field} {value} không phải là giá trị có/không; chỉ chấp nhận 1, true, yes, on hoặc"
@@ -205,6 +209,14 @@ MESSAGES: dict[str, str] = {
         "{field} đang bật nhưng chưa có tệp token; hãy đặt --auth-token-file hoặc"
         " SNOWID_AUTH_TOKEN_FILE"
     ),
+    "metrics_dir_unusable": (
+        "không dùng được {field} {value} để các tiến trình worker chia sẻ số liệu: {reason};"
+        " hãy chỉ định một thư mục mà người dùng này tạo và ghi được, hoặc bỏ trống"
+    ),
+    "forwarded_allow_ips": (
+        "{field} {value} không phải là danh sách địa chỉ IP hoặc dải mạng; hãy ghi chúng cách"
+        " nhau bằng dấu phẩy (10.0.0.1,10.1.0.0/16), hoặc * để tin header proxy của mọi máy"
+    ),
     # --- field labels (used inside messages) ---------------------------------
     "field.timestamp": "dấu thời gian",
     "field.datacenter": "mã trung tâm dữ liệu",
@@ -217,6 +229,8 @@ MESSAGES: dict[str, str] = {
     "field.lease": "cấu hình thuê",
     "field.auth_token_file": "tệp token xác thực",
     "field.auth_metrics": "xác thực cho /metrics",
+    "field.metrics_dir": "thư mục số liệu",
+    "field.forwarded_allow_ips": "danh sách proxy tin cậy (forwarded_allow_ips)",
     "field.time": "thời gian",
     "field.process": "mã tiến trình",
     "field.increment": "số đếm tăng dần",
