@@ -8,8 +8,8 @@ from contextlib import asynccontextmanager
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import Response
-from starlette.routing import Mount
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import BaseRoute, Match, Mount
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -85,6 +85,9 @@ def create_app(settings: Settings | None = None, *, service: IdService | None = 
         lang = negotiate(request)
         path, method = request.url.path, request.method
         if exc.status_code == 404:
+            moved = _without_trailing_slash(request, app.routes)
+            if moved is not None:
+                return moved
             if not path.startswith("/api/") and "text/html" in request.headers.get("accept", ""):
                 return pages.not_found_page(request)
             message = translate("web.error.not_found", lang, method=method, path=path)
@@ -112,9 +115,30 @@ def create_app(settings: Settings | None = None, *, service: IdService | None = 
         },
         lifespan=lifespan,
     )
+    # Starlette's own slash redirect writes the Host header into an absolute Location.
+    app.router.redirect_slashes = False
     app.state.service = service
     app.state.settings = settings
     return app
+
+
+def _without_trailing_slash(request: Request, routes: list[BaseRoute]) -> Response | None:
+    """A 307 to the same path without its trailing slashes when a route serves that path.
+
+    The Location is relative (a path and the query), so a forged Host header never becomes
+    the target, and a path that would read as another host (``//evil.example``) is not
+    redirected at all.
+    """
+    path = request.scope["path"]
+    target = path.rstrip("/")
+    if path == target or not target.startswith("/") or target.startswith("//"):
+        return None
+    moved = {**request.scope, "path": target}
+    if all(route.matches(moved)[0] is Match.NONE for route in routes):
+        return None
+    query = request.scope.get("query_string", b"").decode("latin-1")
+    location = request.scope.get("root_path", "") + target + (f"?{query}" if query else "")
+    return RedirectResponse(location, status_code=307)
 
 
 def app_factory() -> Starlette:
