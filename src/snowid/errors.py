@@ -115,6 +115,7 @@ __all__ = [
     "NotConfiguredError",
     "NumberTooLongError",
     "OrdinalMissingError",
+    "OrdinalNotANumberError",
     "OrdinalOutOfRangeError",
     "OutOfRangeError",
     "ServerStartError",
@@ -498,6 +499,8 @@ LeaseUrlReason = Literal[
     "control_character",  # a control character (``text``, as U+XXXX) in the URL or its path
     "database_missing",  # a mysql: URL without a database in its path
     "env_name",  # ``option``=``text`` is not an environment variable name
+    "not_a_url",  # no scheme at all: empty, or a libpq ``key=value`` string
+    "no_location",  # a ``scheme`` (k8s:) that takes no host or path was given ``text``
 ]
 LEASE_URL_REASONS: tuple[str, ...] = get_args(LeaseUrlReason)
 """Every ``InvalidLeaseUrlError.reason``; each has its message ``invalid_lease_url.<reason>``."""
@@ -783,19 +786,32 @@ class OrdinalMissingError(LeaseError):
     value: str
 
 
+class OrdinalNotANumberError(OrdinalMissingError):
+    """``k8s:``: the environment variable ``source`` holds ``value``, which is not a plain
+    decimal number (digits only: no space, sign or point)."""
+
+    code = "ordinal_not_a_number"
+
+    def _derived(self) -> dict[str, object]:
+        return {"value": _display(repr(self.value))}  # quoted: " 4" shows its space
+
+
 @_data
 class OrdinalOutOfRangeError(LeaseError):
-    """``k8s:``: the pod's ordinal ``ordinal`` (from ``source`` = ``value``) plus ``offset``
-    is past ``max``, the largest pod number ``pod_bits`` bits hold."""
+    """``k8s:``: the pod's ordinal ``ordinal`` (from ``source`` = ``value``) is negative, or
+    plus ``offset`` is past ``max``, the largest pod number ``pod_bits`` bits hold."""
 
     code = "ordinal_out_of_range"
-    _shown = frozenset({"value"})
+    _shown = frozenset({"value", "ordinal"})
     source: str
     value: str
     ordinal: int
     offset: int
     max: int
     pod_bits: int
+
+    def _derived(self) -> dict[str, object]:
+        return {"max_ordinal": self.max - self.offset}
 
 
 # --- the server --------------------------------------------------------------

@@ -175,10 +175,15 @@ MESSAGES: dict[str, str] = {
         " apps.kubernetes.io/pod-index label in the environment variable that ordinal_env="
         " names"
     ),
+    "ordinal_not_a_number": (
+        "the pod ordinal cannot be read: {source} is {value}, not a plain decimal number"
+        " (digits only, as the apps.kubernetes.io/pod-index label gives); or unset it to read"
+        " the ordinal from the name of the StatefulSet's pod"
+    ),
     "ordinal_out_of_range": (
-        "the pod ordinal {ordinal} (from {source} {value}) plus offset {offset} is out of"
-        " range 0..{max} for pod_bits={pod_bits}; lower the offset, scale the StatefulSet"
-        " down, or give pods more bits (pod_bits=)"
+        "the pod ordinal {ordinal} (from {source} {value}) is out of range 0..{max_ordinal}:"
+        " plus offset {offset} it must be within 0..{max} for pod_bits={pod_bits}; lower the"
+        " offset, scale the StatefulSet down, or give pods more bits (pod_bits=)"
     ),
     "server_start_failed": (
         "snowid serve stopped: a server process (of {workers}) failed to start; its error is"
@@ -341,6 +346,16 @@ MESSAGES: dict[str, str] = {
     "invalid_lease_url.static_identity_missing": (
         "{field} URL {value} cannot be used: a static: lease needs a worker identity; allowed:"
         " static://DATACENTER/MACHINE, static:?datacenter=D&machine=M or static:?worker=W"
+    ),
+    "invalid_lease_url.not_a_url": (
+        "{field} URL {value} cannot be used: it is not a lease URL, which starts with the"
+        " kind of store, as in file:///var/lib/snowid, postgresql://HOST/DATABASE,"
+        " mysql://HOST/DATABASE, redis://HOST:6379/0, k8s:?state_dir=DIR or static://1/2;"
+        " allowed kinds: {allowed}"
+    ),
+    "invalid_lease_url.no_location": (
+        "{field} URL {value} cannot be used: the {scheme} lease takes no host or path, and"
+        " {text} would be ignored; give the state directory as {scheme}?state_dir=DIR"
     ),
     "invalid_lease_url.file_host": (
         "{field} URL {value} cannot be used: file slots live on this host, so the host must be"

@@ -186,10 +186,15 @@ MESSAGES: dict[str, str] = {
         " số; hãy chạy trong StatefulSet (các pod có tên dạng TÊN-0, TÊN-1, …) hoặc truyền"
         " nhãn apps.kubernetes.io/pod-index vào biến môi trường mà ordinal_env= chỉ định"
     ),
+    "ordinal_not_a_number": (
+        "không đọc được số thứ tự của pod: {source} là {value}, không phải một số thập phân"
+        " thuần (chỉ gồm chữ số, đúng như nhãn apps.kubernetes.io/pod-index cung cấp); hoặc"
+        " bỏ biến này để lấy số thứ tự từ tên pod của StatefulSet"
+    ),
     "ordinal_out_of_range": (
-        "số thứ tự pod {ordinal} (lấy từ {source} {value}) cộng độ lệch {offset} nằm ngoài"
-        " khoảng 0..{max} khi pod_bits={pod_bits}; hãy giảm offset, giảm số bản sao của"
-        " StatefulSet, hoặc dành thêm bit cho pod (pod_bits=)"
+        "số thứ tự pod {ordinal} (lấy từ {source} {value}) nằm ngoài khoảng 0..{max_ordinal}:"
+        " cộng độ lệch {offset} thì phải nằm trong 0..{max} khi pod_bits={pod_bits}; hãy"
+        " giảm offset, giảm số bản sao của StatefulSet, hoặc dành thêm bit cho pod (pod_bits=)"
     ),
     "server_start_failed": (
         "snowid serve đã dừng: một tiến trình máy chủ (trong số {workers}) không khởi động"
@@ -366,6 +371,17 @@ MESSAGES: dict[str, str] = {
         "không dùng được URL {field} {value}: cơ chế thuê static: cần một danh tính worker; hãy"
         " dùng static://DATACENTER/MACHINE, static:?datacenter=D&machine=M hoặc"
         " static:?worker=W"
+    ),
+    "invalid_lease_url.not_a_url": (
+        "không dùng được URL {field} {value}: đây không phải URL thuê, vốn bắt đầu bằng loại"
+        " kho, ví dụ file:///var/lib/snowid, postgresql://MÁY/CSDL, mysql://MÁY/CSDL,"
+        " redis://MÁY:6379/0, k8s:?state_dir=THƯ_MỤC hoặc static://1/2; các loại được"
+        " chấp nhận: {allowed}"
+    ),
+    "invalid_lease_url.no_location": (
+        "không dùng được URL {field} {value}: cơ chế thuê {scheme} không nhận phần máy chủ"
+        " hay đường dẫn, nên {text} sẽ bị bỏ qua; hãy ghi thư mục trạng thái dưới dạng"
+        " {scheme}?state_dir=THƯ_MỤC"
     ),
     "invalid_lease_url.file_host": (
         "không dùng được URL {field} {value}: slot tệp chỉ nằm trên chính máy này nên phần máy"
