@@ -388,6 +388,7 @@ class SignBitSetError(InvalidIdError):
 
 LayoutReason = Literal[
     "unknown",  # a name that is no built-in layout (``allowed`` lists them)
+    "unknown_builtin",  # the same where only a built-in's exact name is taken (the web)
     "syntax",  # a layout spec that cannot be read (epoch=…,unit=…,fields=…)
     "field_name",  # a field ``name`` that is not lower-case ASCII letters, digits and _
     "duplicate_field",  # a field ``name`` given twice

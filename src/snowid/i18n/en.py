@@ -43,6 +43,10 @@ MESSAGES: dict[str, str] = {
         "{field} {value} is unknown; built in: {allowed}; or describe your own as"
         " epoch=MS,unit=MS,fields=NAME:BITS,NAME:BITS,…"
     ),
+    "invalid_layout.unknown_builtin": (
+        "{field} {value} is unknown; built in: {allowed} (the exact lower-case name; a custom"
+        " layout is for the library and the command line, not this service)"
+    ),
     "invalid_layout.syntax": (
         "{field} {value} cannot be read; write it as epoch=MS,unit=MS,fields=NAME:BITS,…"
         " with the time field first and signed=no when bit 63 is part of the time (for"

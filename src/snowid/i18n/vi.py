@@ -44,6 +44,11 @@ MESSAGES: dict[str, str] = {
         "không có {field} nào tên {value}; các bố cục có sẵn: {allowed}; hoặc tự mô tả bố cục"
         " của bạn theo dạng epoch=MS,unit=MS,fields=TÊN:SỐ_BIT,TÊN:SỐ_BIT,…"
     ),
+    "invalid_layout.unknown_builtin": (
+        "không có {field} nào tên {value}; các bố cục có sẵn: {allowed} (ghi đúng tên, chữ"
+        " thường; bố cục tự mô tả chỉ dùng được trong thư viện và dòng lệnh, không dùng được"
+        " ở dịch vụ này)"
+    ),
     "invalid_layout.syntax": (
         "không đọc được {field} {value}; hãy viết theo dạng epoch=MS,unit=MS,"
         "fields=TÊN:SỐ_BIT,…, trường thời gian đứng đầu, thêm signed=no khi bit 63 thuộc về"
