@@ -118,6 +118,7 @@ __all__ = [
     "OrdinalNotANumberError",
     "OrdinalOutOfRangeError",
     "OutOfRangeError",
+    "ReversedWindowError",
     "ServerStartError",
     "SignBitSetError",
     "SlotEntryError",
@@ -466,6 +467,17 @@ class InvalidDateTimeError(InvalidValueError):
     """A time that is neither Unix milliseconds nor an ISO 8601 date and time."""
 
     code = "invalid_datetime"
+
+
+@_data
+class ReversedWindowError(InvalidValueError):
+    """A time window whose end ``value`` (``field``) is before its start ``start``, both as
+    given: the bounds are swapped. ``snowid.id_range`` itself answers such a window with
+    the empty ``(1, 0)``; the command line and the page refuse it."""
+
+    code = "window_reversed"
+    _shown = frozenset({"value", "start"})
+    start: str
 
 
 @_data

@@ -34,6 +34,10 @@ MESSAGES: dict[str, str] = {
         " 0..{max} (Discord, Instagram and Mastodon ids use bit {bit} for time and can be"
         " this large)"
     ),
+    "window_reversed": (
+        "{field} {value} is before the start {start}: the two times are swapped; give the"
+        " earlier one first"
+    ),
     "duplicate_parameter": (
         "query parameter {parameter} is given {count} times ({value}); give it once"
     ),

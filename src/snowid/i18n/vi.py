@@ -34,6 +34,10 @@ MESSAGES: dict[str, str] = {
         " 0..{max} (ID của Discord, Instagram và Mastodon dùng bit {bit} cho thời gian nên"
         " có thể lớn đến vậy)"
     ),
+    "window_reversed": (
+        "{field} {value} nằm trước thời điểm bắt đầu {start}: hai mốc thời gian bị đảo"
+        " ngược; hãy ghi mốc sớm hơn trước"
+    ),
     "duplicate_parameter": (
         "tham số truy vấn {parameter} xuất hiện {count} lần ({value}); mỗi tham số chỉ được"
         " ghi một lần"
@@ -378,8 +382,8 @@ MESSAGES: dict[str, str] = {
         " static:?worker=W"
     ),
     "invalid_lease_url.not_a_url": (
-        "không dùng được URL {field} {value}: đây không phải URL thuê, vốn bắt đầu bằng loại"
-        " kho, ví dụ file:///var/lib/snowid, postgresql://MÁY/CSDL, mysql://MÁY/CSDL,"
+        "không dùng được URL {field} {value}: đây không phải URL cấu hình thuê, vốn bắt đầu"
+        " bằng loại kho, ví dụ file:///var/lib/snowid, postgresql://MÁY/CSDL, mysql://MÁY/CSDL,"
         " redis://MÁY:6379/0, k8s:?state_dir=THƯ_MỤC hoặc static://1/2; các loại được"
         " chấp nhận: {allowed}"
     ),

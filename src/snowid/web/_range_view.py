@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 from starlette.datastructures import QueryParams
 
 from snowid import SYSTEM_CLOCK, Clock, Layout
-from snowid.errors import InvalidLayoutError, InvalidValueError
+from snowid.errors import InvalidLayoutError, InvalidValueError, ReversedWindowError
 from snowid.fields import parse_time
 from snowid.i18n import translate, translate_layout
 from snowid.layouts import range_info
@@ -76,9 +76,12 @@ def read_range(
         form.end_ms, form.end_is_now = clock.time_ms(), True
     else:
         form.end_ms = read_time("to", end_text)
+        if form.start_ms is not None and form.end_ms is not None and form.end_ms < form.start_ms:
+            swapped = ReversedWindowError(field="to", value=end_text, start=start_text)
+            form.errors["to"] = localized_message(swapped, lang)
     if isinstance(query, QueryParams):  # a field given twice: which value counts is a guess
-        for name, error in repeated(query, RANGE_FIELDS).items():
-            form.errors[name] = localized_message(error, lang)
+        for name, twice in repeated(query, RANGE_FIELDS).items():
+            form.errors[name] = localized_message(twice, lang)
     return form
 
 
