@@ -113,6 +113,8 @@ BAD_URLS: list[tuple[str, str, str]] = [
     ("static://1/2?state_dir=/tmp/snowid%0D", "control_character", "U+000D"),
     ("mysql://u:s3cret@h:3306/?ttl=1", "database_missing", "mysql://USER"),
     ("k8s:?ordinal_env=POD-INDEX", "env_name", "ASCII letters"),
+    ("host=h dbname=db password=s3cret", "not_a_url", "postgresql://HOST"),
+    ("k8s://u:s3cret@h/var/lib", "no_location", "state_dir="),
 ]
 
 

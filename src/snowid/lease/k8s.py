@@ -118,9 +118,9 @@ class PodLease(FileLease):
         """``k8s:?state_dir=DIR&offset=N&pod_bits=P&ordinal_env=NAME`` and the file: tuning."""
         url.check_known((*OPTIONS, *FileLease.tuning))
         # k8s:///dir or k8s://host/ would be dropped in silence (lease init said "ready").
-        location = url.netloc + url.parts.path
-        if location:
-            raise url.fail("no_location", scheme=f"{url.scheme}:", text=location)
+        location = url.netloc.rpartition("@")[2] + url.parts.path  # never the user part
+        if url.netloc or url.parts.path:
+            raise url.fail("no_location", scheme=f"{url.scheme}:", text=location or "…")
         block = pod_block(url)
         log.info(
             "snowid k8s: pod ordinal %d (%s %s) + offset %d: workers %d..%d",
