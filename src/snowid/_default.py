@@ -23,7 +23,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from snowid._convert import blank_snowid, set_value
-from snowid._generator import Generator
+from snowid._generator import Generator, count_of
 from snowid._id import SnowId
 from snowid._parse import wrong_type
 from snowid.errors import (
@@ -99,6 +99,7 @@ def next_id() -> SnowId:
 
 def next_ids(n: int) -> list[SnowId]:
     """``n`` new ids in increasing order (see ``Generator.next_ids``)."""
+    count_of(n, "snowid.next_ids()")  # before a lease is claimed for nothing
     generator = _state.generator
     if generator is None:
         generator = _start()

@@ -17,7 +17,7 @@ from snowid._clock import Clock, SystemClock
 from snowid._fence import Fence, Grant
 from snowid._gencore import NEED_GRANT, Core, build_core
 from snowid._layout import TWITTER
-from snowid._parse import to_int
+from snowid._parse import strict_int
 from snowid.errors import EmptyValueError, MissingIdentityError, OutOfRangeError
 
 __all__ = [
@@ -97,8 +97,8 @@ class Generator:
             if machine is None:
                 raise EmptyValueError(field="machine", value="")
             identity = (
-                TWITTER.check_datacenter(to_int("datacenter", datacenter)),
-                TWITTER.check_machine(to_int("machine", machine)),
+                TWITTER.check_datacenter(strict_int("datacenter", datacenter, "Generator()")),
+                TWITTER.check_machine(strict_int("machine", machine, "Generator()")),
             )
         elif fence is None:
             raise MissingIdentityError(field="datacenter", value="")
@@ -151,7 +151,7 @@ class Generator:
         every id issued before. Only a call already running catches up: a call that
         starts after a pause starts at the clock.
         """
-        left = _count(n)
+        left = count_of(n, "Generator.next_ids()")
         take = self._core.take
         acquire = self._fence.acquire if self._fence is not None else None
         wait = self._wait
@@ -181,7 +181,7 @@ class Generator:
 
     async def anext_ids(self, n: int) -> list[int]:
         """``next_ids`` that waits with ``await`` instead of blocking the event loop."""
-        left = _count(n)
+        left = count_of(n, "Generator.anext_ids()")
         out: list[int] = []
         while left:
             chunk = await self._agrab(left, catch_up=bool(out))
@@ -256,14 +256,16 @@ class Generator:
 
 
 def _setting(name: str, value: object) -> int:
-    number = to_int(name, value)
+    number = strict_int(name, value, "Generator()")
     if not 0 <= number <= _MAX_SETTING_MS:
         raise OutOfRangeError(field=name, value=number, min=0, max=_MAX_SETTING_MS)
     return number
 
 
-def _count(n: object) -> int:
-    number = to_int("count", n)
+def count_of(n: object, function: str) -> int:
+    """A batch size: an int (an int subclass as its value; not a bool, float or str), >= 0.
+    Checked once per batch, never per id."""
+    number = strict_int("count", n, function)
     if number < 0:
         raise OutOfRangeError(field="count", value=number, min=0, max="∞")
     return number

@@ -138,7 +138,8 @@ def builtin_layout(name: str) -> Layout:
     listing them."""
     found = _BY_NAME.get(name)
     if found is None:
-        raise InvalidLayoutError(value=name, reason="unknown", allowed=", ".join(_BY_NAME))
+        # Not "unknown": that message offers a custom layout, which this door refuses.
+        raise InvalidLayoutError(value=name, reason="unknown_builtin", allowed=", ".join(_BY_NAME))
     return found
 
 

@@ -94,6 +94,7 @@ __all__ = [
     "ExtraMissingError",
     "FloatIdError",
     "ForkedGeneratorError",
+    "ForwardedIpsError",
     "GeneratorError",
     "IdTooLargeError",
     "InvalidDatabaseUrlError",
@@ -107,6 +108,7 @@ __all__ = [
     "LeaseError",
     "LeaseLostError",
     "LeaseUrlReason",
+    "MetricsDirError",
     "MissingIdentityError",
     "NegativeIdError",
     "NoFreeIdentityError",
@@ -115,10 +117,13 @@ __all__ = [
     "NotConfiguredError",
     "NumberTooLongError",
     "OrdinalMissingError",
+    "OrdinalNotANumberError",
     "OrdinalOutOfRangeError",
     "OutOfRangeError",
     "PasswordFileEmptyError",
     "PasswordFileError",
+    "ReversedWindowError",
+    "ServerStartError",
     "SignBitSetError",
     "SlotEntryError",
     "SlotQuarantinedError",
@@ -398,6 +403,7 @@ class SignBitSetError(InvalidIdError):
 
 LayoutReason = Literal[
     "unknown",  # a name that is no built-in layout (``allowed`` lists them)
+    "unknown_builtin",  # the same where only a built-in's exact name is taken (the web)
     "syntax",  # a layout spec that cannot be read (epoch=…,unit=…,fields=…)
     "field_name",  # a field ``name`` that is not lower-case ASCII letters, digits and _
     "duplicate_field",  # a field ``name`` given twice
@@ -478,6 +484,17 @@ class InvalidDateTimeError(InvalidValueError):
 
 
 @_data
+class ReversedWindowError(InvalidValueError):
+    """A time window whose end ``value`` (``field``) is before its start ``start``, both as
+    given: the bounds are swapped. ``snowid.id_range`` itself answers such a window with
+    the empty ``(1, 0)``; the command line and the page refuse it."""
+
+    code = "window_reversed"
+    _shown = frozenset({"value", "start"})
+    start: str
+
+
+@_data
 class DuplicateParameterError(InvalidValueError):
     """A query parameter of the HTTP API given ``count`` times (``?machine=1&machine=2``):
     which value counts would be a guess. ``parameter`` is its name as sent (also ``field``),
@@ -510,6 +527,8 @@ LeaseUrlReason = Literal[
     "database_missing",  # a mysql: URL without a database in its path
     "env_name",  # ``option``=``text`` is not an environment variable name
     "password_twice",  # a password in the URL and ``password_file=`` too
+    "not_a_url",  # no scheme at all: empty, or a libpq ``key=value`` string
+    "no_location",  # a ``scheme`` (k8s:) that takes no host or path was given ``text``
 ]
 LEASE_URL_REASONS: tuple[str, ...] = get_args(LeaseUrlReason)
 """Every ``InvalidLeaseUrlError.reason``; each has its message ``invalid_lease_url.<reason>``."""
@@ -795,19 +814,32 @@ class OrdinalMissingError(LeaseError):
     value: str
 
 
+class OrdinalNotANumberError(OrdinalMissingError):
+    """``k8s:``: the environment variable ``source`` holds ``value``, which is not a plain
+    decimal number (digits only: no space, sign or point)."""
+
+    code = "ordinal_not_a_number"
+
+    def _derived(self) -> dict[str, object]:
+        return {"value": _display(repr(self.value))}  # quoted: " 4" shows its space
+
+
 @_data
 class OrdinalOutOfRangeError(LeaseError):
-    """``k8s:``: the pod's ordinal ``ordinal`` (from ``source`` = ``value``) plus ``offset``
-    is past ``max``, the largest pod number ``pod_bits`` bits hold."""
+    """``k8s:``: the pod's ordinal ``ordinal`` (from ``source`` = ``value``) is negative, or
+    plus ``offset`` is past ``max``, the largest pod number ``pod_bits`` bits hold."""
 
     code = "ordinal_out_of_range"
-    _shown = frozenset({"value"})
+    _shown = frozenset({"value", "ordinal"})
     source: str
     value: str
     ordinal: int
     offset: int
     max: int
     pod_bits: int
+
+    def _derived(self) -> dict[str, object]:
+        return {"max_ordinal": self.max - self.offset}
 
 
 # --- the server --------------------------------------------------------------
@@ -821,6 +853,15 @@ class AddressUnavailableError(SnowIdError, OSError):
     host: str
     port: int
     reason: str
+
+
+@_data
+class ServerStartError(SnowIdError, RuntimeError):
+    """A process of ``snowid serve`` (one of ``workers``) failed to start; its own error is
+    in the log before this one. The server stopped rather than run short of a process."""
+
+    code = "server_start_failed"
+    workers: int
 
 
 # --- the process-wide generator (snowid.next_id) and the integrations -------------
@@ -917,6 +958,24 @@ class PasswordFileEmptyError(PasswordFileError):
     """The file ``value`` named by ``password_file=`` holds nothing but line breaks."""
 
     code = "password_file_empty"
+
+
+@_data
+class MetricsDirError(InvalidValueError):
+    """The directory ``value`` where ``snowid serve``'s worker processes share their metrics
+    cannot be created or written (it is a file, under /proc, read-only, ...): ``reason``."""
+
+    code = "metrics_dir_unusable"
+    _shown: ClassVar[frozenset[str]] = frozenset()  # the operator's own path, shown whole
+    field: str = "metrics_dir"
+    reason: str = ""
+
+
+class ForwardedIpsError(InvalidValueError):
+    """``forwarded_allow_ips`` (``field``) is ``value``: neither ``*`` nor a list of IP
+    addresses and networks separated by commas."""
+
+    code = "forwarded_allow_ips"
 
 
 # --- SQL functions installed into a database (snowid sql postgres --apply) ---------------

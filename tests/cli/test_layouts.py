@@ -139,6 +139,26 @@ def test_range_without_an_end_runs_to_now(capsys: pytest.CaptureFixture[str]) ->
     assert not data["empty"]
 
 
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["range", "1000", "0"], "end 0 is before the start 1000"),
+        (["range", "2024-01-02", "2024-01-01", "--json"], "end 2024-01-01 is before the start"),
+    ],
+)
+def test_swapped_bounds_are_a_usage_error_naming_both(
+    capsys: pytest.CaptureFixture[str], argv: list[str], words: str
+) -> None:
+    """The regression: exit 0 and "No id of this layout was made in that window"."""
+    with pytest.raises(SystemExit) as stopped:
+        main(["--lang", "en", *argv])
+    assert stopped.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("usage: snowid range")
+    assert f"snowid range: error: {words}" in err
+
+
 def test_an_empty_range_says_so(capsys: pytest.CaptureFixture[str]) -> None:
     out = run(capsys, "range", "2000-01-01", "2001-01-01")[1]
     assert "No id of this layout was made in that window." in out

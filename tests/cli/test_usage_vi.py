@@ -81,7 +81,7 @@ def test_server_settings_are_named_in_vietnamese(
     ("build", "label"),
     [
         (lambda: Generator(1, 1, max_backward_ms=-1), "mức lùi đồng hồ tối đa"),
-        (lambda: Generator(1, 1, max_wait_ms="x"), "thời gian chờ tối đa"),
+        (lambda: Generator(1, 1, max_wait_ms=-1), "thời gian chờ tối đa"),
         (lambda: FixedCeiling("x"), "mức trần"),
         (lambda: FixedCeiling(1, start_ms="x"), "thời điểm bắt đầu"),
     ],

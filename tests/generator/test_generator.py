@@ -5,7 +5,11 @@ Every test drives time through snowid.testing.FakeClock; none sleeps on the real
 
 from __future__ import annotations
 
+import asyncio
+import enum
 import itertools
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -16,9 +20,9 @@ from snowid.errors import (
     EmptyValueError,
     EndOfTimeError,
     MissingIdentityError,
-    NotAnIntegerError,
     OutOfRangeError,
     TimestampBeforeEpochError,
+    WrongTypeError,
 )
 from snowid.i18n import translate
 from snowid.testing import FakeClock
@@ -306,12 +310,62 @@ def test_identity_is_validated_with_the_field_the_value_and_the_range() -> None:
         Generator(32, 0)
     with pytest.raises(OutOfRangeError, match=r"^machine -1 is out of range 0\.\.31$"):
         Generator(0, -1)
-    with pytest.raises(NotAnIntegerError):
-        Generator(True, 1)  # a bool is not a machine id, even though it is an int
     with pytest.raises(EmptyValueError) as caught:
         Generator(1)
     assert caught.value.field == "machine"
-    assert Generator("4", "5").datacenter == 4  # type: ignore[arg-type]  # strings are coerced
+
+
+class _Rack(enum.IntEnum):
+    EAST = 4
+
+
+def _loose(value: object) -> Any:
+    """``value`` typed Any: these calls pass what the signatures refuse, on purpose."""
+    return value
+
+
+@pytest.mark.parametrize(
+    ("call", "function", "field", "given"),
+    [
+        # A bool is not a machine id, even though it is an int.
+        (lambda: Generator(True, 1), "Generator()", "datacenter", "bool"),
+        # Changed on purpose (issue 16): strings were coerced ("4" became 4), floats too.
+        (lambda: Generator(_loose("4"), _loose("5")), "Generator()", "datacenter", "str"),
+        (lambda: Generator(_loose(1.0), 1), "Generator()", "datacenter", "float"),
+        (
+            lambda: Generator(1, 1, max_backward_ms=_loose("10")),
+            "Generator()",
+            "max_backward_ms",
+            "str",
+        ),
+        (lambda: Generator(1, 1, max_wait_ms=_loose(1.5)), "Generator()", "max_wait_ms", "float"),
+        (lambda: Generator(1, 1).next_ids(_loose(2.0)), "Generator.next_ids()", "count", "float"),
+        (lambda: Generator(1, 1).next_ids(_loose("5")), "Generator.next_ids()", "count", "str"),
+        (lambda: Generator(1, 1).next_ids(False), "Generator.next_ids()", "count", "bool"),
+        (
+            lambda: asyncio.run(Generator(1, 1).anext_ids(_loose(2.0))),
+            "Generator.anext_ids()",
+            "count",
+            "float",
+        ),
+    ],
+)
+def test_numbers_must_be_ints_with_the_wrong_type_error_naming_the_function(
+    call: Callable[[], object], function: str, field: str, given: str
+) -> None:
+    """The library takes ints; the lenient readers are for text (CLI, environment, URLs)."""
+    with pytest.raises(WrongTypeError) as caught:
+        call()
+    assert (caught.value.function, caught.value.field) == (function, field)
+    assert caught.value.given_type == given
+    assert str(caught.value).startswith(f"{function} takes int for {field}, not {given}")
+
+
+def test_an_int_subclass_counts_as_its_value() -> None:
+    generator = Generator(_Rack.EAST, _Rack.EAST, max_backward_ms=_Rack.EAST)
+    assert (generator.datacenter, generator.max_backward_ms) == (4, 4)
+    assert type(generator.datacenter) is int
+    assert len(generator.next_ids(_Rack.EAST)) == 4
 
 
 def test_a_generator_without_identity_or_fence_says_what_to_pass() -> None:

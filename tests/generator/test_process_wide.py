@@ -23,6 +23,7 @@ from snowid.errors import (
     InvalidValueError,
     NotConfiguredError,
     StaticIdentityInUseError,
+    WrongTypeError,
 )
 from tests.support.process_wide import process_wide, run_in_child, worker_of
 
@@ -287,3 +288,16 @@ def test_a_static_identity_with_a_state_dir_is_locked_across_processes(unconfigu
     assert done.returncode != 0
     assert StaticIdentityInUseError.__name__ in done.stderr
     assert f"process {os.getpid()}" in done.stderr
+
+
+@pytest.mark.parametrize(("count", "given"), [(2.0, "float"), ("5", "str"), (True, "bool")])
+def test_next_ids_takes_an_int_and_says_so_before_claiming_anything(
+    unconfigured: Path, count: object, given: str
+) -> None:
+    """Changed on purpose (issue 16): next_ids(2.0) and next_ids('5') were accepted. The
+    wrong type is refused at the entry, before a lease is looked for or claimed."""
+    with pytest.raises(WrongTypeError) as caught:
+        snowid.next_ids(count)  # type: ignore[arg-type]
+    assert caught.value.function == "snowid.next_ids()"
+    assert caught.value.given_type == given
+    assert _default._state.generator is None  # nothing was built or claimed

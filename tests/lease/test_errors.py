@@ -115,6 +115,8 @@ BAD_URLS: list[tuple[str, str, str]] = [
     ("k8s:?ordinal_env=POD-INDEX", "env_name", "ASCII letters"),
     ("redis://:s3cret@h/0?password_file=/run/pw", "password_twice", "password_file="),
     ("mysql://u:s3cret@h/db?password_file=/run/pw", "password_twice", "password_file="),
+    ("host=h dbname=db password=s3cret", "not_a_url", "postgresql://HOST"),
+    ("k8s://u:s3cret@h/var/lib", "no_location", "state_dir="),
 ]
 
 

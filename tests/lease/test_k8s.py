@@ -17,6 +17,7 @@ from snowid.errors import (
     InvalidLeaseUrlError,
     NoFreeIdentityError,
     OrdinalMissingError,
+    OrdinalNotANumberError,
     OrdinalOutOfRangeError,
 )
 from snowid.lease import FileLease, lease_status, open_lease
@@ -115,7 +116,6 @@ def test_offset_and_pod_bits_move_the_split(pod: pytest.MonkeyPatch, tmp_path: P
         ({"HOSTNAME": "ids-\u0663"}, "", "$HOSTNAME", "ids-\u0663"),  # Arabic-Indic 3
         ({}, "", "the host name", "test-runner"),
         ({"POD_INDEX": "three"}, "", "$POD_INDEX", "three"),
-        ({"POD_INDEX": "-1"}, "", "$POD_INDEX", "-1"),
         ({"IDX": "3.0"}, "ordinal_env=IDX", "$IDX", "3.0"),
     ],
 )
@@ -167,6 +167,62 @@ def test_an_ordinal_out_of_range_is_a_clear_error(
     assert (error.ordinal, error.offset, error.max) == (ordinal, offset, maximum)
     assert f"0..{maximum}" in str(error)
     assert f"0..{maximum}" in error.message("vi")
+
+
+@pytest.mark.parametrize(
+    ("variable", "text", "ordinal", "query", "allowed"),
+    [
+        ("POD_INDEX", "-1", -1, "", "0..31"),
+        ("POD_INDEX", "-1", -1, "offset=5", "0..26"),  # -1 + 5 is a pod number, yet refused
+        ("HOSTNAME", "ids-99999999999999999999999", 99999999999999999999999, "", "0..31"),
+        ("POD_INDEX", "1" * 30, int("1" * 30), "offset=2", "0..29"),
+    ],
+)
+def test_a_negative_or_huge_ordinal_is_out_of_range_not_missing(
+    pod: pytest.MonkeyPatch,
+    tmp_path: Path,
+    *,
+    variable: str,
+    text: str,
+    ordinal: int,
+    query: str,
+    allowed: str,
+) -> None:
+    """The regression: these were "does not end in a number"; the error gives the range."""
+    pod.setenv(variable, text)
+    with pytest.raises(OrdinalOutOfRangeError) as caught:
+        _open(query, tmp_path)
+    assert caught.value.ordinal == ordinal
+    assert f"out of range {allowed}" in str(caught.value)
+    assert f"ngoài khoảng {allowed}" in caught.value.message("vi")
+
+
+@pytest.mark.parametrize("text", [" 4", "4 ", "+4", "4.0", "\t4", " "])
+def test_pod_index_must_be_a_plain_decimal_number(
+    pod: pytest.MonkeyPatch, tmp_path: Path, text: str
+) -> None:
+    """The docs say a plain decimal number; " 4" was read as 4."""
+    pod.setenv("POD_INDEX", text)
+    pod.setenv("HOSTNAME", "ids-4")  # never a fallback for a variable that is set
+    with pytest.raises(OrdinalNotANumberError) as caught:
+        _open("", tmp_path)
+    assert caught.value.value == text
+    assert f"$POD_INDEX is {text!r}, not a plain decimal number" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "url", ["k8s:///some/dir", "k8s://host", "k8s://host/?offset=1", "ordinal:/d"]
+)
+def test_a_host_or_path_in_a_k8s_url_is_refused_not_ignored(
+    pod: pytest.MonkeyPatch, url: str
+) -> None:
+    """The regression: k8s:///some/dir used the default state directory (and lease init
+    said "ready")."""
+    pod.setenv("POD_INDEX", "1")
+    with pytest.raises(InvalidLeaseUrlError) as caught:
+        open_lease(url)
+    assert caught.value.reason == "no_location"
+    assert "state_dir=" in str(caught.value)
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+import snowid
 from snowid.cli import main
 from snowid.errors import (
     InvalidLeaseUrlError,
@@ -177,3 +178,30 @@ def test_a_lease_option_given_twice_is_an_error() -> None:
 def test_lease_url_numbers_are_ascii_digits_only(tmp_path: Path, url: str) -> None:
     with pytest.raises(InvalidLeaseUrlError):
         open_lease(url.format(tmp=tmp_path)).close()
+
+
+@pytest.mark.parametrize("lang", ["en", "vi"])
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("   ", '""'),
+        ("host=db.example dbname=ids user=app", "host=db.example dbname=ids"),
+    ],
+)
+def test_something_that_is_not_a_url_is_told_what_a_lease_url_looks_like(
+    url: str, shown: str, lang: str
+) -> None:
+    """The regression: "the scheme - is unknown" for a blank URL or a libpq key=value string."""
+    with pytest.raises(InvalidLeaseUrlError) as caught:
+        open_lease(url)
+    assert caught.value.reason == "not_a_url"
+    message = caught.value.message(lang)
+    assert shown in message
+    assert "scheme -" not in message
+    assert "postgresql://" in message
+    assert "file:///" in message
+
+
+def test_configure_with_an_empty_lease_url_says_what_one_looks_like() -> None:
+    with pytest.raises(InvalidLeaseUrlError, match="it is not a lease URL"):
+        snowid.configure(lease="")

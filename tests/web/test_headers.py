@@ -167,3 +167,28 @@ def test_links_on_the_404_page_stay_on_this_site(client: httpx.Client, path: str
         assert urlsplit(resolved).netloc == origin, (link, resolved)
         assert "evil.example" not in urlsplit(link).netloc
     assert not re.search(r'href="//', response.text)
+
+
+@pytest.mark.parametrize(
+    ("path", "location"),
+    [
+        ("/decode/?id=1", "/decode?id=1"),
+        ("/api/decode/4194439168/", "/api/decode/4194439168"),
+        ("/range//", "/range"),
+    ],
+)
+def test_a_trailing_slash_redirect_is_relative_whatever_the_host_header(
+    client: httpx.Client, path: str, location: str
+) -> None:
+    """The regression: ``Host: evil.example`` gave ``location: http://evil.example/decode?id=1``."""
+    answer = client.get(path, headers={"Host": "evil.example"})
+    assert answer.status_code == 307
+    assert answer.headers["location"] == location
+
+
+def test_a_path_that_reads_as_another_host_is_not_redirected(client: httpx.Client) -> None:
+    request = client.build_request("GET", "/")
+    request.url = request.url.copy_with(raw_path=b"//evil.example/")
+    answer = client.send(request)
+    assert answer.status_code == 404
+    assert "location" not in answer.headers

@@ -84,6 +84,20 @@ def test_bad_input_is_a_specific_4xx_in_the_error_shape(
     assert text in error["message"]
 
 
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_an_unknown_layout_offers_only_what_the_api_takes(client: httpx.Client, lang: str) -> None:
+    """The regression: the message offered a custom layout (epoch=…,fields=…), which the
+    API refuses; it lists the built-ins and says custom ones are not taken here."""
+    response = client.get("/api/decode/1", params={"layout": "flickr", "lang": lang})
+    error = error_of(response)
+    assert "epoch=MS" not in error["message"]
+    assert "twitter, discord, instagram" in error["message"]
+    spec = "epoch=0,unit=1,fields=timestamp:41,worker:10,sequence:12"
+    answer = client.get("/api/decode/1", params={"layout": spec, "lang": lang})
+    assert answer.status_code == 400
+    assert "epoch=MS" not in error_of(answer)["message"]
+
+
 def test_errors_are_localized_too(client: httpx.Client) -> None:
     response = client.get("/api/decode/1", params={"layout": "flickr", "lang": "vi"})
     assert "bố cục" in error_of(response)["message"]

@@ -113,6 +113,31 @@ def test_now_button_without_javascript_redirects_to_a_shareable_url(base_url: st
     assert int(match.group(1)) > 1288834974657
 
 
+@pytest.mark.parametrize(
+    ("path", "field", "values"),
+    [
+        (f"/?{SEED_QUERY}&machine=2", "machine", "1, 2"),
+        ("/?timestamp=&datacenter=4&machine=5&sequence=6&now=1&sequence=7", "sequence", "6, 7"),
+        ("/decode?id=4194439168&id=1", "id", "4194439168, 1"),
+        ("/decode?id=1&layout=discord&layout=twitter", "layout", "discord, twitter"),
+        ("/range?from=2024-01-01T00:00&from=0", "from", "2024-01-01T00:00, 0"),
+        ("/range?from=0&layout=discord&layout=twitter", "layout", "discord, twitter"),
+    ],
+)
+@pytest.mark.parametrize(("lang", "words"), [("en", "is given 2 times"), ("vi", "xuất hiện 2 lần")])
+def test_a_field_given_twice_is_refused_on_the_page_as_the_api_refuses_it(
+    base_url: str, path: str, *, field: str, values: str, lang: str, words: str
+) -> None:
+    """The regression: the pages took the last value where the API answers 400
+    duplicate_parameter; now they show that error on the field, in the page's language."""
+    response = get(base_url, f"{path}&lang={lang}")
+    assert response.status_code == 200
+    shown = error_text(response.text, field) or ""
+    assert words in shown
+    assert values in shown
+    assert '<section class="result' not in response.text  # no result from a guessed value
+
+
 def test_decoder_shows_the_same_breakdown(base_url: str) -> None:
     html = get(base_url, "/decode?id=4194439168").text
     assert "4194304000 + 131072 + 4096 + 0 = <strong>4194439168</strong>" in html

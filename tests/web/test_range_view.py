@@ -80,9 +80,28 @@ def test_bad_times_and_layouts_get_the_librarys_messages_each_on_its_own_field()
 
 
 def test_a_window_without_ids_says_so() -> None:
-    shown = view({"from": "2020-01-02", "to": "2020-01-01"})
+    shown = view({"from": "2000-01-01", "to": "2001-01-01"})
     assert shown["empty"] is True
     assert shown["announce"] == "No ID in that window"
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "To 2020-01-01 is before the start 2020-01-02: the two times are swapped"),
+        ("vi", "Thời điểm kết thúc 2020-01-01 nằm trước thời điểm bắt đầu 2020-01-02"),
+    ],
+)
+def test_swapped_bounds_are_an_error_on_the_end_field_not_an_empty_window(
+    lang: str, words: str
+) -> None:
+    """The regression: "2020-01-02 to 2020-01-01" said "no ID in that window"."""
+    form = read_range({"from": "2020-01-02", "to": "2020-01-01"}, lang, NOW)
+    assert form is not None
+    assert form.errors == {"to": form.errors["to"]}
+    assert form.errors["to"].startswith(words)
+    assert range_view(form, lang, NOW) is None
+    assert id_range(1577923200000, 1577836800000) == (1, 0)  # the library keeps its answer
 
 
 def test_a_window_reaching_past_the_layout_is_cut_and_noted() -> None:

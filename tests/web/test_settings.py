@@ -13,6 +13,7 @@ from snowid.cli._serve import FLAGS, settings_from
 from snowid.errors import (
     AuthTokenFileMissingError,
     EmptyValueError,
+    ForwardedIpsError,
     NotABooleanError,
     NotAnIntegerError,
     OutOfRangeError,
@@ -38,6 +39,7 @@ def test_defaults_without_flags_or_environment() -> None:
         auth_token_file=None,
         auth_metrics=False,
         metrics_dir=None,
+        forwarded_allow_ips=None,
     )
 
 
@@ -52,10 +54,20 @@ def test_every_setting_comes_from_its_variable() -> None:
         "SNOWID_AUTH_TOKEN_FILE": "/etc/snowid/tokens",
         "SNOWID_AUTH_METRICS": "on",
         "SNOWID_METRICS_DIR": "/run/snowid",
+        "SNOWID_FORWARDED_ALLOW_IPS": "10.0.0.1,10.1.0.0/16",
     }
     settings = Settings.from_env(env)
     assert settings == Settings(
-        "::1", 9000, 3, "file:", 10, True, "/etc/snowid/tokens", True, "/run/snowid"
+        "::1",
+        9000,
+        3,
+        "file:",
+        10,
+        True,
+        "/etc/snowid/tokens",
+        True,
+        "/run/snowid",
+        "10.0.0.1,10.1.0.0/16",
     )
     assert settings.environment() == {**env, "SNOWID_ACCESS_LOG": "1", "SNOWID_AUTH_METRICS": "1"}
     assert Settings.from_env(settings.environment()) == settings  # what each worker reads
@@ -115,6 +127,11 @@ def test_every_serve_flag_has_its_variable_and_the_readme_names_them() -> None:
             "SNOWID_ACCESS_LOG maybe is not a yes/no",
         ),
         ({"SNOWID_AUTH_METRICS": "1"}, AuthTokenFileMissingError, "no token file is given"),
+        (
+            {"SNOWID_FORWARDED_ALLOW_IPS": "10.0.0.1, proxy.example"},
+            ForwardedIpsError,
+            "SNOWID_FORWARDED_ALLOW_IPS 10.0.0.1, proxy.example is not a list of IP addresses",
+        ),
     ],
 )
 def test_a_bad_variable_is_a_specific_error_naming_it(

@@ -7,6 +7,7 @@ import argparse
 from snowid import LAYOUTS, SYSTEM_CLOCK
 from snowid.cli._common import add_lang_option, print_json
 from snowid.cli._render import aligned
+from snowid.errors import ReversedWindowError
 from snowid.fields import parse_time
 from snowid.i18n import translate, translate_layout
 from snowid.layouts import get_layout, layout_info, range_info
@@ -26,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     window.add_argument("--layout", default="twitter", help="a built-in name or a layout spec")
     window.add_argument("--json", action="store_true", help="print one JSON object")
     add_lang_option(window)
-    window.set_defaults(func=_range)
+    window.set_defaults(func=_range, parser=window)
 
 
 def _layouts(args: argparse.Namespace, lang: str) -> int:
@@ -51,6 +52,8 @@ def _range(args: argparse.Namespace, lang: str) -> int:
     layout = get_layout(args.layout)
     start = parse_time("start", args.start)
     end = SYSTEM_CLOCK.time_ms() if args.end is None else parse_time("end", args.end)
+    if args.end is not None and end < start:  # swapped, not a window without ids
+        args.parser.usage_error(ReversedWindowError(field="end", value=args.end, start=args.start))
     info = range_info(start, end, layout)
     if args.json:
         print_json(info)

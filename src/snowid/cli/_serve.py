@@ -17,12 +17,16 @@ import socket
 import tempfile
 from collections.abc import Iterator
 from dataclasses import MISSING, fields, replace
+from typing import TYPE_CHECKING
 
 from snowid._foreign import detached
 from snowid.cli._common import add_lang_option
-from snowid.errors import AddressUnavailableError
+from snowid.errors import AddressUnavailableError, ServerStartError
 from snowid.i18n import translate
 from snowid.web import Settings, preflight
+
+if TYPE_CHECKING:
+    import uvicorn
 
 __all__ = ["FLAGS", "register"]
 
@@ -49,11 +53,18 @@ FLAGS: dict[str, tuple[str, str | None, str]] = {
         "DIR",
         "directory where the worker processes share their metrics, so /metrics shows them all",
     ),
+    "forwarded_allow_ips": (
+        "--forwarded-allow-ips",
+        "IPS",
+        "proxies whose X-Forwarded-For/-Proto headers are believed: IP addresses and networks"
+        " separated by commas, or *",
+    ),
 }
 _NO_DEFAULT = {
     "lease_url": "file slots on this host",
     "auth_token_file": "no authentication",
     "metrics_dir": "a private temporary one with --workers N",
+    "forwarded_allow_ips": "no proxy: those headers are ignored",
 }
 
 
@@ -144,7 +155,7 @@ def _serve(args: argparse.Namespace, lang: str) -> int:
             "level": "INFO",
             "propagate": False,
         }
-        uvicorn.run(
+        config = uvicorn.Config(
             "snowid.web:app_factory",
             factory=True,
             host=run.host,
@@ -154,5 +165,33 @@ def _serve(args: argparse.Namespace, lang: str) -> int:
             access_log=run.access_log,
             server_header=False,
             lifespan="on",
+            # X-Forwarded-For/-Proto only from the proxies named, none by default
+            # (uvicorn's own default trusts 127.0.0.1, i.e. any local process).
+            proxy_headers=bool(run.forwarded_allow_ips),
+            forwarded_allow_ips=run.forwarded_allow_ips or None,
         )
+        started = _run(config)
+    if not started:
+        raise ServerStartError(workers=run.workers)
     return 0
+
+
+def _run(config: uvicorn.Config) -> bool:
+    """Serve until stopped, as ``uvicorn.run`` does; False when a process failed to start.
+
+    ``uvicorn.run`` exits 3 when its single process fails to start, but with several
+    workers it stops the others and returns as after a clean shutdown (exit 0).
+    """
+    import uvicorn
+    from uvicorn.config import STARTUP_FAILURE
+    from uvicorn.supervisors import Multiprocess
+
+    if config.workers == 1:
+        server = uvicorn.Server(config)
+        with contextlib.suppress(KeyboardInterrupt):
+            server.run()
+        return server.started
+    supervisor = Multiprocess(config, sockets=[config.bind_socket()])
+    with contextlib.suppress(KeyboardInterrupt):
+        supervisor.run()
+    return all(process.exitcode != STARTUP_FAILURE for process in supervisor.processes)

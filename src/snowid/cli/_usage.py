@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from typing import NoReturn
 
+from snowid.errors import SnowIdError
 from snowid.i18n import LANGS, detect_lang, translate
 
 __all__ = ["Parser", "lang_from_argv", "usage_lang"]
@@ -144,6 +145,10 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self._fail(localize(message, usage_lang.get()))
+
+    def usage_error(self, error: SnowIdError) -> NoReturn:
+        """Arguments that parse but do not go together (exit 2, like argparse's own)."""
+        self._fail(error.message(usage_lang.get()))
 
     def _fail(self, text: str) -> NoReturn:
         self.print_usage(sys.stderr)

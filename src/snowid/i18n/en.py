@@ -34,6 +34,10 @@ MESSAGES: dict[str, str] = {
         " 0..{max} (Discord, Instagram and Mastodon ids use bit {bit} for time and can be"
         " this large)"
     ),
+    "window_reversed": (
+        "{field} {value} is before the start {start}: the two times are swapped; give the"
+        " earlier one first"
+    ),
     "duplicate_parameter": (
         "query parameter {parameter} is given {count} times ({value}); give it once"
     ),
@@ -42,6 +46,10 @@ MESSAGES: dict[str, str] = {
     "invalid_layout.unknown": (
         "{field} {value} is unknown; built in: {allowed}; or describe your own as"
         " epoch=MS,unit=MS,fields=NAME:BITS,NAME:BITS,…"
+    ),
+    "invalid_layout.unknown_builtin": (
+        "{field} {value} is unknown; built in: {allowed} (the exact lower-case name; a custom"
+        " layout is for the library and the command line, not this service)"
     ),
     "invalid_layout.syntax": (
         "{field} {value} cannot be read; write it as epoch=MS,unit=MS,fields=NAME:BITS,…"
@@ -175,10 +183,19 @@ MESSAGES: dict[str, str] = {
         " apps.kubernetes.io/pod-index label in the environment variable that ordinal_env="
         " names"
     ),
+    "ordinal_not_a_number": (
+        "the pod ordinal cannot be read: {source} is {value}, not a plain decimal number"
+        " (digits only, as the apps.kubernetes.io/pod-index label gives); or unset it to read"
+        " the ordinal from the name of the StatefulSet's pod"
+    ),
     "ordinal_out_of_range": (
-        "the pod ordinal {ordinal} (from {source} {value}) plus offset {offset} is out of"
-        " range 0..{max} for pod_bits={pod_bits}; lower the offset, scale the StatefulSet"
-        " down, or give pods more bits (pod_bits=)"
+        "the pod ordinal {ordinal} (from {source} {value}) is out of range 0..{max_ordinal}:"
+        " plus offset {offset} it must be within 0..{max} for pod_bits={pod_bits}; lower the"
+        " offset, scale the StatefulSet down, or give pods more bits (pod_bits=)"
+    ),
+    "server_start_failed": (
+        "snowid serve stopped: a server process (of {workers}) failed to start; its error is"
+        " logged above"
     ),
     "address_unavailable": "cannot listen on {host} port {port}: {reason}",
     "not_a_boolean": (
@@ -197,6 +214,14 @@ MESSAGES: dict[str, str] = {
     "auth_token_file_missing": (
         "{field} is on but no token file is given; set --auth-token-file or SNOWID_AUTH_TOKEN_FILE"
     ),
+    "metrics_dir_unusable": (
+        "{field} {value} cannot be used to share the worker processes' metrics: {reason};"
+        " give a directory this user can create and write, or leave it unset"
+    ),
+    "forwarded_allow_ips": (
+        "{field} {value} is not a list of IP addresses or networks; give them separated by"
+        " commas (10.0.0.1,10.1.0.0/16), or * to trust the proxy headers of every peer"
+    ),
     # --- field labels (used inside messages) ---------------------------------
     "field.timestamp": "timestamp",
     "field.datacenter": "datacenter",
@@ -210,6 +235,8 @@ MESSAGES: dict[str, str] = {
     "field.lease": "lease",
     "field.auth_token_file": "auth token file",
     "field.auth_metrics": "metrics authentication",
+    "field.metrics_dir": "metrics directory",
+    "field.forwarded_allow_ips": "trusted proxies (forwarded_allow_ips)",
     "field.time": "time",
     "field.process": "process",
     "field.increment": "increment",
@@ -333,6 +360,16 @@ MESSAGES: dict[str, str] = {
     "invalid_lease_url.static_identity_missing": (
         "{field} URL {value} cannot be used: a static: lease needs a worker identity; allowed:"
         " static://DATACENTER/MACHINE, static:?datacenter=D&machine=M or static:?worker=W"
+    ),
+    "invalid_lease_url.not_a_url": (
+        "{field} URL {value} cannot be used: it is not a lease URL, which starts with the"
+        " kind of store, as in file:///var/lib/snowid, postgresql://HOST/DATABASE,"
+        " mysql://HOST/DATABASE, redis://HOST:6379/0, k8s:?state_dir=DIR or static://1/2;"
+        " allowed kinds: {allowed}"
+    ),
+    "invalid_lease_url.no_location": (
+        "{field} URL {value} cannot be used: the {scheme} lease takes no host or path, and"
+        " {text} would be ignored; give the state directory as {scheme}?state_dir=DIR"
     ),
     "invalid_lease_url.file_host": (
         "{field} URL {value} cannot be used: file slots live on this host, so the host must be"

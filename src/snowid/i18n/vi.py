@@ -34,6 +34,10 @@ MESSAGES: dict[str, str] = {
         " 0..{max} (ID của Discord, Instagram và Mastodon dùng bit {bit} cho thời gian nên"
         " có thể lớn đến vậy)"
     ),
+    "window_reversed": (
+        "{field} {value} nằm trước thời điểm bắt đầu {start}: hai mốc thời gian bị đảo"
+        " ngược; hãy ghi mốc sớm hơn trước"
+    ),
     "duplicate_parameter": (
         "tham số truy vấn {parameter} xuất hiện {count} lần ({value}); mỗi tham số chỉ được"
         " ghi một lần"
@@ -43,6 +47,11 @@ MESSAGES: dict[str, str] = {
     "invalid_layout.unknown": (
         "không có {field} nào tên {value}; các bố cục có sẵn: {allowed}; hoặc tự mô tả bố cục"
         " của bạn theo dạng epoch=MS,unit=MS,fields=TÊN:SỐ_BIT,TÊN:SỐ_BIT,…"
+    ),
+    "invalid_layout.unknown_builtin": (
+        "không có {field} nào tên {value}; các bố cục có sẵn: {allowed} (ghi đúng tên, chữ"
+        " thường; bố cục tự mô tả chỉ dùng được trong thư viện và dòng lệnh, không dùng được"
+        " ở dịch vụ này)"
     ),
     "invalid_layout.syntax": (
         "không đọc được {field} {value}; hãy viết theo dạng epoch=MS,unit=MS,"
@@ -186,10 +195,19 @@ MESSAGES: dict[str, str] = {
         " số; hãy chạy trong StatefulSet (các pod có tên dạng TÊN-0, TÊN-1, …) hoặc truyền"
         " nhãn apps.kubernetes.io/pod-index vào biến môi trường mà ordinal_env= chỉ định"
     ),
+    "ordinal_not_a_number": (
+        "không đọc được số thứ tự của pod: {source} là {value}, không phải một số thập phân"
+        " thuần (chỉ gồm chữ số, đúng như nhãn apps.kubernetes.io/pod-index cung cấp); hoặc"
+        " bỏ biến này để lấy số thứ tự từ tên pod của StatefulSet"
+    ),
     "ordinal_out_of_range": (
-        "số thứ tự pod {ordinal} (lấy từ {source} {value}) cộng độ lệch {offset} nằm ngoài"
-        " khoảng 0..{max} khi pod_bits={pod_bits}; hãy giảm offset, giảm số bản sao của"
-        " StatefulSet, hoặc dành thêm bit cho pod (pod_bits=)"
+        "số thứ tự pod {ordinal} (lấy từ {source} {value}) nằm ngoài khoảng 0..{max_ordinal}:"
+        " cộng độ lệch {offset} thì phải nằm trong 0..{max} khi pod_bits={pod_bits}; hãy"
+        " giảm offset, giảm số bản sao của StatefulSet, hoặc dành thêm bit cho pod (pod_bits=)"
+    ),
+    "server_start_failed": (
+        "snowid serve đã dừng: một tiến trình máy chủ (trong số {workers}) không khởi động"
+        " được; lỗi của nó được ghi ở phía trên"
     ),
     "address_unavailable": "không thể lắng nghe trên {host} cổng {port}: {reason}",
     "not_a_boolean": (
@@ -210,6 +228,14 @@ MESSAGES: dict[str, str] = {
         "{field} đang bật nhưng chưa có tệp token; hãy đặt --auth-token-file hoặc"
         " SNOWID_AUTH_TOKEN_FILE"
     ),
+    "metrics_dir_unusable": (
+        "không dùng được {field} {value} để các tiến trình worker chia sẻ số liệu: {reason};"
+        " hãy chỉ định một thư mục mà người dùng này tạo và ghi được, hoặc bỏ trống"
+    ),
+    "forwarded_allow_ips": (
+        "{field} {value} không phải là danh sách địa chỉ IP hoặc dải mạng; hãy ghi chúng cách"
+        " nhau bằng dấu phẩy (10.0.0.1,10.1.0.0/16), hoặc * để tin header proxy của mọi máy"
+    ),
     # --- field labels (used inside messages) ---------------------------------
     "field.timestamp": "dấu thời gian",
     "field.datacenter": "mã trung tâm dữ liệu",
@@ -223,6 +249,8 @@ MESSAGES: dict[str, str] = {
     "field.lease": "cấu hình thuê",
     "field.auth_token_file": "tệp token xác thực",
     "field.auth_metrics": "xác thực cho /metrics",
+    "field.metrics_dir": "thư mục số liệu",
+    "field.forwarded_allow_ips": "danh sách proxy tin cậy (forwarded_allow_ips)",
     "field.time": "thời gian",
     "field.process": "mã tiến trình",
     "field.increment": "số đếm tăng dần",
@@ -358,6 +386,17 @@ MESSAGES: dict[str, str] = {
         "không dùng được URL {field} {value}: cơ chế thuê static: cần một danh tính worker; hãy"
         " dùng static://DATACENTER/MACHINE, static:?datacenter=D&machine=M hoặc"
         " static:?worker=W"
+    ),
+    "invalid_lease_url.not_a_url": (
+        "không dùng được URL {field} {value}: đây không phải URL cấu hình thuê, vốn bắt đầu"
+        " bằng loại kho, ví dụ file:///var/lib/snowid, postgresql://MÁY/CSDL, mysql://MÁY/CSDL,"
+        " redis://MÁY:6379/0, k8s:?state_dir=THƯ_MỤC hoặc static://1/2; các loại được"
+        " chấp nhận: {allowed}"
+    ),
+    "invalid_lease_url.no_location": (
+        "không dùng được URL {field} {value}: cơ chế thuê {scheme} không nhận phần máy chủ"
+        " hay đường dẫn, nên {text} sẽ bị bỏ qua; hãy ghi thư mục trạng thái dưới dạng"
+        " {scheme}?state_dir=THƯ_MỤC"
     ),
     "invalid_lease_url.file_host": (
         "không dùng được URL {field} {value}: slot tệp chỉ nằm trên chính máy này nên phần máy"

@@ -35,13 +35,13 @@ first scheme is its kind (``snowid.lease.url_kind``: ``postgres:`` counts as pos
 
 def backend_for(url: LeaseUrl) -> type[Lease]:
     """The backend class for ``url``'s scheme; InvalidLeaseUrlError (``unknown_scheme``)
-    if there is none."""
+    if there is none, ``not_a_url`` if there is no scheme at all."""
     target = BACKENDS.get(url.scheme)
     if target is None:
         allowed = ", ".join(f"{scheme}:" for scheme in BACKENDS)
-        raise url.fail(
-            "unknown_scheme", scheme=f"{url.scheme}:" if url.scheme else "-", allowed=allowed
-        )
+        if not url.scheme:  # "", or a libpq "host=… dbname=…" string: not a URL at all
+            raise url.fail("not_a_url", allowed=allowed)
+        raise url.fail("unknown_scheme", scheme=f"{url.scheme}:", allowed=allowed)
     module_name, _, class_name = target.partition(":")
     backend: type[Lease] = getattr(importlib.import_module(module_name), class_name)
     return backend

@@ -333,7 +333,7 @@ def _error(reason: LeaseUrlReason, url: str, **data: Any) -> InvalidLeaseUrlErro
         key: hide(value, url) if isinstance(value, str) and key not in _UNHIDDEN else value
         for key, value in data.items()
     }
-    return InvalidLeaseUrlError(value=redact(url), reason=reason, **shown)
+    return InvalidLeaseUrlError(value=redact(url) or '""', reason=reason, **shown)
 
 
 def _option_text(value: object) -> str:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from snowid._clock import Clock
 from snowid._layout import TWITTER
-from snowid.errors import OrdinalMissingError, OrdinalOutOfRangeError
+from snowid.errors import OrdinalMissingError, OrdinalNotANumberError, OrdinalOutOfRangeError
 from snowid.lease._url import LeaseUrl
 from snowid.lease.file import FileLease
 
@@ -42,8 +42,10 @@ DEFAULT_ORDINAL_ENV = "POD_INDEX"
 DEFAULT_POD_BITS = 5
 OPTIONS = ("ordinal_env", "offset", "pod_bits", "state_dir")
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,100}$", re.ASCII)
-_TRAILING = re.compile(r"^.*-([0-9]{1,9})$", re.ASCII)
-_DIGITS = re.compile(r"^[0-9]{1,9}$", re.ASCII)
+# Any length of digits is read, so that a number too large is out of range, not "no number"
+# (4000 stays under CPython's limit on converting digits to an int).
+_TRAILING = re.compile(r"^.*-([0-9]{1,4000})$", re.ASCII)
+_NUMBER = re.compile(r"^-?[0-9]{1,4000}$", re.ASCII)  # plain decimal; a sign to refuse in range
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +80,7 @@ def pod_block(
     offset = parsed.integer("offset", 0, max_pod) or 0
     ordinal, source, value = _ordinal(env, name, hostname)
     pod = ordinal + offset
-    if pod > max_pod:
+    if ordinal < 0 or pod > max_pod:
         raise OrdinalOutOfRangeError(
             source=source, value=value, ordinal=ordinal, offset=offset, max=max_pod,
             pod_bits=pod_bits,
@@ -89,10 +91,10 @@ def pod_block(
 
 def _ordinal(env: Mapping[str, str], name: str, hostname: str | None) -> tuple[int, str, str]:
     """(ordinal, source, value): from ``$name`` when set, else from the host name."""
-    index = env.get(name, "").strip()
-    if index:
-        if not _DIGITS.match(index):
-            raise OrdinalMissingError(source=f"${name}", value=index)
+    index = env.get(name, "")
+    if index:  # a plain decimal number, as the pod-index label gives: " 4" is a mistake
+        if not _NUMBER.match(index):
+            raise OrdinalNotANumberError(source=f"${name}", value=index)
         return int(index), f"${name}", index
     if hostname is not None:
         host, source = hostname, "the host name"
@@ -115,6 +117,10 @@ class PodLease(FileLease):
     def from_url(cls, url: LeaseUrl, *, clock: Clock | None = None) -> FileLease:
         """``k8s:?state_dir=DIR&offset=N&pod_bits=P&ordinal_env=NAME`` and the file: tuning."""
         url.check_known((*OPTIONS, *FileLease.tuning))
+        # k8s:///dir or k8s://host/ would be dropped in silence (lease init said "ready").
+        location = url.netloc.rpartition("@")[2] + url.parts.path  # never the user part
+        if url.netloc or url.parts.path:
+            raise url.fail("no_location", scheme=f"{url.scheme}:", text=location or "…")
         block = pod_block(url)
         log.info(
             "snowid k8s: pod ordinal %d (%s %s) + offset %d: workers %d..%d",

@@ -8,13 +8,13 @@ from contextlib import asynccontextmanager
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import Response
-from starlette.routing import Mount
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import BaseRoute, Match, Mount
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from snowid.errors import SnowIdError
-from snowid.i18n import translate
+from snowid.i18n import detect_lang, translate
 from snowid.web import _log_start, api, pages
 from snowid.web._auth import TokenFile
 from snowid.web._errors import error_response, snowid_error_response
@@ -28,9 +28,26 @@ __all__ = ["app_factory", "create_app"]
 
 
 class _App(Starlette):
+    startup_error: SnowIdError | None = None  # set by the lifespan when it refuses to start
+
     def build_middleware_stack(self) -> ASGIApp:
         # Outside Starlette's own error middleware, so that a 500 gets the headers too.
         return SecurityHeaders(super().build_middleware_stack())
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "lifespan":
+            await super().__call__(scope, receive, send)
+            return
+
+        async def one_line(message: Message) -> None:
+            # Starlette reports a failed start with the traceback, which uvicorn logs; a
+            # snowid error is the operator's to fix and says all in one line.
+            error = self.startup_error
+            if message["type"] == "lifespan.startup.failed" and error is not None:
+                message = {**message, "message": error.message(detect_lang())}
+            await send(message)
+
+        await super().__call__(scope, receive, one_line)
 
 
 def create_app(settings: Settings | None = None, *, service: IdService | None = None) -> Starlette:
@@ -44,9 +61,14 @@ def create_app(settings: Settings | None = None, *, service: IdService | None = 
     share = MetricsShare(settings.metrics_dir) if settings.metrics_dir else None
 
     @asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        _log_start(settings, await service.start())
-        publishing = share.start(service) if share is not None else None
+    async def lifespan(app: _App) -> AsyncIterator[None]:
+        try:
+            _log_start(settings, await service.start())
+            publishing = share.start(service) if share is not None else None
+        except SnowIdError as error:
+            service.close()  # give the identity back: this process will not serve
+            app.startup_error = error
+            raise
         try:
             yield
         finally:
@@ -63,6 +85,9 @@ def create_app(settings: Settings | None = None, *, service: IdService | None = 
         lang = negotiate(request)
         path, method = request.url.path, request.method
         if exc.status_code == 404:
+            moved = _without_trailing_slash(request, app.routes)
+            if moved is not None:
+                return moved
             if not path.startswith("/api/") and "text/html" in request.headers.get("accept", ""):
                 return pages.not_found_page(request)
             message = translate("web.error.not_found", lang, method=method, path=path)
@@ -90,9 +115,30 @@ def create_app(settings: Settings | None = None, *, service: IdService | None = 
         },
         lifespan=lifespan,
     )
+    # Starlette's own slash redirect writes the Host header into an absolute Location.
+    app.router.redirect_slashes = False
     app.state.service = service
     app.state.settings = settings
     return app
+
+
+def _without_trailing_slash(request: Request, routes: list[BaseRoute]) -> Response | None:
+    """A 307 to the same path without its trailing slashes when a route serves that path.
+
+    The Location is relative (a path and the query), so a forged Host header never becomes
+    the target, and a path that would read as another host (``//evil.example``) is not
+    redirected at all.
+    """
+    path = request.scope["path"]
+    target = path.rstrip("/")
+    if path == target or not target.startswith("/") or target.startswith("//"):
+        return None
+    moved = {**request.scope, "path": target}
+    if all(route.matches(moved)[0] is Match.NONE for route in routes):
+        return None
+    query = request.scope.get("query_string", b"").decode("latin-1")
+    location = request.scope.get("root_path", "") + target + (f"?{query}" if query else "")
+    return RedirectResponse(location, status_code=307)
 
 
 def app_factory() -> Starlette:

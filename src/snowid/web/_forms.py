@@ -2,13 +2,14 @@
 
 The reading is the core's one reader (``snowid.fields``, shared with the CLI); this
 module keeps the raw inputs alongside, for refilling the form. ``check_single_values``
-is the JSON API's refusal of a parameter given twice.
+is the JSON API's refusal of a parameter given twice; ``repeated`` gives the pages the
+same errors, shown on their fields.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from starlette.datastructures import QueryParams
@@ -23,6 +24,7 @@ __all__ = [
     "check_single_values",
     "localized_message",
     "read_compose",
+    "repeated",
 ]
 
 
@@ -53,11 +55,24 @@ def read_compose(query: Mapping[str, str], clock: Clock = SYSTEM_CLOCK) -> Compo
 
 def check_single_values(query: QueryParams) -> None:
     """Refuse a query parameter given twice: which of its values counts would be a guess."""
+    for error in repeated(query).values():
+        raise error
+
+
+def repeated(
+    query: QueryParams, names: Iterable[str] | None = None
+) -> dict[str, InvalidValueError]:
+    """A DuplicateParameterError for each parameter (of ``names``, default all) given more
+    than once: the API refuses the request, a page shows it on the field."""
+    wanted = None if names is None else set(names)
     counts = Counter(key for key, _ in query.multi_items())
-    for name, count in counts.items():
-        if count > 1:
-            values = ", ".join(query.getlist(name))
-            raise DuplicateParameterError(field=name, parameter=name, value=values, count=count)
+    return {
+        name: DuplicateParameterError(
+            field=name, parameter=name, value=", ".join(query.getlist(name)), count=count
+        )
+        for name, count in counts.items()
+        if count > 1 and (wanted is None or name in wanted)
+    }
 
 
 def localized_message(error: SnowIdError, lang: str) -> str:

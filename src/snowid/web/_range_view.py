@@ -13,13 +13,15 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
+from starlette.datastructures import QueryParams
+
 from snowid import SYSTEM_CLOCK, Clock, Layout
-from snowid.errors import InvalidLayoutError, InvalidValueError
+from snowid.errors import InvalidLayoutError, InvalidValueError, ReversedWindowError
 from snowid.fields import parse_time
 from snowid.i18n import translate, translate_layout
 from snowid.layouts import range_info
 from snowid.web._decoded_view import layout_message, layout_summary, page_layout
-from snowid.web._forms import localized_message
+from snowid.web._forms import localized_message, repeated
 from snowid.web._view import decode_href, input_value, time_view, translator
 
 __all__ = ["RANGE_FIELDS", "RangeForm", "range_view", "read_range"]
@@ -74,6 +76,12 @@ def read_range(
         form.end_ms, form.end_is_now = clock.time_ms(), True
     else:
         form.end_ms = read_time("to", end_text)
+        if form.start_ms is not None and form.end_ms is not None and form.end_ms < form.start_ms:
+            swapped = ReversedWindowError(field="to", value=end_text, start=start_text)
+            form.errors["to"] = localized_message(swapped, lang)
+    if isinstance(query, QueryParams):  # a field given twice: which value counts is a guess
+        for name, twice in repeated(query, RANGE_FIELDS).items():
+            form.errors[name] = localized_message(twice, lang)
     return form
 
 

@@ -9,6 +9,7 @@ anew in every worker process, which reads them with ``Settings.from_env()``.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
@@ -17,6 +18,7 @@ from typing import ClassVar
 from snowid.errors import (
     AuthTokenFileMissingError,
     EmptyValueError,
+    ForwardedIpsError,
     InvalidLeaseUrlError,
     NotABooleanError,
     OutOfRangeError,
@@ -51,6 +53,20 @@ def _flag(field: str, raw: object) -> bool:
     raise NotABooleanError(field=field, value=str(raw))
 
 
+def _check_proxies(field: str, text: str) -> str:
+    """``*`` or IP addresses and networks separated by commas, else ForwardedIpsError
+    (uvicorn would take a typo for a host name that never matches, silently)."""
+    if text.strip() == "*":
+        return text
+    items = [item.strip() for item in text.split(",")]
+    try:
+        for item in items:
+            ipaddress.ip_network(item, strict=False)  # an address is a network of one
+    except ValueError:
+        raise ForwardedIpsError(field=field, value=text) from None
+    return text
+
+
 _READERS: dict[str, Callable[[str, object], object]] = {
     "host": _text,
     "port": to_int,
@@ -61,6 +77,7 @@ _READERS: dict[str, Callable[[str, object], object]] = {
     "auth_token_file": _text,
     "auth_metrics": _flag,
     "metrics_dir": _text,
+    "forwarded_allow_ips": lambda field, raw: _check_proxies(field, _text(field, raw)),
 }
 
 
@@ -73,6 +90,9 @@ class Settings:
     ``/metrics`` with ``auth_metrics``) then requires; None leaves them open.
     ``metrics_dir`` is a directory the worker processes of one server share, so that
     /metrics answers for all of them (``snowid serve --workers N`` makes one).
+    ``forwarded_allow_ips`` names the proxies (``*``, or IP addresses and networks separated
+    by commas) whose X-Forwarded-For and X-Forwarded-Proto headers are believed; None
+    believes nobody's.
     """
 
     host: str = "127.0.0.1"
@@ -84,6 +104,7 @@ class Settings:
     auth_token_file: str | None = None
     auth_metrics: bool = False
     metrics_dir: str | None = None
+    forwarded_allow_ips: str | None = None
 
     ENVIRONMENT: ClassVar[Mapping[str, str]] = {
         "host": "SNOWID_HOST",
@@ -95,6 +116,7 @@ class Settings:
         "auth_token_file": "SNOWID_AUTH_TOKEN_FILE",
         "auth_metrics": "SNOWID_AUTH_METRICS",
         "metrics_dir": "SNOWID_METRICS_DIR",
+        "forwarded_allow_ips": "SNOWID_FORWARDED_ALLOW_IPS",
     }
     """The environment variable of each field."""
 
@@ -109,6 +131,8 @@ class Settings:
             )
         if self.auth_metrics and not self.auth_token_file:
             raise AuthTokenFileMissingError(field="auth_metrics", value=self.auth_metrics)
+        if self.forwarded_allow_ips is not None:
+            _check_proxies("forwarded_allow_ips", self.forwarded_allow_ips)
 
     def __repr__(self) -> str:
         # A lease URL may carry a password: a logged or printed Settings never shows it.
@@ -161,7 +185,8 @@ def preflight(settings: Settings) -> None:
     """What can be found wrong before serving, checked once rather than in every worker.
 
     The lease URL parses and its state directory is usable (created as a worker would);
-    a static identity is not shared by several workers; the token file has a token.
+    a static identity is not shared by several workers; the metrics directory can be
+    written; the token file has a token.
     Raises the specific SnowIdError.
     """
     from urllib.parse import urlsplit
@@ -177,6 +202,10 @@ def preflight(settings: Settings) -> None:
         lease.check()  # e.g. a state directory: created (as a worker would) and checked
     finally:
         lease.close()
+    if settings.metrics_dir:
+        from snowid.web._share import MetricsShare
+
+        MetricsShare(settings.metrics_dir).prepare()
     if settings.auth_token_file:
         from snowid.web._auth import read_tokens
 

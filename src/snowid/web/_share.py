@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import os
 import time
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from snowid import GeneratorStats, Grant
+from snowid.errors import MetricsDirError
 from snowid.web._service import Snapshot
 
 if TYPE_CHECKING:
@@ -86,9 +88,24 @@ class MetricsShare:
     def _own(self) -> Path:
         return self.directory / f"{os.getpid()}.json"
 
+    def prepare(self) -> None:
+        """Create the directory if missing and write a file in it, once: MetricsDirError
+        naming it when that fails (a file, /dev/null, under /proc, read-only, a full disk)."""
+        probe = self.directory / f".probe-{os.getpid()}"
+        try:
+            self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+            probe.write_bytes(b"")
+            probe.unlink()
+        except OSError as error:
+            if self.directory.exists() and not self.directory.is_dir():
+                reason = os.strerror(errno.ENOTDIR)  # mkdir's "File exists" would mislead
+            else:
+                reason = error.strerror or str(error)
+            raise MetricsDirError(value=str(self.directory), reason=reason) from None
+
     def start(self, service: IdService) -> _Publisher:
         """Publish ``service``'s snapshot now and every second until ``stop()``."""
-        self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.prepare()
         return _Publisher(self, service)
 
     def publish(self, snapshot: Snapshot) -> None:

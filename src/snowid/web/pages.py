@@ -24,7 +24,7 @@ from snowid.errors import InvalidLayoutError, InvalidValueError
 from snowid.i18n import LANGS, translate
 from snowid.web._about import REFERENCES, faq, faq_json_ld
 from snowid.web._decoded_view import decoded_view, layout_message, layout_options, page_layout
-from snowid.web._forms import COMPOSE_FIELDS, localized_message, read_compose
+from snowid.web._forms import COMPOSE_FIELDS, localized_message, read_compose, repeated
 from snowid.web._lang import COOKIE, PAGE_LANG, negotiate, requested_lang
 from snowid.web._range_view import range_view, read_range
 from snowid.web._view import (
@@ -94,7 +94,8 @@ def routes() -> list[BaseRoute]:
     async def compose_page(request: Request) -> Response:
         lang = negotiate(request, PAGE_LANG)
         query = request.query_params
-        if "now" in query:
+        twice = repeated(query, COMPOSE_FIELDS)  # which value counts would be a guess
+        if "now" in query and not twice:
             # The no-JavaScript "now" button: fill the timestamp in, keep the URL shareable.
             fields = {name: query.get(name, "") for name in COMPOSE_FIELDS}
             fields["timestamp"] = str(SYSTEM_CLOCK.time_ms())
@@ -103,6 +104,9 @@ def routes() -> list[BaseRoute]:
             return RedirectResponse("/?" + urlencode(fields), status_code=303)
         given = any(name in query for name in COMPOSE_FIELDS)
         form = read_compose(query if given else SEED_EXAMPLE)
+        if twice:
+            form.errors.update(twice)
+            form.snow_id = None
         questions = faq(translator(lang))
         context = {
             **_frame(request, lang, "compose"),
@@ -129,7 +133,10 @@ def routes() -> list[BaseRoute]:
             errors["layout"] = layout_message(error, lang)
             layout = None
         count = len(id_lines(raw)) if raw is not None else 0
-        if count > MAX_IDS:
+        twice = _messages(repeated(request.query_params, ("id", "layout")), lang)
+        if twice:
+            errors.update(twice)
+        elif count > MAX_IDS:
             errors["id"] = translate("web.decode.too_many", lang, count=count, max=MAX_IDS)
         elif raw is not None and layout is not None:
             try:
