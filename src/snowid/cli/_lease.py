@@ -29,6 +29,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             " every"
             " ceiling is raised to now + ttl + span + max_skew (a quarantine against holders"
             " of a lost earlier store), unless --first-deployment vouches that none exist."
+            " On a store set up before, it upgrades an older store format and writes again,"
+            " quarantined, every lease record found deleted."
         ),
     )
     init.add_argument("url", nargs="?", default=None, metavar="URL")
@@ -65,6 +67,21 @@ def _init(args: argparse.Namespace, lang: str) -> int:
         print(translate("lease.init.created", lang, incarnation=result["incarnation"]))
     if result.get("quarantined"):
         print(translate("lease.init.quarantined", lang))
+    if result.get("upgraded"):
+        print(translate("lease.init.upgraded", lang, format=result["format"]))
+    repaired = result.get("repaired")
+    if isinstance(repaired, list) and repaired:
+        from snowid.lease._storeops import worker_ranges
+
+        print(
+            translate(
+                "lease.init.repaired",
+                lang,
+                count=len(repaired),
+                workers=worker_ranges(repaired),
+                quarantine_ms=result["quarantine_ms"],
+            )
+        )
     return 0
 
 

@@ -116,6 +116,12 @@ MESSAGES: dict[str, str] = {
     "lease_error": "the worker identity could not be claimed or kept",
     "no_free_identity": "no free worker identity in {first}..{last} of {store}: all are held",
     "lease_lost": "the lease on worker {worker} was lost: {reason}",
+    "lease_removed": (
+        "the lease record of worker {worker} was removed from the lease store {store} ({where})"
+        " while this process held it, so it stopped issuing ids under it; nobody claimed it"
+        " normally: the record was deleted (a deleted row or key, a truncated table). The next"
+        " claim rewrites it, quarantined"
+    ),
     "store_unreachable": "the lease store {store} is unreachable: {reason}",
     "clock_skew": (
         "this host's clock is {skew_ms} ms from the lease store's, more than the allowed"
@@ -370,6 +376,15 @@ MESSAGES: dict[str, str] = {
     "lease.init.quarantined": (
         "new store: every ceiling was raised to now + ttl + span + max_skew, so the first"
         " claims wait that long (use --first-deployment when no earlier store existed)"
+    ),
+    "lease.init.upgraded": (
+        "upgraded the lease store to format {format}: it now keeps a record for every worker,"
+        " so a record deleted later is told apart from one never used"
+    ),
+    "lease.init.repaired": (
+        "the store had lost the lease records of {count} workers ({workers}): they were"
+        " rewritten with their ceilings quarantined to now + {quarantine_ms} ms, so claims on"
+        " them wait that long and nothing issued under them before can repeat"
     ),
     "lease.forward_jump": (
         "the wall clock ran {jump_ms} ms ahead of the boot clock, more than the forward guard"

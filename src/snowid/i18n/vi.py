@@ -126,6 +126,13 @@ MESSAGES: dict[str, str] = {
         " tiến trình giữ"
     ),
     "lease_lost": "đã mất quyền thuê worker {worker}: {reason}",
+    "lease_removed": (
+        "bản ghi quyền thuê của worker {worker} đã bị xóa khỏi kho lưu quyền thuê {store}"
+        " ({where}) trong lúc tiến trình này đang giữ, nên tiến trình đã ngừng cấp ID theo quyền"
+        " thuê đó; không có tiến trình nào nhận lại theo cách thông thường: bản ghi đã bị xóa"
+        " (một dòng hoặc khóa bị xóa, một bảng bị làm rỗng). Lần nhận tiếp theo sẽ ghi lại bản"
+        " ghi này, có cách ly"
+    ),
     "store_unreachable": "không kết nối được kho lưu quyền thuê {store}: {reason}",
     "clock_skew": (
         "đồng hồ của máy này lệch {skew_ms} ms so với kho lưu quyền thuê, vượt mức cho phép"
@@ -398,6 +405,16 @@ MESSAGES: dict[str, str] = {
         "kho mới: mọi mức trần đã được nâng lên thời điểm hiện tại + ttl + span + max_skew,"
         " nên các lần nhận danh tính đầu tiên phải chờ chừng ấy thời gian (dùng"
         " --first-deployment nếu trước đây chưa từng có kho nào)"
+    ),
+    "lease.init.upgraded": (
+        "đã nâng kho lưu quyền thuê lên định dạng {format}: từ nay kho giữ một bản ghi cho mọi"
+        " worker, nên một bản ghi bị xóa về sau sẽ được phân biệt với một bản ghi chưa từng dùng"
+    ),
+    "lease.init.repaired": (
+        "kho đã mất bản ghi quyền thuê của {count} worker ({workers}): các bản ghi này đã được"
+        " ghi lại với mức trần cách ly đến thời điểm hiện tại + {quarantine_ms} ms, nên các lần"
+        " nhận những worker đó phải chờ chừng ấy thời gian và không ID nào đã cấp trước đó bị"
+        " lặp lại"
     ),
     "lease.forward_jump": (
         "đồng hồ thực đã nhảy lên trước đồng hồ tính từ lúc khởi động máy {jump_ms} ms, vượt"
