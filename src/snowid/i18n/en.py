@@ -382,7 +382,7 @@ MESSAGES: dict[str, str] = {
         " so a record deleted later is told apart from one never used"
     ),
     "lease.init.repaired": (
-        "the store had lost the lease records of {count} workers ({workers}): they were"
+        "the store had lost the lease records of workers {workers} ({count} in all): they were"
         " rewritten with their ceilings quarantined to now + {quarantine_ms} ms, so claims on"
         " them wait that long and nothing issued under them before can repeat"
     ),

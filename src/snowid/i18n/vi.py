@@ -411,8 +411,8 @@ MESSAGES: dict[str, str] = {
         " worker, nên một bản ghi bị xóa về sau sẽ được phân biệt với một bản ghi chưa từng dùng"
     ),
     "lease.init.repaired": (
-        "kho đã mất bản ghi quyền thuê của {count} worker ({workers}): các bản ghi này đã được"
-        " ghi lại với mức trần cách ly đến thời điểm hiện tại + {quarantine_ms} ms, nên các lần"
+        "kho đã mất bản ghi quyền thuê của các worker {workers} (tổng cộng {count}): các bản"
+        " ghi này đã được ghi lại với mức trần cách ly đến thời điểm hiện tại + {quarantine_ms} ms, nên các lần"
         " nhận những worker đó phải chờ chừng ấy thời gian và không ID nào đã cấp trước đó bị"
         " lặp lại"
     ),
