@@ -71,7 +71,7 @@ def _init(args: argparse.Namespace, lang: str) -> int:
         print(translate("lease.init.upgraded", lang, format=result["format"]))
     repaired = result.get("repaired")
     if isinstance(repaired, list) and repaired:
-        from snowid.lease._storeops import worker_ranges
+        from snowid.lease import worker_ranges
 
         print(
             translate(
@@ -86,14 +86,19 @@ def _init(args: argparse.Namespace, lang: str) -> int:
 
 
 def _status(args: argparse.Namespace, lang: str) -> int:
-    from snowid.lease import open_lease
+    from snowid.lease import open_lease, worker_ranges
 
     with open_lease(args.url) as lease:
         rows = [row for row in lease.status() if args.all or row.held]
+        missing = lease.missing()
         url = lease.url  # printed: never with its password
     if args.json:
-        print_json({"url": url, "identities": [dataclasses.asdict(row) for row in rows]})
+        identities = [dataclasses.asdict(row) for row in rows]
+        print_json({"url": url, "identities": identities, "missing": missing})
         return 0
+    if missing:  # said first: "nothing is held" alone would hide live holders
+        where = worker_ranges(missing)
+        print(translate("lease.status.missing", lang, url=url, workers=where, count=len(missing)))
     if not rows:
         print(translate("lease.status.none", lang, url=url))
         return 0

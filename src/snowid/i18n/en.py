@@ -406,6 +406,11 @@ MESSAGES: dict[str, str] = {
         " and hosts is your promise (add ?state_dir=DIR to lock it on this host)"
     ),
     "lease.status.none": "no identity in {url} is held",
+    "lease.status.missing": (
+        "the lease records of workers {workers} ({count} in all) are missing from {url}: they"
+        " were deleted, and processes may still be issuing under them until their next renewal;"
+        " the next claim on them, or snowid lease init URL, writes them again, quarantined"
+    ),
     "lease.col.worker": "worker",
     "lease.col.datacenter": "datacenter",
     "lease.col.machine": "machine",

@@ -437,6 +437,12 @@ MESSAGES: dict[str, str] = {
         " bảo đảm danh tính này là duy nhất giữa các tiến trình và các máy (thêm"
         " ?state_dir=THƯ_MỤC để khóa nó trên máy này)"
     ),
+    "lease.status.missing": (
+        "bản ghi quyền thuê của các worker {workers} (tổng cộng {count}) không còn trong {url}:"
+        " chúng đã bị xóa, và có thể vẫn có tiến trình đang cấp ID theo các bản ghi đó cho đến"
+        " lần gia hạn tiếp theo; lần nhận tiếp theo trên các worker đó, hoặc lệnh snowid lease"
+        " init URL, sẽ ghi lại chúng, có cách ly"
+    ),
     "lease.status.none": "không có danh tính nào trong {url} đang được giữ",
     "lease.col.worker": "worker",
     "lease.col.datacenter": "trung tâm dữ liệu",

@@ -160,6 +160,11 @@ class Sql:
         )
 
     @property
+    def present(self) -> str:
+        """The workers of %(first)s..%(last)s that have a row."""
+        return f"SELECT worker FROM {self.table} WHERE worker BETWEEN %(first)s AND %(last)s"
+
+    @property
     def lease_epoch(self) -> str:
         return f"SELECT epoch FROM {self.table} WHERE worker = %(worker)s"
 

@@ -189,6 +189,20 @@ class StoreLease(Lease):
         """Where in the store the leases live (a table, keys), for ``prepare`` and logs."""
         return {}
 
+    def _store_missing(self) -> list[int]:
+        """The workers in range whose record is missing (deleted), as far as the store can
+        tell (read only)."""
+        return []
+
+    def missing(self) -> list[int]:
+        """The workers in range whose lease record was deleted from the store and not yet
+        written again (by a claim or ``snowid lease init``); for ``snowid lease status``."""
+        with self._lock:
+            try:
+                return self._store_missing()
+            except StoreMissing:
+                return []
+
     def _store_setup(self) -> None:
         """Set up a store found empty at the first claim (with the quarantine)."""
         self.init_store()

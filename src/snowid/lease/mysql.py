@@ -351,6 +351,14 @@ class MysqlLease(StoreLease):
     def _store_where(self) -> dict[str, object]:
         return {"table": self.sql.table_name}
 
+    def _store_missing(self) -> list[int]:
+        try:
+            self._connect(check=False)  # reading needs no durability
+            (rows,) = self._batch(self.sql.present, {"first": self.first, "last": self.last})
+        finally:
+            self._drop_connection()
+        return sorted(set(range(self.first, self.last + 1)) - {int(row[0]) for row in rows})
+
     def _init_meta(self, quarantine: int | None) -> Initialised:
         (found,) = self._batch(f"START TRANSACTION; {self.sql.meta_row}")
         if found:

@@ -216,6 +216,10 @@ class PostgresLease(StoreLease):
     def _store_where(self) -> dict[str, object]:
         return {"table": self.sql.table}
 
+    def _store_missing(self) -> list[int]:
+        rows = self._run(self.sql.present, {"first": self.first, "last": self.last})
+        return sorted(set(range(self.first, self.last + 1)) - {int(row[0]) for row in rows})
+
     def status(self) -> list[IdentityStatus]:
         with self._lock:
             try:

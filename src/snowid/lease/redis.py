@@ -320,6 +320,24 @@ class RedisLease(StoreLease):
     def _store_where(self) -> dict[str, object]:
         return {"keys": self.keys.all}
 
+    def _store_missing(self) -> list[int]:
+        """Read only, without the strict check (as ``status``); a store of the older
+        format cannot tell a deleted worker from an unused one: none."""
+        meta, lease, ceiling, epoch, _info = self.keys.all
+        client = self._call(self._new_client)
+        try:
+            pipe = client.pipeline(transaction=True)
+            pipe.hget(meta, "format")
+            for key in (lease, ceiling, epoch):
+                pipe.hkeys(key)
+            found, *fields = self._call(pipe.execute)
+        finally:
+            close_quietly(client)
+        if found is None or int(found) < STORE_FORMAT:
+            return []
+        whole = set.intersection(*({int(w) for w in names} for names in fields))
+        return sorted(set(range(self.first, self.last + 1)) - whole)
+
     def status(self) -> list[IdentityStatus]:
         """Every identity ever claimed: holder, epoch, ceiling (read only, no strict check)."""
         meta, lease, ceiling, epoch, info = self.keys.all
