@@ -42,7 +42,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
 
 FAST = "ttl=0.3&span=0.1&max_skew=0.02"
 RENEW = "renew=0.1"
-INIT = f"{FAST}&timeout=2"  # set-up alters tables: no 0.1 s limit on a busy shared server
+INIT = f"{FAST}&timeout=2"  # a busy shared server (ALTER TABLE, 2 cores) may take over 0.1 s
 QUARANTINE_MS = 300 + 100 + 20
 ROUNDS = 20
 REMOVED = "was removed from the lease store"
@@ -149,7 +149,7 @@ def test_lease_init_writes_lost_records_again_quarantined_and_says_so(
     assert "lost the lease records of workers 0-1023 (1024 in all)" in out
     assert "rewritten with their ceilings quarantined" in out
     before = store.now_ms()
-    with store.open(f"range=0-1&{FAST}") as lease:
+    with store.open(f"range=0-1&{INIT}") as lease:
         assert lease.acquire(0).start_ms > before
     assert main(["lease", "init", store.url(INIT), "--lang", "vi"]) == 0
     assert "mất bản ghi" not in capsys.readouterr().out
@@ -162,14 +162,14 @@ def test_lease_init_writes_lost_records_again_quarantined_and_says_so(
 
 
 def test_lease_init_upgrades_a_store_of_the_older_format_and_says_so(
-    store: Store, capsys: pytest.CaptureFixture[str]
+    store: Store, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
 ) -> None:
     """A store set up before formats were recorded (Redis: as a first deployment left it,
     with entries only for workers ever claimed): ``snowid lease init`` records the format
     and says so; on Redis a worker with no ceiling cannot be told from a deleted one, so
     it is written quarantined (and said), while a worker claimed before keeps its record;
     SQL stores always had every row, so nothing needs writing."""
-    with store.open(f"range=0-0&{FAST}") as lease:
+    with store.open(f"range=0-0&{INIT}") as lease:
         lease.acquire(0)
     ceiling = store.row(0)[2]
     store.forget_format()
@@ -177,6 +177,13 @@ def test_lease_init_upgrades_a_store_of_the_older_format_and_says_so(
     assert '"upgraded": true' in capsys.readouterr().out
     assert store.row(0)[2] == ceiling
     store.forget_format()
+    if store.name == "redis":  # until then, claims say once that it needs upgrading
+        caplog.set_level(logging.WARNING, logger="snowid.lease")
+        for _ in range(2):
+            with store.open(f"range=0-0&{INIT}") as lease:
+                lease.acquire(0)
+        told = [r for r in caplog.records if "run snowid lease init URL once" in r.getMessage()]
+        assert len(told) == 1
     assert main(["lease", "init", store.url(INIT)]) == 0
     out = capsys.readouterr().out
     assert "upgraded the lease store to format 2" in out
@@ -192,14 +199,14 @@ def test_a_first_deployments_first_claim_starts_at_once(store: Store) -> None:
     """A store set up as a first deployment (the fixture) has a record for every worker at
     ceiling 0: the first claim on any of them starts at once, nothing to repair."""
     for worker in (0, 1023):
-        with store.open(f"range={worker}-{worker}&{FAST}") as lease:
+        with store.open(f"range={worker}-{worker}&{INIT}") as lease:
             assert lease.acquire(0).start_ms == 1
 
 
 def test_no_claim_says_all_are_held_after_the_table_is_emptied(store: Store) -> None:
     """As many claimants as the range holds, after every record was deleted: each one
     gets a worker (quarantined); only the one beyond the range is told all are held."""
-    query = f"range=0-2&{FAST}"
+    query = f"range=0-2&{INIT}"
     store.remove_all()
     leases = [store.open(query) for _ in range(4)]
     try:
@@ -256,6 +263,7 @@ def _removal_under_a_cli_holder(server: RedisServer, out: Path) -> tuple[int, in
         )
         deadline = time.monotonic() + 20
         while (out / "a.txt").stat().st_size < 1_000_000:  # the holder is issuing
+            assert first.poll() is None, first.communicate()[1].decode()
             assert time.monotonic() < deadline, "the holder issued nothing"
             time.sleep(0.01)
         client, keys = server.client(), Keys(prefix).all
