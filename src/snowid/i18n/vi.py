@@ -412,9 +412,9 @@ MESSAGES: dict[str, str] = {
     ),
     "lease.init.repaired": (
         "kho đã mất bản ghi quyền thuê của các worker {workers} (tổng cộng {count}): các bản"
-        " ghi này đã được ghi lại với mức trần cách ly đến thời điểm hiện tại + {quarantine_ms} ms, nên các lần"
-        " nhận những worker đó phải chờ chừng ấy thời gian và không ID nào đã cấp trước đó bị"
-        " lặp lại"
+        " ghi này đã được ghi lại với mức trần cách ly đến thời điểm hiện tại"
+        " + {quarantine_ms} ms, nên các lần nhận những worker đó phải chờ chừng ấy thời gian"
+        " và không ID nào đã cấp trước đó bị lặp lại"
     ),
     "lease.forward_jump": (
         "đồng hồ thực đã nhảy lên trước đồng hồ tính từ lúc khởi động máy {jump_ms} ms, vượt"

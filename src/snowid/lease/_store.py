@@ -298,10 +298,10 @@ class StoreLease(Lease):
         """Say once, for the claim or set-up that did it, that lost records were rewritten."""
         if workers:
             log.warning(
-                "snowid lease store %s (%s) had lost the lease records of workers %s (%d in all): a row or"
-                " key was deleted, or the table truncated, under whoever held them; they were"
-                " rewritten with their ceilings quarantined to now + %d ms, so claims on them"
-                " wait that long (snowid lease init URL repairs the whole store)",
+                "snowid lease store %s (%s) had lost the lease records of workers %s (%d in"
+                " all): a row or key was deleted, or the table truncated, under whoever held"
+                " them; they were rewritten with their ceilings quarantined to now + %d ms, so"
+                " claims on them wait that long (snowid lease init URL repairs the whole store)",
                 self.url,
                 self._where_text(),
                 worker_ranges(workers),

@@ -1,7 +1,8 @@
 """What passes between the store protocol (``_store.StoreLease``) and a backend's store
 operations: the store format, the answers of a set-up, a claim and a renewal, the signal
-of a store with no lease records, the protocol's options, a driver's message as one line, and the ``durability``
-option of the stores that can be configured to lose acknowledged writes (Redis, MySQL)."""
+of a store with no lease records, the protocol's options, a driver's message as one line,
+the ``durability`` option of the stores that can be configured to lose acknowledged writes
+(Redis, MySQL), and workers written as ranges."""
 
 from __future__ import annotations
 
