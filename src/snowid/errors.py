@@ -41,6 +41,7 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     └── LeaseError (RuntimeError)              worker identity could not be had or kept
         ├── NoFreeIdentityError
         ├── LeaseLostError
+        │   └── LeaseRemovedError              its record was deleted from the store
         ├── StoreUnreachableError (+ ConnectionError)
         ├── ClockSkewError
         ├── CeilingAheadError
@@ -107,6 +108,7 @@ __all__ = [
     "LayoutReason",
     "LeaseError",
     "LeaseLostError",
+    "LeaseRemovedError",
     "LeaseUrlReason",
     "MetricsDirError",
     "MissingIdentityError",
@@ -644,6 +646,19 @@ class LeaseLostError(LeaseError):
     code = "lease_lost"
     worker: int | str
     reason: str
+
+
+@_data
+class LeaseRemovedError(LeaseLostError):
+    """The record of worker ``worker``'s lease was deleted from the lease ``store`` under
+    its live holder (a deleted row or key, a truncated table), so the holder stopped
+    issuing. Not a takeover: nobody claimed it in the normal way. ``where`` names the
+    table or keys; the next claim rewrites the record, quarantined."""
+
+    code = "lease_removed"
+    reason: str = "its lease record was removed from the store"
+    store: str
+    where: str
 
 
 @_data

@@ -6,7 +6,8 @@ one of the test's own it may crash: servers.OwnServer), and the few things the t
 it from outside: build a lease URL (optionally through a proxy port), read the store's
 clock and what it holds, and the faults of docs/leases.md: expire a worker early, move a
 ceiling (cases 19, 20, 23), give a lease to another owner, replace the incarnation, delete
-the meta record or everything (case 22).
+the meta record or everything (case 22), delete lease records with the meta record kept
+(case 28).
 
 ``store`` is the fixture, parametrised over the backends (PostgreSQL and MariaDB: the
 shared servers; Redis: a server of the test's own, as the shared one keeps nothing on
@@ -88,6 +89,23 @@ class Store:
         """Everything the lease keeps in the store deleted (tables dropped, keys deleted)."""
         raise NotImplementedError
 
+    REMOVALS: tuple[str, ...] = ()
+    """The ways ``remove`` can delete lease records, the meta record kept (case 28)."""
+
+    def remove(self, worker: int, how: str) -> None:
+        """Delete lease records under their holders, the meta record kept, ``how`` one of
+        REMOVALS: ``worker``'s alone, or every worker's."""
+        raise NotImplementedError
+
+    def remove_all(self) -> None:
+        """Every worker's lease record deleted, the meta record kept (SQL: TRUNCATE of the
+        lease table; Redis: DEL of the lease and ceiling hashes)."""
+        self.remove(0, self.REMOVALS[-1])
+
+    def forget_format(self) -> None:
+        """Make the store look set up before store formats were recorded."""
+        raise NotImplementedError
+
 
 class SqlStore(Store):
     """A lease table and its ``_meta`` table; subclasses give their SQL dialect's words."""
@@ -148,6 +166,18 @@ class SqlStore(Store):
 
     def wipe(self) -> None:
         self.sql(f"DROP TABLE {self.table}, {self.table}_meta")
+
+    REMOVALS = ("delete_row", "truncate")
+
+    def remove(self, worker: int, how: str) -> None:
+        if how == "delete_row":
+            self.sql(f"DELETE FROM {self.table} WHERE worker = %s", (worker,))
+        else:
+            assert how == "truncate"
+            self.sql(f"TRUNCATE TABLE {self.table}")
+
+    def forget_format(self) -> None:
+        self.sql(f"ALTER TABLE {self.table}_meta DROP COLUMN format")
 
 
 class PgStore(SqlStore):
@@ -212,6 +242,29 @@ class RedisStore(Store):
 
     def wipe(self) -> None:
         self.server.client().delete(*self.keys.all)
+
+    REMOVALS = ("hdel_ceiling", "del_lease", "del_lease_and_ceiling")
+
+    def remove(self, worker: int, how: str) -> None:
+        _meta, lease, ceiling, _epoch, _info = self.keys.all
+        client = self.server.client()
+        if how == "hdel_ceiling":
+            client.hdel(ceiling, worker)
+        elif how == "del_lease":
+            client.delete(lease)
+        else:
+            assert how == "del_lease_and_ceiling"
+            client.delete(lease, ceiling)
+
+    def forget_format(self) -> None:
+        """As a first deployment set up before formats left it: no format, and only the
+        workers ever claimed have entries."""
+        client = self.server.client()
+        meta, lease, ceiling, epoch, _info = self.keys.all
+        client.hdel(meta, "format")
+        unused = [w for w, count in client.hgetall(epoch).items() if int(count) == 0]
+        for key in (lease, ceiling, epoch):
+            client.hdel(key, *unused)
 
 
 def store_on(server: OwnServer | PgDb | MariaDb) -> Store:

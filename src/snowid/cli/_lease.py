@@ -29,6 +29,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             " every"
             " ceiling is raised to now + ttl + span + max_skew (a quarantine against holders"
             " of a lost earlier store), unless --first-deployment vouches that none exist."
+            " On a store set up before, it upgrades an older store format and writes again,"
+            " quarantined, every lease record found deleted."
         ),
     )
     init.add_argument("url", nargs="?", default=None, metavar="URL")
@@ -65,18 +67,38 @@ def _init(args: argparse.Namespace, lang: str) -> int:
         print(translate("lease.init.created", lang, incarnation=result["incarnation"]))
     if result.get("quarantined"):
         print(translate("lease.init.quarantined", lang))
+    if result.get("upgraded"):
+        print(translate("lease.init.upgraded", lang, format=result["format"]))
+    repaired = result.get("repaired")
+    if isinstance(repaired, list) and repaired:
+        from snowid.lease import worker_ranges
+
+        print(
+            translate(
+                "lease.init.repaired",
+                lang,
+                count=len(repaired),
+                workers=worker_ranges(repaired),
+                quarantine_ms=result["quarantine_ms"],
+            )
+        )
     return 0
 
 
 def _status(args: argparse.Namespace, lang: str) -> int:
-    from snowid.lease import open_lease
+    from snowid.lease import open_lease, worker_ranges
 
     with open_lease(args.url) as lease:
         rows = [row for row in lease.status() if args.all or row.held]
+        missing = lease.missing()
         url = lease.url  # printed: never with its password
     if args.json:
-        print_json({"url": url, "identities": [dataclasses.asdict(row) for row in rows]})
+        identities = [dataclasses.asdict(row) for row in rows]
+        print_json({"url": url, "identities": identities, "missing": missing})
         return 0
+    if missing:  # said first: "nothing is held" alone would hide live holders
+        where = worker_ranges(missing)
+        print(translate("lease.status.missing", lang, url=url, workers=where, count=len(missing)))
     if not rows:
         print(translate("lease.status.none", lang, url=url))
         return 0

@@ -124,6 +124,12 @@ MESSAGES: dict[str, str] = {
     "lease_error": "the worker identity could not be claimed or kept",
     "no_free_identity": "no free worker identity in {first}..{last} of {store}: all are held",
     "lease_lost": "the lease on worker {worker} was lost: {reason}",
+    "lease_removed": (
+        "the lease record of worker {worker} was removed from the lease store {store} ({where})"
+        " while this process held it, so it stopped issuing ids under it; nobody claimed it"
+        " normally: the record was deleted (a deleted row or key, a truncated table). The next"
+        " claim rewrites it, quarantined"
+    ),
     "store_unreachable": "the lease store {store} is unreachable: {reason}",
     "clock_skew": (
         "this host's clock is {skew_ms} ms from the lease store's, more than the allowed"
@@ -419,6 +425,15 @@ MESSAGES: dict[str, str] = {
         "new store: every ceiling was raised to now + ttl + span + max_skew, so the first"
         " claims wait that long (use --first-deployment when no earlier store existed)"
     ),
+    "lease.init.upgraded": (
+        "upgraded the lease store to format {format}: it now keeps a record for every worker,"
+        " so a record deleted later is told apart from one never used"
+    ),
+    "lease.init.repaired": (
+        "the store had lost the lease records of workers {workers} ({count} in all): they were"
+        " rewritten with their ceilings quarantined to now + {quarantine_ms} ms, so claims on"
+        " them wait that long and nothing issued under them before can repeat"
+    ),
     "lease.forward_jump": (
         "the wall clock ran {jump_ms} ms ahead of the boot clock, more than the forward guard"
         " of {guard_ms} ms; worker {worker} keeps its ceiling {ceiling} and issues no id past"
@@ -447,6 +462,11 @@ MESSAGES: dict[str, str] = {
         " and hosts is your promise (add ?state_dir=DIR to lock it on this host)"
     ),
     "lease.status.none": "no identity in {url} is held",
+    "lease.status.missing": (
+        "the lease records of workers {workers} ({count} in all) are missing from {url}: they"
+        " were deleted, and processes may still be issuing under them until their next renewal;"
+        " the next claim on them, or snowid lease init URL, writes them again, quarantined"
+    ),
     "lease.col.worker": "worker",
     "lease.col.datacenter": "datacenter",
     "lease.col.machine": "machine",

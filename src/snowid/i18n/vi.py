@@ -135,6 +135,13 @@ MESSAGES: dict[str, str] = {
         " tiến trình giữ"
     ),
     "lease_lost": "đã mất quyền thuê worker {worker}: {reason}",
+    "lease_removed": (
+        "bản ghi quyền thuê của worker {worker} đã bị xóa khỏi kho lưu quyền thuê {store}"
+        " ({where}) trong lúc tiến trình này đang giữ, nên tiến trình đã ngừng cấp ID theo quyền"
+        " thuê đó; không có tiến trình nào nhận lại theo cách thông thường: bản ghi đã bị xóa"
+        " (một dòng hoặc khóa bị xóa, một bảng bị làm rỗng). Lần nhận tiếp theo sẽ ghi lại bản"
+        " ghi này, có cách ly"
+    ),
     "store_unreachable": "không kết nối được kho lưu quyền thuê {store}: {reason}",
     "clock_skew": (
         "đồng hồ của máy này lệch {skew_ms} ms so với kho lưu quyền thuê, vượt mức cho phép"
@@ -449,6 +456,16 @@ MESSAGES: dict[str, str] = {
         " nên các lần nhận danh tính đầu tiên phải chờ chừng ấy thời gian (dùng"
         " --first-deployment nếu trước đây chưa từng có kho nào)"
     ),
+    "lease.init.upgraded": (
+        "đã nâng kho lưu quyền thuê lên định dạng {format}: từ nay kho giữ một bản ghi cho mọi"
+        " worker, nên một bản ghi bị xóa về sau sẽ được phân biệt với một bản ghi chưa từng dùng"
+    ),
+    "lease.init.repaired": (
+        "kho đã mất bản ghi quyền thuê của các worker {workers} (tổng cộng {count}): các bản"
+        " ghi này đã được ghi lại với mức trần cách ly đến thời điểm hiện tại"
+        " + {quarantine_ms} ms, nên các lần nhận những worker đó phải chờ chừng ấy thời gian"
+        " và không ID nào đã cấp trước đó bị lặp lại"
+    ),
     "lease.forward_jump": (
         "đồng hồ thực đã nhảy lên trước đồng hồ tính từ lúc khởi động máy {jump_ms} ms, vượt"
         " ngưỡng chặn nhảy tới {guard_ms} ms; worker {worker} giữ nguyên mức trần {ceiling} và"
@@ -478,6 +495,12 @@ MESSAGES: dict[str, str] = {
         " trình chung một danh tính sẽ cấp ra ID trùng nhau mà không báo lỗi gì; bạn phải tự"
         " bảo đảm danh tính này là duy nhất giữa các tiến trình và các máy (thêm"
         " ?state_dir=THƯ_MỤC để khóa nó trên máy này)"
+    ),
+    "lease.status.missing": (
+        "bản ghi quyền thuê của các worker {workers} (tổng cộng {count}) không còn trong {url}:"
+        " chúng đã bị xóa, và có thể vẫn có tiến trình đang cấp ID theo các bản ghi đó cho đến"
+        " lần gia hạn tiếp theo; lần nhận tiếp theo trên các worker đó, hoặc lệnh snowid lease"
+        " init URL, sẽ ghi lại chúng, có cách ly"
     ),
     "lease.status.none": "không có danh tính nào trong {url} đang được giữ",
     "lease.col.worker": "worker",

@@ -73,6 +73,7 @@ from snowid._clock import Clock
 from snowid._redact import redact, url_kind
 from snowid.lease._base import IdentityStatus, Lease, LeaseEvent, LeaseState
 from snowid.lease._registry import backend_for
+from snowid.lease._storeops import worker_ranges
 from snowid.lease._url import parse_lease_url
 from snowid.lease.file import FileLease, default_state_dir
 from snowid.lease.static import StaticLease
@@ -93,6 +94,7 @@ __all__ = [
     "release_on_sigterm",
     "resolve_lease_url",
     "url_kind",
+    "worker_ranges",
 ]
 
 ENV_VAR = "SNOWID_LEASE"

@@ -131,6 +131,11 @@ class Lease:
         """Who holds (or last held) each identity of this lease's range, by worker."""
         return []
 
+    def missing(self) -> list[int]:
+        """The workers of this lease's range whose record was deleted from the store and
+        not yet written again (networked stores; others keep no such records)."""
+        return []
+
     def check(self) -> None:
         """Refuse early what can be told without the store (``snowid serve`` calls it
         once before starting workers); a store that is down is not an error here."""

@@ -1,5 +1,5 @@
 # ruff: noqa: S608 - identifiers are checked against [a-z_][a-z0-9_]*, values are parameters
-"""The SQL of the MySQL / MariaDB lease store: schema, claim, renew, release, status.
+"""The SQL of the MySQL / MariaDB lease store: schema, claim, renew, release, repair, status.
 
 Each lease operation is ONE round trip: a batch of statements sent together
 (``CLIENT.MULTI_STATEMENTS``), so a slow link costs one latency per operation, as
@@ -59,7 +59,7 @@ class Sql:
         return [
             f"CREATE TABLE IF NOT EXISTS {self.meta} ("
             " id TINYINT NOT NULL PRIMARY KEY, incarnation CHAR(36) NOT NULL,"
-            " layout VARCHAR(32) NOT NULL, created_ms BIGINT NOT NULL,"
+            " layout VARCHAR(32) NOT NULL, created_ms BIGINT NOT NULL, format INT NULL,"
             " CHECK (id = 1)) ENGINE=InnoDB",
             f"CREATE TABLE IF NOT EXISTS {self.table} ("
             " worker SMALLINT NOT NULL PRIMARY KEY, owner CHAR(36) NULL,"
@@ -88,8 +88,24 @@ class Sql:
         return f"SELECT RELEASE_LOCK({_INIT_LOCK})"
 
     @property
+    def has_format(self) -> str:
+        """One row when the meta table has its ``format`` column (made before: none)."""
+        return (
+            "SELECT 1 FROM information_schema.columns WHERE table_schema = DATABASE()"
+            " AND table_name = %(meta)s AND column_name = 'format'"
+        )
+
+    @property
+    def add_format(self) -> str:
+        return f"ALTER TABLE {self.meta} ADD COLUMN format INT NULL"
+
+    @property
     def meta_row(self) -> str:
-        return f"SELECT incarnation FROM {self.meta} WHERE id = 1 FOR UPDATE"
+        return f"SELECT incarnation, format FROM {self.meta} WHERE id = 1 FOR UPDATE"
+
+    @property
+    def set_format(self) -> str:
+        return f"UPDATE {self.meta} SET format = %(format)s WHERE id = 1"
 
     @property
     def fill(self) -> str:
@@ -106,9 +122,31 @@ class Sql:
     @property
     def insert_meta(self) -> str:
         return (
-            f"INSERT INTO {self.meta} (id, incarnation, layout, created_ms)"
-            f" VALUES (1, %(incarnation)s, 'twitter', {NOW_MS})"
+            f"INSERT INTO {self.meta} (id, incarnation, layout, created_ms, format)"
+            f" VALUES (1, %(incarnation)s, 'twitter', {NOW_MS}, %(format)s)"
         )
+
+    # --- lost rows ----------------------------------------------------------------------
+
+    @property
+    def present(self) -> str:
+        """The workers of %(first)s..%(last)s that have a row."""
+        return f"SELECT worker FROM {self.table} WHERE worker BETWEEN %(first)s AND %(last)s"
+
+    def repair(self, workers: list[int]) -> str:
+        """Write again the rows of ``workers`` (found missing: deleted, or the table
+        truncated), free, with the ceiling at the store's now + %(ms)s; a row written by
+        someone else meanwhile is left as it is."""
+        rows = ",".join(f"({int(w)}, @snowid_floor)" for w in workers)
+        return (
+            f"SET @snowid_floor = {NOW_MS} + %(ms)s;"
+            f" INSERT INTO {self.table} (worker, ceiling_ms) VALUES {rows}"
+            " ON DUPLICATE KEY UPDATE worker = worker"
+        )
+
+    @property
+    def lease_epoch(self) -> str:
+        return f"SELECT epoch FROM {self.table} WHERE worker = %(worker)s"
 
     # --- the lease operations (each one round trip) ---------------------------------------
 

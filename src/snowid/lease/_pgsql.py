@@ -1,5 +1,5 @@
 # ruff: noqa: S608 - identifiers are checked against [a-z_][a-z0-9_]*, values are parameters
-"""The SQL of the PostgreSQL lease store: schema, claim, renew, release, status.
+"""The SQL of the PostgreSQL lease store: schema, claim, renew, release, repair, status.
 
 Every lease operation is ONE autocommit statement (PgBouncer transaction pooling
 works; psycopg's server-side prepare is off). Times come from the store's
@@ -14,6 +14,7 @@ import uuid
 from typing import Any
 
 from snowid._layout import TWITTER
+from snowid.lease._storeops import STORE_FORMAT, Initialised
 from snowid.lease._url import check_identifier
 
 __all__ = ["Sql"]
@@ -33,16 +34,19 @@ class Sql:
 
     def __init__(self, schema: str, table: str) -> None:
         self.schema = check_identifier("schema", schema)
-        check_identifier("table", table)
+        self.meta_name = f"{check_identifier('table', table)}_meta"
         self.table = f'"{schema}"."{table}"'
         self.meta = f'"{schema}"."{table}_meta"'
 
-    def init(self, cur: Any, *, quarantine_ms: int | None) -> tuple[str, bool]:
-        """Create what is missing, inside the caller's transaction; (incarnation, created).
+    def init(self, cur: Any, *, quarantine_ms: int | None, repair_ms: int) -> Initialised:
+        """Create what is missing, inside the caller's transaction; what it did.
 
         A missing meta row means a fresh or wiped store: every ceiling is raised to
         ``now + quarantine_ms`` (unless None: a first deployment the operator vouches
-        for), so holders left from a lost earlier incarnation cannot be overtaken.
+        for), so holders left from a lost earlier incarnation cannot be overtaken. With
+        the meta row there, a lease row missing was deleted (set-up writes all of them):
+        it is written again with its ceiling at now + ``repair_ms``, and a store of an
+        older format gets the format recorded.
         """
         cur.execute("SET LOCAL synchronous_commit = on")
         cur.execute("SELECT pg_advisory_xact_lock(%s)", (INIT_LOCK_KEY,))
@@ -50,8 +54,16 @@ class Sql:
         cur.execute(
             f"CREATE TABLE IF NOT EXISTS {self.meta} ("
             " id smallint PRIMARY KEY CHECK (id = 1), incarnation uuid NOT NULL,"
-            " layout text NOT NULL, created_at timestamptz NOT NULL DEFAULT clock_timestamp())"
+            " layout text NOT NULL, created_at timestamptz NOT NULL DEFAULT clock_timestamp(),"
+            " format integer)"
         )
+        cur.execute(  # a meta table made before formats were recorded gets the column
+            "SELECT 1 FROM information_schema.columns WHERE table_schema = %s"
+            " AND table_name = %s AND column_name = 'format'",
+            (self.schema, self.meta_name),
+        )
+        if cur.fetchone() is None:
+            cur.execute(f"ALTER TABLE {self.meta} ADD COLUMN format integer")
         cur.execute(
             f"CREATE TABLE IF NOT EXISTS {self.table} ("
             f" worker smallint PRIMARY KEY CHECK (worker BETWEEN 0 AND {TWITTER.max_worker}),"
@@ -60,10 +72,15 @@ class Sql:
             " expires_at timestamptz NOT NULL DEFAULT '-infinity',"
             " claimed_at timestamptz, renewed_at timestamptz, holder text NOT NULL DEFAULT '')"
         )
-        cur.execute(f"SELECT incarnation FROM {self.meta} WHERE id = 1")
+        cur.execute(f"SELECT incarnation, format FROM {self.meta} WHERE id = 1")
         row = cur.fetchone()
         if row is not None:
-            return str(row[0]), False
+            cur.execute(self.repair, {"first": 0, "last": TWITTER.max_worker, "ms": repair_ms})
+            repaired = tuple(sorted(int(r[0]) for r in cur.fetchall()))
+            upgraded = row[1] is None or int(row[1]) < STORE_FORMAT
+            if upgraded:
+                cur.execute(f"UPDATE {self.meta} SET format = %s WHERE id = 1", (STORE_FORMAT,))
+            return Initialised(str(row[0]), False, upgraded, repaired)
         cur.execute(
             f"INSERT INTO {self.table} (worker) SELECT generate_series(0, {TWITTER.max_worker})"
             " ON CONFLICT (worker) DO NOTHING"
@@ -75,10 +92,11 @@ class Sql:
             )
         incarnation = str(uuid.uuid4())
         cur.execute(
-            f"INSERT INTO {self.meta} (id, incarnation, layout) VALUES (1, %s, 'twitter')",
-            (incarnation,),
+            f"INSERT INTO {self.meta} (id, incarnation, layout, format)"
+            " VALUES (1, %s, 'twitter', %s)",
+            (incarnation, STORE_FORMAT),
         )
-        return incarnation, True
+        return Initialised(incarnation, True)
 
     @property
     def now(self) -> str:
@@ -128,6 +146,27 @@ class Sql:
             "  AND incarnation = %(incarnation)s::uuid)"
             " RETURNING cur.old_ceiling, l.ceiling_ms, now.ms"
         )
+
+    @property
+    def repair(self) -> str:
+        """Write again the rows of %(first)s..%(last)s found missing (deleted, or the table
+        truncated), free, with the ceiling at store-now + %(ms)s; the workers written."""
+        return (
+            f"WITH {_DURABLE}, now AS (SELECT {_NOW_MS} AS ms)"
+            f" INSERT INTO {self.table} (worker, ceiling_ms)"
+            " SELECT w, now.ms + %(ms)s"
+            " FROM generate_series(%(first)s::int, %(last)s::int) AS w, now, durable"
+            " ON CONFLICT (worker) DO NOTHING RETURNING worker"
+        )
+
+    @property
+    def present(self) -> str:
+        """The workers of %(first)s..%(last)s that have a row."""
+        return f"SELECT worker FROM {self.table} WHERE worker BETWEEN %(first)s AND %(last)s"
+
+    @property
+    def lease_epoch(self) -> str:
+        return f"SELECT epoch FROM {self.table} WHERE worker = %(worker)s"
 
     @property
     def release(self) -> str:

@@ -6,12 +6,22 @@ under one hash tag so a Redis Cluster keeps them in one slot, and none of them e
 a TTL (no eviction policy of the ``volatile-*`` kind can touch them):
 
 - ``meta``     hash: ``incarnation`` (a UUID made when the store is set up), ``layout``,
-               ``created_ms``;
+               ``created_ms``, ``format`` (STORE_FORMAT; absent on a store made before
+               formats were recorded), and ``removed:W`` for each worker ``W`` whose
+               records were found deleted and rewritten: the ceiling it was given then
+               (a holder whose acknowledged ceiling is not above it had its record
+               removed, rather than taken over);
 - ``lease``    hash: worker -> ``owner:expires_ms`` (the expiry is a number compared with
                the store's ``TIME``, not a key TTL);
 - ``ceiling``  hash: worker -> the highest ceiling ever granted (only rises);
 - ``epoch``    hash: worker -> claims so far (the fencing token);
 - ``info``     hash: worker -> ``claimed_ms holder`` (for ``snowid lease status``).
+
+From format 2 on, set-up writes the lease, ceiling and epoch entry of every worker, so an
+entry found missing was deleted (DEL of a hash, HDEL of a field), never "not claimed
+yet": whichever script finds it (claim, renewal, set-up) rewrites the worker's entries
+with its ceiling raised to at least store-now + the quarantine, and the holder it was
+deleted under, if any, is told its record was removed.
 
 Times are Unix milliseconds from the store's ``TIME``; numbers cross the script boundary
 as decimal strings (``%d``), never through Lua's ``tostring`` (which turns large numbers
@@ -23,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from snowid._layout import TWITTER
+from snowid.lease._storeops import STORE_FORMAT
 
 __all__ = ["CLAIM", "INIT", "RELEASE", "RENEW", "REPAIR", "Keys"]
 
@@ -53,52 +64,112 @@ local function ours(w, owner, epoch)
   return owner_of(redis.call('HGET', KEYS[2], w)) == owner
     and redis.call('HGET', KEYS[4], w) == epoch
 end
-"""
+local FORMAT = STORE_FORMAT
+local function current()  -- the store keeps every worker's entries (format 2 or later)
+  return (tonumber(redis.call('HGET', KEYS[1], 'format')) or 1) >= FORMAT
+end
+local function whole(w)
+  return redis.call('HEXISTS', KEYS[2], w) == 1 and redis.call('HEXISTS', KEYS[3], w) == 1
+    and redis.call('HEXISTS', KEYS[4], w) == 1
+end
+-- Worker w's entries were (partly) deleted, maybe under a holder still issuing up to its
+-- acknowledged ceiling (at most store-now + span + max_skew): raise its ceiling to at
+-- least now + q (q = ttl + span + max_skew, as set-up), free it, keep or restart its epoch,
+-- and mark it removed at that ceiling for its holder's next renewal. The new ceiling.
+local function repair(w, now, q)
+  local raw = redis.call('HGET', KEYS[3], w)
+  local c = tonumber(raw) or 0
+  if c < now + q then
+    raw = fmt(now + q)
+    redis.call('HSET', KEYS[3], w, raw)
+  end
+  redis.call('HSET', KEYS[2], w, ':0')
+  redis.call('HSETNX', KEYS[4], w, '0')
+  redis.call('HSET', KEYS[1], 'removed:' .. w, raw)
+  return raw
+end
+""".replace("STORE_FORMAT", str(STORE_FORMAT))
 
 INIT = (
     _PRELUDE
     + """
--- ARGV: quarantine_ms (-1: none, a first deployment), new incarnation, layout
+-- ARGV: quarantine_ms (-1: none, a first deployment), new incarnation, layout, and the
+-- quarantine of a record found deleted. Reply: incarnation, created, upgraded, then the
+-- workers whose deleted records were rewritten.
 local inc = redis.call('HGET', KEYS[1], 'incarnation')
-if inc then return {inc, 0} end
 local now = now_ms()
-local q = tonumber(ARGV[1])
-if q >= 0 then
-  -- A store without meta is new or was wiped: holders of a lost earlier store may still
-  -- issue up to their ceilings, so no claim may start before now + quarantine.
-  local floor = now + q
+if inc then
+  -- Set up before: rewrite what was deleted since. On an older format a missing ceiling
+  -- may also be a worker never claimed under a first deployment; it cannot be told from
+  -- a deleted one, so it is treated as deleted (one quarantine wait, once).
+  local upgraded = not current()
+  local repaired = {}
   for w = 0, MAX_WORKER do
-    local c = tonumber(redis.call('HGET', KEYS[3], w)) or 0
-    if c < floor then redis.call('HSET', KEYS[3], w, fmt(floor)) end
+    if upgraded and redis.call('HEXISTS', KEYS[3], w) == 1 then
+      redis.call('HSETNX', KEYS[2], w, ':0')
+      redis.call('HSETNX', KEYS[4], w, '0')
+    elseif not whole(w) then
+      repair(w, now, tonumber(ARGV[4]))
+      repaired[#repaired + 1] = w
+    end
   end
+  if upgraded then redis.call('HSET', KEYS[1], 'format', fmt(FORMAT)) end
+  return {inc, 0, upgraded and 1 or 0, unpack(repaired)}
 end
-redis.call('HSET', KEYS[1], 'incarnation', ARGV[2], 'layout', ARGV[3], 'created_ms', fmt(now))
-return {ARGV[2], 1}
+local q = tonumber(ARGV[1])
+-- A store without meta is new or was wiped: holders of a lost earlier store may still
+-- issue up to their ceilings, so no claim may start before now + quarantine. Every
+-- worker gets its entries (a holder's are kept: it fails on the new incarnation).
+local floor = q >= 0 and now + q or 0
+for w = 0, MAX_WORKER do
+  local c = tonumber(redis.call('HGET', KEYS[3], w))
+  if not c or c < floor then redis.call('HSET', KEYS[3], w, fmt(math.max(c or 0, floor))) end
+  redis.call('HSETNX', KEYS[2], w, ':0')
+  redis.call('HSETNX', KEYS[4], w, '0')
+end
+redis.call('HSET', KEYS[1], 'incarnation', ARGV[2], 'layout', ARGV[3], 'created_ms', fmt(now),
+  'format', fmt(FORMAT))
+return {ARGV[2], 1, 0}
 """.replace("MAX_WORKER", str(TWITTER.max_worker))  # the layout's number, not a literal
 )
 
 CLAIM = (
     _PRELUDE
     + """
--- ARGV: first, last, owner, ttl_ms, caller_ms, max_skew_ms, span_ms, holder
+-- ARGV: first, last, owner, ttl_ms, caller_ms, max_skew_ms, span_ms, holder, quarantine_ms
+-- Reply: 'ok', worker, old ceiling, ceiling, epoch, incarnation, format, then the workers
+-- in range whose deleted entries were rewritten ('full' or 'missing' alone otherwise).
 local inc = redis.call('HGET', KEYS[1], 'incarnation')
 if not inc then return {'missing'} end
 local first, last = tonumber(ARGV[1]), tonumber(ARGV[2])
-local leases, ceilings = {}, {}
+local leases, ceilings, epochs = {}, {}, {}
+local tables = {{KEYS[2], leases}, {KEYS[3], ceilings}, {KEYS[4], epochs}}
 if last - first < 64 then
   local fields = {}
   for w = first, last do fields[#fields + 1] = tostring(w) end
-  local l = redis.call('HMGET', KEYS[2], unpack(fields))
-  local c = redis.call('HMGET', KEYS[3], unpack(fields))
-  for i, w in ipairs(fields) do leases[w], ceilings[w] = l[i], c[i] end
+  for _, pair in ipairs(tables) do
+    local got = redis.call('HMGET', pair[1], unpack(fields))
+    for i, w in ipairs(fields) do pair[2][w] = got[i] end
+  end
 else
-  -- A wide range: two HGETALLs cost less than HMGETs with hundreds of arguments.
-  for _, pair in ipairs({{KEYS[2], leases}, {KEYS[3], ceilings}}) do
+  -- A wide range: HGETALLs cost less than HMGETs with hundreds of arguments.
+  for _, pair in ipairs(tables) do
     local flat = redis.call('HGETALL', pair[1])
     for i = 1, #flat, 2 do pair[2][flat[i]] = flat[i + 1] end
   end
 end
 local now = now_ms()
+local format = tonumber(redis.call('HGET', KEYS[1], 'format')) or 1
+local repaired = {}
+if format >= FORMAT then
+  for w = first, last do
+    local key = tostring(w)
+    if not (leases[key] and ceilings[key] and epochs[key]) then
+      leases[key], ceilings[key] = ':0', repair(w, now, tonumber(ARGV[9]))
+      repaired[#repaired + 1] = w
+    end
+  end
+end
 -- Lowest ceiling first: the successor most likely to start at once.
 local pick, old = -1, 0
 for w = first, last do
@@ -113,24 +184,35 @@ local raw = ceilings[tostring(pick)]
 local epoch = redis.call('HINCRBY', KEYS[4], pick, 1)
 redis.call('HSET', KEYS[2], pick, ARGV[3] .. ':' .. fmt(now + tonumber(ARGV[4])))
 redis.call('HSET', KEYS[5], pick, fmt(now) .. ' ' .. ARGV[8])
-if old >= EXACT then return {'ok', pick, raw, raw, epoch, inc} end
+if old >= EXACT then return {'ok', pick, raw, raw, epoch, inc, format, unpack(repaired)} end
 -- A caller clock far ahead cannot push the ceiling beyond the store's clock + max_skew.
 local proposal = math.min(tonumber(ARGV[5]), now + tonumber(ARGV[6]))
 local ceiling = math.max(old, proposal) + tonumber(ARGV[7])
 redis.call('HSET', KEYS[3], pick, fmt(ceiling))
-return {'ok', pick, fmt(old), fmt(ceiling), epoch, inc}
+return {'ok', pick, fmt(old), fmt(ceiling), epoch, inc, format, unpack(repaired)}
 """
 )
 
 RENEW = (
     _PRELUDE
     + """
--- ARGV: worker, owner, epoch, ttl_ms, caller_ms, span_ms, max_skew_ms, incarnation
+-- ARGV: worker, owner, epoch, ttl_ms, caller_ms, span_ms, max_skew_ms, incarnation,
+-- acknowledged ceiling, quarantine_ms
 local inc = redis.call('HGET', KEYS[1], 'incarnation')
 if not inc then return {'missing'} end
 local w = ARGV[1]
-if inc ~= ARGV[8] or not ours(w, ARGV[2], ARGV[3]) then return {'lost'} end
+if inc ~= ARGV[8] then return {'lost'} end
 local now = now_ms()
+if current() and not whole(w) then
+  repair(w, now, tonumber(ARGV[10]))
+  return {'removed'}
+end
+if not ours(w, ARGV[2], ARGV[3]) then
+  -- Removed (and rewritten) after this holder's last acknowledged ceiling, or taken over.
+  local mark = tonumber(redis.call('HGET', KEYS[1], 'removed:' .. w))
+  if mark and mark >= tonumber(ARGV[9]) then return {'removed'} end
+  return {'lost'}
+end
 local raw = redis.call('HGET', KEYS[3], w)
 local old = tonumber(raw) or 0
 redis.call('HSET', KEYS[2], w, ARGV[2] .. ':' .. fmt(now + tonumber(ARGV[4])))

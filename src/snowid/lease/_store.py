@@ -34,18 +34,35 @@ from snowid.errors import (
     ClockSkewError,
     LeaseError,
     LeaseLostError,
+    LeaseRemovedError,
     NoFreeIdentityError,
     StoreRegressedError,
     StoreUnreachableError,
 )
 from snowid.lease._base import IdentityStatus, Lease
-from snowid.lease._storeops import Claimed, Renewed, StoreMissing, StoreOptions
+from snowid.lease._storeops import (
+    STORE_FORMAT,
+    Claimed,
+    Initialised,
+    Renewed,
+    StoreMissing,
+    StoreOptions,
+    worker_ranges,
+)
 from snowid.lease._url import given
 
 if TYPE_CHECKING:
     from snowid.lease._url import LeaseUrl
 
-__all__ = ["Claimed", "Renewed", "StoreLease", "StoreMissing", "StoreOptions", "close_quietly"]
+__all__ = [
+    "Claimed",
+    "Initialised",
+    "Renewed",
+    "StoreLease",
+    "StoreMissing",
+    "StoreOptions",
+    "close_quietly",
+]
 
 log = logging.getLogger("snowid.lease")
 
@@ -135,7 +152,12 @@ class StoreLease(Lease):
         raise NotImplementedError
 
     def _store_claim(self, owner: str, caller_ms: int, holder: str) -> Claimed | None:
-        """Claim an expired worker in range (lowest ceiling first); None if all are held."""
+        """Claim an expired worker in range (lowest ceiling first); None if all are held.
+
+        A worker in range whose record is missing (a deleted row or key) is never free at
+        ceiling 0: the claim rewrites it with its ceiling at store-now + ``quarantine_ms``
+        (or finds none free only when every worker in range is truly held) and names it
+        in ``Claimed.repaired``."""
         raise NotImplementedError
 
     def _store_renew(
@@ -150,14 +172,36 @@ class StoreLease(Lease):
     def _store_incarnation(self) -> str | None:
         raise NotImplementedError
 
-    def _store_init(self, quarantine_ms: int | None) -> tuple[str, bool]:
-        """Set the store up if it has no incarnation, raising every ceiling to at least
-        store-now + ``quarantine_ms`` (None: a first deployment); (incarnation, created)."""
+    def _store_removed(self, worker: int, epoch: int) -> bool:
+        """After a failed compare-and-set: was ``worker``'s record deleted under the holder
+        of ``epoch`` (rather than claimed by another in the normal way)?"""
+        del worker, epoch
+        return False
+
+    def _store_init(self, quarantine_ms: int | None) -> Initialised:
+        """Set the store up if it has no incarnation, writing a record for every worker
+        with its ceiling at least store-now + ``quarantine_ms`` (None: a first deployment:
+        0) and the store format; on a store already set up, upgrade an older format and
+        rewrite every missing record with the ceiling store-now + ``self.quarantine_ms``."""
         raise NotImplementedError
 
     def _store_where(self) -> dict[str, object]:
         """Where in the store the leases live (a table, keys), for ``prepare`` and logs."""
         return {}
+
+    def _store_missing(self) -> list[int]:
+        """The workers in range whose record is missing (deleted), as far as the store can
+        tell (read only)."""
+        return []
+
+    def missing(self) -> list[int]:
+        """The workers in range whose lease record was deleted from the store and not yet
+        written again (by a claim or ``snowid lease init``); for ``snowid lease status``."""
+        with self._lock:
+            try:
+                return self._store_missing()
+            except StoreMissing:
+                return []
 
     def _store_setup(self) -> None:
         """Set up a store found empty at the first claim (with the quarantine)."""
@@ -206,35 +250,64 @@ class StoreLease(Lease):
     def prepare(self, *, first_deployment: bool = False) -> dict[str, object]:
         """Set the store up if it has no incarnation (idempotent); a store set up now is
         quarantined unless ``first_deployment`` (see ``init_store``)."""
-        incarnation, created = self.init_store(first_deployment=first_deployment)
+        done = self.init_store(first_deployment=first_deployment)
         return {
             "url": self.url,
             **self._store_where(),
-            "incarnation": incarnation,
-            "created": created,
-            "quarantined": created and not first_deployment,
+            "incarnation": done.incarnation,
+            "created": done.created,
+            "quarantined": done.created and not first_deployment,
+            "format": STORE_FORMAT,
+            "upgraded": done.upgraded,
+            "repaired": list(done.repaired),
+            "quarantine_ms": self.quarantine_ms,
         }
 
-    def init_store(self, *, first_deployment: bool = False) -> tuple[str, bool]:
-        """Set the store up if it has no incarnation (idempotent); (incarnation, created).
+    def init_store(self, *, first_deployment: bool = False) -> Initialised:
+        """Set the store up if it has no incarnation, upgrade an older store format, and
+        rewrite lost records (idempotent); what it did.
 
         Set up now, every ceiling is quarantined above now + ttl + span + max_skew, so
         holders left from a lost earlier store run out first; ``first_deployment`` (the
-        operator vouches that there was none) skips it.
+        operator vouches that there was none) skips it. A record missing from a store
+        already set up was deleted under whoever held it: it is always rewritten
+        quarantined, ``first_deployment`` or not.
         """
         quarantine = None if first_deployment else self.quarantine_ms
         with self._lock:
-            incarnation, created = self._store_init(quarantine)
-        if created and quarantine is not None:
-            where = ", ".join(f"{key} {value}" for key, value in self._store_where().items())
+            done = self._store_init(quarantine)
+        if done.created and quarantine is not None:
             log.warning(
                 "snowid set up the lease store %s (%s): every ceiling is quarantined for %d ms,"
                 " first claims wait that long (snowid lease init --first-deployment avoids it)",
                 self.url,
-                where,
+                self._where_text(),
                 quarantine,
             )
-        return incarnation, created
+        self._log_repaired(done.repaired)
+        return done
+
+    def _where_text(self) -> str:
+        """Where the leases live, as a log or message shows it (``table "public"."t"``)."""
+        return ", ".join(
+            f"{key} {', '.join(map(str, value)) if isinstance(value, list) else value}"
+            for key, value in self._store_where().items()
+        )
+
+    def _log_repaired(self, workers: Sequence[int]) -> None:
+        """Say once, for the claim or set-up that did it, that lost records were rewritten."""
+        if workers:
+            log.warning(
+                "snowid lease store %s (%s) had lost the lease records of workers %s (%d in"
+                " all): a row or key was deleted, or the table truncated, under whoever held"
+                " them; they were rewritten with their ceilings quarantined to now + %d ms, so"
+                " claims on them wait that long (snowid lease init URL repairs the whole store)",
+                self.url,
+                self._where_text(),
+                worker_ranges(workers),
+                len(workers),
+                self.quarantine_ms,
+            )
 
     # --- claim --------------------------------------------------------------------------
 
@@ -268,6 +341,7 @@ class StoreLease(Lease):
         claimed = self._store_claim(owner, clock.time_ms(), holder)
         if claimed is None:
             raise NoFreeIdentityError(first=self.first, last=self.last, store=self.url)
+        self._log_repaired(claimed.repaired)
         worker, epoch = claimed.worker, claimed.epoch
         datacenter, machine = TWITTER.split_worker(worker)
         grant = Grant(datacenter, machine, claimed.old_ceiling + 1, claimed.ceiling, epoch)
@@ -336,8 +410,10 @@ class StoreLease(Lease):
             raise
         except StoreMissing as missing:
             self._fail(StoreRegressedError(worker=worker, reason=missing.reason))
+        if answer.status == "removed":
+            self._removed(worker)
         if answer.status == "lost":
-            self._diagnose_lost(worker)
+            self._diagnose_lost(worker, grant.epoch)
         if answer.old_ceiling < grant.ceiling_ms:
             self._fail(
                 StoreRegressedError(
@@ -357,20 +433,30 @@ class StoreLease(Lease):
             return self._grant
         return self._raise_ceiling(answer.ceiling)
 
-    def _diagnose_lost(self, worker: int) -> NoReturn:
+    def _diagnose_lost(self, worker: int, epoch: int) -> NoReturn:
         try:
             incarnation = self._store_incarnation()
         except StoreMissing:
             incarnation = None
         if incarnation != self.incarnation:
             self._fail(StoreRegressedError(worker=worker, reason="the store's incarnation changed"))
+        if self._store_removed(worker, epoch):
+            self._removed(worker)
         self._lose(worker, "another process claimed it (owner/epoch mismatch)")
 
-    def _lose(self, worker: int, reason: str) -> NoReturn:
+    def _removed(self, worker: int) -> NoReturn:
+        """The worker's record was deleted under this holder: drop the identity, saying so."""
+        self._lose(
+            worker, "", LeaseRemovedError(worker=worker, store=self.url, where=self._where_text())
+        )
+
+    def _lose(self, worker: int, reason: str, error: LeaseLostError | None = None) -> NoReturn:
         """Drop the identity (the next acquire claims a new one)."""
-        self._set_unheld("lost", "lost", reason)
-        log.warning("snowid lease on worker %s lost: %s", worker, reason)
-        raise LeaseLostError(worker=worker, reason=reason)
+        error = error or LeaseLostError(worker=worker, reason=reason)
+        detail = reason or str(error)
+        self._set_unheld("lost", "lost", detail)
+        log.warning("snowid lease on worker %s lost: %s", worker, detail)
+        raise error
 
     def _fail(self, error: LeaseError) -> NoReturn:
         """Fail closed for good: the store broke its promises (wiped, rolled back)."""

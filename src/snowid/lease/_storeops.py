@@ -1,12 +1,14 @@
 """What passes between the store protocol (``_store.StoreLease``) and a backend's store
-operations: the answers of a claim and a renewal, the signal of a store with no lease
-records, the protocol's options, a driver's message as one line, and the ``durability``
-option of the stores that can be configured to lose acknowledged writes (Redis, MySQL)."""
+operations: the store format, the answers of a set-up, a claim and a renewal, the signal
+of a store with no lease records, the protocol's options, a driver's message as one line,
+the ``durability`` option of the stores that can be configured to lose acknowledged writes
+(Redis, MySQL), and workers written as ranges."""
 
 from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, TypedDict
 
@@ -14,21 +16,33 @@ from snowid.errors import StoreNotDurableError
 
 __all__ = [
     "DURABILITY",
+    "STORE_FORMAT",
     "Claimed",
+    "Initialised",
     "Renewed",
     "StoreMissing",
     "StoreOptions",
     "check_durability",
     "first_line",
+    "warn_old_format",
+    "worker_ranges",
 ]
 
 log = logging.getLogger("snowid.lease")
+
+STORE_FORMAT = 2
+"""The store format set-up records in the meta record. Format 2: the store keeps a record
+for every worker from set-up on (a ceiling of 0 for a first deployment), so a record found
+missing was deleted, never "not used yet": a claim or renewal that finds one missing
+rewrites it with its ceiling quarantined. A store with no format recorded (format 1, made
+before) is upgraded by ``snowid lease init``."""
 
 DURABILITY = ("strict", "best_effort")
 """``durability=``: strict (the default) refuses a store whose settings can lose
 acknowledged writes, before anything else; best_effort accepts it and says so, loudly,
 once per process and store."""
 _WARNED: set[str] = set()
+_OLD_FORMAT: set[str] = set()
 _WARNED_LOCK = threading.Lock()
 
 
@@ -43,23 +57,39 @@ class StoreMissing(Exception):  # noqa: N818 - a signal between the protocol and
 
 
 @dataclass(frozen=True, slots=True)
+class Initialised:
+    """What a set-up did: the store's ``incarnation``; ``created`` (the meta record was
+    written now); ``upgraded`` (a store of an older format brought to STORE_FORMAT); and
+    ``repaired``, the workers whose lost records it rewrote with a quarantined ceiling."""
+
+    incarnation: str
+    created: bool
+    upgraded: bool = False
+    repaired: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Claimed:
-    """What a successful claim statement or script returns."""
+    """What a successful claim statement or script returns; ``repaired``: the workers in
+    range whose lost records the claim found missing and rewrote, quarantined."""
 
     worker: int
     old_ceiling: int
     ceiling: int
     epoch: int
     incarnation: str
+    repaired: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Renewed:
     """The answer to a renewal: ``ok`` with the ceiling before and after; ``lost`` when
-    the compare-and-set failed (owner, epoch or incarnation); ``restarted`` when the
-    backend saw the store restart and already dropped the lease (``reason`` says why)."""
+    the compare-and-set failed (owner, epoch or incarnation); ``removed`` when the
+    worker's record was found deleted (the backend may have rewritten it, quarantined);
+    ``restarted`` when the backend saw the store restart and already dropped the lease
+    (``reason`` says why)."""
 
-    status: Literal["ok", "lost", "restarted"]
+    status: Literal["ok", "lost", "removed", "restarted"]
     old_ceiling: int = 0
     ceiling: int = 0
     reason: str = ""
@@ -107,3 +137,29 @@ def check_durability(
 def first_line(error: BaseException) -> str:
     """A driver's message as one line (its first), or the error's type if it has none."""
     return (str(error).strip().splitlines() or [type(error).__name__])[0]
+
+
+def warn_old_format(store: str) -> None:
+    """Say once per process and store that ``store`` has a format older than STORE_FORMAT."""
+    with _WARNED_LOCK:
+        if store in _OLD_FORMAT:
+            return
+        _OLD_FORMAT.add(store)
+    log.warning(
+        "snowid: the lease store %s was set up before store format %d: a record deleted from"
+        " it cannot be told from one never used, so a deletion under a live holder can repeat"
+        " its ids; run snowid lease init URL once to upgrade it",
+        store,
+        STORE_FORMAT,
+    )
+
+
+def worker_ranges(workers: Iterable[int]) -> str:
+    """Workers as short text: runs of consecutive numbers as ``A-B`` (``0-1023``, ``2, 5-7``)."""
+    runs: list[list[int]] = []
+    for worker in sorted(set(workers)):
+        if runs and worker == runs[-1][1] + 1:
+            runs[-1][1] = worker
+        else:
+            runs.append([worker, worker])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)

@@ -34,6 +34,7 @@ from typing import Any, Unpack
 
 from snowid._clock import Clock
 from snowid._foreign import detached, driver_detail
+from snowid._layout import TWITTER
 from snowid._redact import scrub
 from snowid.errors import (
     StoreRefusedError,
@@ -51,8 +52,15 @@ from snowid.lease._mysqlconn import (
 )
 from snowid.lease._mysqlconn import reason as reason_of
 from snowid.lease._mysqlsql import SESSION, Sql
-from snowid.lease._store import Claimed, Renewed, StoreLease, StoreMissing, StoreOptions
-from snowid.lease._storeops import DURABILITY, check_durability
+from snowid.lease._store import (
+    Claimed,
+    Initialised,
+    Renewed,
+    StoreLease,
+    StoreMissing,
+    StoreOptions,
+)
+from snowid.lease._storeops import DURABILITY, STORE_FORMAT, check_durability
 from snowid.lease._url import LeaseUrl, given
 
 __all__ = ["OPTIONS", "MysqlLease"]
@@ -284,9 +292,25 @@ class MysqlLease(StoreLease):
             if worker is not None:  # the claim committed before the missing meta row showed
                 self._store_release(int(worker), owner, int(epoch))
             raise StoreMissing
-        if worker is None:
-            return None
-        return Claimed(int(worker), int(old), int(ceiling), int(epoch), str(incarnation))
+        repaired: tuple[int, ...] = ()
+        if worker is None:  # every worker held, or rows deleted: write those again
+            repaired = self._repair(self.first, self.last)
+            if not repaired:
+                return None
+            ((row,),) = self._batch(self.sql.claim, params)
+            worker, old, ceiling, epoch, _now, incarnation = row
+            if worker is None or incarnation is None:  # taken by others meanwhile
+                self._log_repaired(repaired)
+                return None
+        return Claimed(int(worker), int(old), int(ceiling), int(epoch), str(incarnation), repaired)
+
+    def _repair(self, first: int, last: int) -> tuple[int, ...]:
+        """Write again the rows of ``first..last`` found missing, quarantined; which."""
+        (rows,) = self._batch(self.sql.present, {"first": first, "last": last})
+        missing = sorted(set(range(first, last + 1)) - {int(row[0]) for row in rows})
+        if missing:
+            self._batch(self.sql.repair(missing), {"ms": self.quarantine_ms})
+        return tuple(missing)
 
     def _store_renew(
         self, worker: int, owner: str, epoch: int, caller_ms: int, acked_ms: int
@@ -312,16 +336,25 @@ class MysqlLease(StoreLease):
         rows = self._batch(self.sql.incarnation)
         return str(rows[0][0][0]) if rows and rows[0] else None
 
+    def _store_removed(self, worker: int, epoch: int) -> bool:
+        # Gone, or written again by a repair (its epoch counts from 0 again): removed. A
+        # normal successor's epoch is above this holder's.
+        (rows,) = self._batch(self.sql.lease_epoch, {"worker": worker})
+        return not rows or int(rows[0][0]) <= epoch
+
     # --- set-up and status --------------------------------------------------------------
 
-    def _store_init(self, quarantine_ms: int | None) -> tuple[str, bool]:
+    def _store_init(self, quarantine_ms: int | None) -> Initialised:
         """Create the tables if missing, then the meta row (with the quarantine) under a
-        named lock, so two first users do not race."""
+        named lock, so two first users do not race; on a store set up before, write
+        lost rows again (quarantined) and record the format."""
         self._batch(self.sql.init_lock, self.sql.names)
         try:
             for statement in self.sql.create:
                 self._batch(statement)
             self._check_engines()  # CREATE TABLE may have substituted another engine
+            if not self._batch(self.sql.has_format, self.sql.names)[0]:
+                self._batch(self.sql.add_format)  # a meta table made before formats
             return self._init_meta(quarantine_ms)
         finally:
             if self._conn is not None:
@@ -331,18 +364,32 @@ class MysqlLease(StoreLease):
     def _store_where(self) -> dict[str, object]:
         return {"table": self.sql.table_name}
 
-    def _init_meta(self, quarantine: int | None) -> tuple[str, bool]:
+    def _store_missing(self) -> list[int]:
+        try:
+            self._connect(check=False)  # reading needs no durability
+            (rows,) = self._batch(self.sql.present, {"first": self.first, "last": self.last})
+        finally:
+            self._drop_connection()
+        return sorted(set(range(self.first, self.last + 1)) - {int(row[0]) for row in rows})
+
+    def _init_meta(self, quarantine: int | None) -> Initialised:
         (found,) = self._batch(f"START TRANSACTION; {self.sql.meta_row}")
         if found:
             self._batch("COMMIT")
-            return str(found[0][0]), False
+            repaired = self._repair(0, TWITTER.max_worker)
+            stored = found[0][1]
+            upgraded = stored is None or int(stored) < STORE_FORMAT
+            if upgraded:
+                self._batch(self.sql.set_format, {"format": STORE_FORMAT})
+            return Initialised(str(found[0][0]), False, upgraded, repaired)
         incarnation = str(uuid.uuid4())
         statements = [self.sql.fill]
         if quarantine is not None:
             statements.append(self.sql.quarantine)
         statements += [self.sql.insert_meta, "COMMIT"]
-        self._batch("; ".join(statements), {"quarantine": quarantine, "incarnation": incarnation})
-        return incarnation, True
+        params = {"quarantine": quarantine, "incarnation": incarnation, "format": STORE_FORMAT}
+        self._batch("; ".join(statements), params)
+        return Initialised(incarnation, True)
 
     def status(self) -> list[IdentityStatus]:
         """Every identity in range ever claimed: holder, epoch, ceiling."""

@@ -25,6 +25,7 @@ from snowid.lease._pgconn import StatementTimer, abandon_inherited, libpq_connin
 from snowid.lease._pgsql import Sql
 from snowid.lease._store import (
     Claimed,
+    Initialised,
     Renewed,
     StoreLease,
     StoreMissing,
@@ -163,12 +164,22 @@ class PostgresLease(StoreLease):
             "span": self.span_ms,
         }  # fmt: skip
         rows = self._run(self.sql.claim, params)
-        if not rows:  # every worker held, or no meta row to join (a wiped store)
+        repaired: tuple[int, ...] = ()
+        if not rows:  # every worker held, rows deleted, or no meta row (a wiped store)
             if self._store_incarnation() is None:
                 raise StoreMissing("the store's meta row is gone")
-            return None
+            written = self._run(
+                self.sql.repair, {"first": self.first, "last": self.last, "ms": self.quarantine_ms}
+            )
+            if not written:
+                return None
+            repaired = tuple(sorted(int(row[0]) for row in written))
+            rows = self._run(self.sql.claim, params)
+            if not rows:  # taken by others meanwhile: all held now
+                self._log_repaired(repaired)
+                return None
         worker, old_ceiling, ceiling, epoch, _store_ms, incarnation = rows[0]
-        return Claimed(worker, old_ceiling, ceiling, epoch, incarnation)
+        return Claimed(worker, old_ceiling, ceiling, epoch, incarnation, repaired)
 
     def _store_renew(
         self, worker: int, owner: str, epoch: int, caller_ms: int, acked_ms: int
@@ -192,23 +203,33 @@ class PostgresLease(StoreLease):
         rows = self._run(self.sql.incarnation)
         return str(rows[0][0]) if rows else None
 
+    def _store_removed(self, worker: int, epoch: int) -> bool:
+        # Gone, or written again by a repair (its epoch counts from 0 again): removed. A
+        # normal successor's epoch is above this holder's.
+        rows = self._run(self.sql.lease_epoch, {"worker": worker})
+        return not rows or int(rows[0][0]) <= epoch
+
     # --- set-up and status --------------------------------------------------------------
 
     @detached()
-    def _store_init(self, quarantine_ms: int | None) -> tuple[str, bool]:
-        """Create the tables and the meta row if missing (one transaction)."""
+    def _store_init(self, quarantine_ms: int | None) -> Initialised:
+        """Create the tables and the meta row if missing, or repair (one transaction)."""
         import psycopg
 
         conn = self._connect()
         try:
             with conn.transaction(), conn.cursor() as cur:
-                return self.sql.init(cur, quarantine_ms=quarantine_ms)
+                return self.sql.init(cur, quarantine_ms=quarantine_ms, repair_ms=self.quarantine_ms)
         except psycopg.Error as error:
             self._drop_connection()
             raise self._unreachable(error) from None
 
     def _store_where(self) -> dict[str, object]:
         return {"table": self.sql.table}
+
+    def _store_missing(self) -> list[int]:
+        rows = self._run(self.sql.present, {"first": self.first, "last": self.last})
+        return sorted(set(range(self.first, self.last + 1)) - {int(row[0]) for row in rows})
 
     def status(self) -> list[IdentityStatus]:
         with self._lock:

@@ -36,13 +36,20 @@ from snowid.lease._base import IdentityStatus
 from snowid.lease._redis_lua import CLAIM, INIT, RELEASE, RENEW, REPAIR, Keys
 from snowid.lease._store import (
     Claimed,
+    Initialised,
     Renewed,
     StoreLease,
     StoreMissing,
     StoreOptions,
     close_quietly,
 )
-from snowid.lease._storeops import DURABILITY, check_durability, first_line
+from snowid.lease._storeops import (
+    DURABILITY,
+    STORE_FORMAT,
+    check_durability,
+    first_line,
+    warn_old_format,
+)
 from snowid.lease._url import LeaseUrl, given
 
 __all__ = ["OPTIONS", "RedisLease"]
@@ -266,15 +273,20 @@ class RedisLease(StoreLease):
         self._restarted = False  # nothing held: a restart seen now needs no repair
         reply = self._script(
             "claim", self.first, self.last, owner, self.ttl_ms, caller_ms, self.max_skew_ms,
-            self.span_ms, holder,
+            self.span_ms, holder, self.quarantine_ms,
         )  # fmt: skip
         status = _text(reply[0])
         if status == "missing":
             raise StoreMissing
         if status == "full":
             return None
-        _, worker, old, ceiling, epoch, incarnation = reply
-        return Claimed(int(worker), int(old), int(ceiling), int(epoch), _text(incarnation))
+        _, worker, old, ceiling, epoch, incarnation, found, *repaired = reply
+        if int(found) < STORE_FORMAT:
+            warn_old_format(self.url)
+        return Claimed(
+            int(worker), int(old), int(ceiling), int(epoch), _text(incarnation),
+            tuple(int(w) for w in repaired),
+        )  # fmt: skip
 
     def _store_renew(
         self, worker: int, owner: str, epoch: int, caller_ms: int, acked_ms: int
@@ -284,13 +296,13 @@ class RedisLease(StoreLease):
             return self._repair(worker, owner, epoch, acked_ms)
         reply = self._script(
             "renew", worker, owner, epoch, self.ttl_ms, caller_ms, self.span_ms,
-            self.max_skew_ms, self.incarnation or "",
+            self.max_skew_ms, self.incarnation or "", acked_ms, self.quarantine_ms,
         )  # fmt: skip
         status = _text(reply[0])
         if status == "missing":
             raise StoreMissing
-        if status == "lost":
-            return Renewed("lost")
+        if status in ("lost", "removed"):
+            return Renewed("removed" if status == "removed" else "lost")
         return Renewed("ok", int(reply[1]), int(reply[2]))
 
     def _repair(self, worker: int, owner: str, epoch: int, acked_ms: int) -> Renewed:
@@ -314,13 +326,35 @@ class RedisLease(StoreLease):
 
     # --- set-up and status --------------------------------------------------------------
 
-    def _store_init(self, quarantine_ms: int | None) -> tuple[str, bool]:
+    def _store_init(self, quarantine_ms: int | None) -> Initialised:
         quarantine = -1 if quarantine_ms is None else quarantine_ms
-        reply = self._script("init", quarantine, str(uuid.uuid4()), "twitter")
-        return _text(reply[0]), bool(int(reply[1]))
+        reply = self._script("init", quarantine, str(uuid.uuid4()), "twitter", self.quarantine_ms)
+        incarnation, created, upgraded, *repaired = reply
+        return Initialised(
+            _text(incarnation), bool(int(created)), bool(int(upgraded)),
+            tuple(int(w) for w in repaired),
+        )  # fmt: skip
 
     def _store_where(self) -> dict[str, object]:
         return {"keys": self.keys.all}
+
+    def _store_missing(self) -> list[int]:
+        """Read only, without the strict check (as ``status``); a store of the older
+        format cannot tell a deleted worker from an unused one: none."""
+        meta, lease, ceiling, epoch, _info = self.keys.all
+        client = self._call(self._new_client)
+        try:
+            pipe = client.pipeline(transaction=True)
+            pipe.hget(meta, "format")
+            for key in (lease, ceiling, epoch):
+                pipe.hkeys(key)
+            found, *fields = self._call(pipe.execute)
+        finally:
+            close_quietly(client)
+        if found is None or int(found) < STORE_FORMAT:
+            return []
+        whole = set.intersection(*({int(w) for w in names} for names in fields))
+        return sorted(set(range(self.first, self.last + 1)) - whole)
 
     def status(self) -> list[IdentityStatus]:
         """Every identity ever claimed: holder, epoch, ceiling (read only, no strict check)."""
