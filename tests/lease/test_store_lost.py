@@ -247,7 +247,7 @@ def _removal_under_a_cli_holder(server: RedisServer, out: Path) -> tuple[int, in
     waiting for the go) claims at once. (duplicate ids, milliseconds both issued in, ids
     of the second, its stderr, the holder's stderr)."""
     prefix = new_name()
-    url = server.url(f"key={prefix}&range=0-0&ttl=1&span=0.3&max_skew=0.1")
+    url = server.url(f"key={prefix}&range=0-0&ttl=2&span=0.3&max_skew=0.1&timeout=1")
     subprocess.run([*SNOWID, "lease", "init", url, "--first-deployment"], check=True)
     with (out / "a.txt").open("wb") as a_out, (out / "b.txt").open("wb") as b_out:
         second = subprocess.Popen(
