@@ -5,17 +5,17 @@ The public API; the logic lives in the private modules.
 
 from __future__ import annotations
 
-from snowid._breakdown import Breakdown, Segment, Step, breakdown
-from snowid._clock import SYSTEM_CLOCK, Clock, SystemClock
-from snowid._decode import Decoded, compose, decode, readings
-from snowid._default import anext_id, configure, next_id, next_ids
-from snowid._encoding import BASES
-from snowid._fence import Fence, Grant
-from snowid._generator import Generator, GeneratorStats
-from snowid._id import SnowId
-from snowid._layout import TWITTER, TWITTER_EPOCH_MS, Layout, Parts
-from snowid._layouts import DISCORD, INSTAGRAM, LAYOUTS, MASTODON, SONYFLAKE, SONYFLAKE_V2
-from snowid._timerange import first_id_at, id_range, last_id_at
+from snowid.generate._default import anext_id, configure, next_id, next_ids
+from snowid.generate._fence import Fence, Grant
+from snowid.generate._generator import Generator, GeneratorStats
+from snowid.ids._breakdown import Breakdown, Segment, Step, breakdown
+from snowid.ids._builtins import DISCORD, INSTAGRAM, LAYOUTS, MASTODON, SONYFLAKE, SONYFLAKE_V2
+from snowid.ids._clock import SYSTEM_CLOCK, Clock, SystemClock
+from snowid.ids._decode import Decoded, compose, decode, readings
+from snowid.ids._encoding import BASES
+from snowid.ids._layout import TWITTER, TWITTER_EPOCH_MS, Layout, Parts
+from snowid.ids._snowid import SnowId
+from snowid.ids._timerange import first_id_at, id_range, last_id_at
 
 __all__ = [
     "BASES",

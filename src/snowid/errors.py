@@ -348,7 +348,7 @@ def _utc_text(ms: object) -> str:
     """Unix ms as ``2010-11-04T01:42:54.657Z``; past year 9999 (or not a number) as given."""
     if not isinstance(ms, int):
         return str(ms)
-    from snowid._timerange import iso_ms  # read with the message, never on a raise
+    from snowid.ids._timerange import iso_ms  # read with the message, never on a raise
 
     return iso_ms(ms) or f"{ms} ms"
 

@@ -1,6 +1,6 @@
 """The CLI and the web service are clients of the library: they import its public names.
 
-A module or name whose dotted path has a part starting with one ``_`` (``snowid._parse``,
+A module or name whose dotted path has a part starting with one ``_`` (``snowid.ids._parse``,
 ``snowid.lease._url``, ``snowid.web._forms`` from the CLI, ``from snowid.lease import _x``)
 is private to the package that holds it. ``snowid.cli`` and ``snowid.web`` may use their
 own privates and nobody else's: every import is read from the source (also those inside
@@ -47,7 +47,7 @@ def _private_outside(dotted: str, own: str) -> bool:
 def test_the_scan_sees_private_imports_in_every_form() -> None:
     """The rule itself: what it must flag and what it must let through."""
     own = "snowid.cli"
-    assert _private_outside("snowid._parse.to_int", own)
+    assert _private_outside("snowid.ids._parse.to_int", own)
     assert _private_outside("snowid.lease._url.LeaseUrl", own)
     assert _private_outside("snowid.lease._protocol", own)
     assert _private_outside("snowid.web._settings.Settings", own)

@@ -89,7 +89,7 @@ PUBLIC_CLASSES = [
 
 
 def test_public_classes_name_the_public_path() -> None:
-    """Reprs, docs and pickles say snowid.SnowId, not snowid._id.SnowId."""
+    """Reprs, docs and pickles say snowid.SnowId, not snowid.ids._snowid.SnowId."""
     assert len(PUBLIC_CLASSES) >= 12
     for cls in PUBLIC_CLASSES:
         assert cls.__module__ == "snowid", cls

@@ -10,7 +10,6 @@ import itertools
 import pytest
 
 from snowid import TWITTER, Generator, GeneratorStats
-from snowid._generator import DEFAULT_MAX_BACKWARD_MS
 from snowid.errors import (
     ClockMovedBackwards,
     EmptyValueError,
@@ -20,6 +19,7 @@ from snowid.errors import (
     OutOfRangeError,
     TimestampBeforeEpochError,
 )
+from snowid.generate._generator import DEFAULT_MAX_BACKWARD_MS
 from snowid.i18n import translate
 from snowid.testing import FakeClock
 

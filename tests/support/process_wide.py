@@ -18,8 +18,9 @@ from typing import TypeVar
 
 import pytest
 
-from snowid import SnowId, _default
-from snowid._layout import TWITTER
+from snowid import SnowId
+from snowid.generate import _default
+from snowid.ids._layout import TWITTER
 
 __all__ = [
     "MARIADB_URL",

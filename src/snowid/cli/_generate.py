@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from snowid import Generator
 from snowid.cli._common import add_lang_option
 from snowid.errors import EmptyValueError, OutOfRangeError
-from snowid.fields import to_int
+from snowid.ids import to_int
 
 if TYPE_CHECKING:
     from snowid.lease import Lease

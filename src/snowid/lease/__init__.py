@@ -69,9 +69,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from snowid._clock import Clock
-from snowid._redact import redact, url_kind
+from snowid.ids._clock import Clock
 from snowid.lease._base import IdentityStatus, Lease, LeaseEvent, LeaseState
+from snowid.lease._redact import redact, url_kind
 from snowid.lease._registry import backend_for
 from snowid.lease._url import parse_lease_url
 from snowid.lease.file import FileLease, default_state_dir

@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from snowid._clock import wall_lead_ms
-from snowid._fence import Grant
-from snowid._layout import TWITTER
+from snowid.generate._fence import Grant
+from snowid.ids._clock import wall_lead_ms
+from snowid.ids._layout import TWITTER
 
 __all__ = ["ForwardJumpGuard", "ForwardVerdict"]
 

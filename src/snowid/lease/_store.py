@@ -26,9 +26,6 @@ import uuid
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
-from snowid._clock import Clock
-from snowid._fence import Grant
-from snowid._layout import TWITTER
 from snowid.errors import (
     CeilingAheadError,
     ClockSkewError,
@@ -38,6 +35,9 @@ from snowid.errors import (
     StoreRegressedError,
     StoreUnreachableError,
 )
+from snowid.generate._fence import Grant
+from snowid.ids._clock import Clock
+from snowid.ids._layout import TWITTER
 from snowid.lease._base import IdentityStatus, Lease
 from snowid.lease._storeops import Claimed, Renewed, StoreMissing, StoreOptions
 from snowid.lease._url import given

@@ -41,9 +41,6 @@ import socket
 from collections.abc import Callable
 from pathlib import Path
 
-from snowid._clock import Clock
-from snowid._fence import Grant
-from snowid._layout import TWITTER
 from snowid.errors import (
     CeilingAheadError,
     LeaseError,
@@ -53,6 +50,9 @@ from snowid.errors import (
     SlotEntryError,
     SlotQuarantinedError,
 )
+from snowid.generate._fence import Grant
+from snowid.ids._clock import Clock
+from snowid.ids._layout import TWITTER
 from snowid.lease._base import IdentityStatus, Lease
 from snowid.lease._forward import ForwardJumpGuard
 from snowid.lease._fs import check_state_dir, open_slot, same_file

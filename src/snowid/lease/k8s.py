@@ -28,9 +28,9 @@ import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from snowid._clock import Clock
-from snowid._layout import TWITTER
 from snowid.errors import OrdinalMissingError, OrdinalOutOfRangeError
+from snowid.ids._clock import Clock
+from snowid.ids._layout import TWITTER
 from snowid.lease._url import LeaseUrl
 from snowid.lease.file import FileLease
 

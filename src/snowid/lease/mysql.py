@@ -32,13 +32,12 @@ import time
 import uuid
 from typing import Any, Unpack
 
-from snowid._clock import Clock
-from snowid._redact import scrub
 from snowid.errors import (
     StoreRefusedError,
     StoreUnreachableError,
     StoreVersionError,
 )
+from snowid.ids._clock import Clock
 from snowid.lease._base import IdentityStatus
 from snowid.lease._mysqlconn import (
     MIN_VERSION,
@@ -50,6 +49,7 @@ from snowid.lease._mysqlconn import (
 )
 from snowid.lease._mysqlconn import reason as reason_of
 from snowid.lease._mysqlsql import SESSION, Sql
+from snowid.lease._redact import scrub
 from snowid.lease._store import Claimed, Renewed, StoreLease, StoreMissing, StoreOptions
 from snowid.lease._storeops import DURABILITY, check_durability
 from snowid.lease._url import LeaseUrl, given

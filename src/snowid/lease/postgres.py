@@ -16,12 +16,12 @@ import os
 import threading
 from typing import Any, Unpack
 
-from snowid._clock import Clock
-from snowid._redact import redact, scrub
 from snowid.errors import StoreUnreachableError
+from snowid.ids._clock import Clock
 from snowid.lease._base import IdentityStatus
 from snowid.lease._pgconn import StatementTimer, abandon_inherited, libpq_conninfo
 from snowid.lease._pgsql import Sql
+from snowid.lease._redact import redact, scrub
 from snowid.lease._store import (
     Claimed,
     Renewed,

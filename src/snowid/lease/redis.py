@@ -23,15 +23,15 @@ from __future__ import annotations
 import uuid
 from typing import Any, Unpack
 
-from snowid._clock import Clock
-from snowid._redact import scrub
 from snowid.errors import (
     StoreConfigHiddenError,
     StoreRefusedError,
     StoreReplicationError,
     StoreUnreachableError,
 )
+from snowid.ids._clock import Clock
 from snowid.lease._base import IdentityStatus
+from snowid.lease._redact import scrub
 from snowid.lease._redis_lua import CLAIM, INIT, RELEASE, RENEW, REPAIR, Keys
 from snowid.lease._store import (
     Claimed,

@@ -14,10 +14,10 @@ import logging
 import os
 import threading
 
-from snowid._clock import Clock
-from snowid._fence import Grant
-from snowid._layout import TWITTER
 from snowid.errors import ForkedGeneratorError
+from snowid.generate._fence import Grant
+from snowid.ids._clock import Clock
+from snowid.ids._layout import TWITTER
 from snowid.lease._base import Lease
 from snowid.lease._url import LeaseUrl
 from snowid.lease.file import FileLease

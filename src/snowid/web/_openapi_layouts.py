@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from snowid.layouts import BEFORE_FIRST_SNOWFLAKE, IN_THE_FUTURE, LAYOUTS, MAX_EXACT_MS
+from snowid.ids import BEFORE_FIRST_SNOWFLAKE, IN_THE_FUTURE, LAYOUTS, MAX_EXACT_MS
 
 __all__ = ["json_response", "paths", "schemas"]
 

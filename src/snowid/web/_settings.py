@@ -21,7 +21,7 @@ from snowid.errors import (
     NotABooleanError,
     OutOfRangeError,
 )
-from snowid.fields import to_int
+from snowid.ids import to_int
 from snowid.lease import redact
 
 __all__ = ["DEFAULT_MAX_COUNT", "Settings", "preflight"]

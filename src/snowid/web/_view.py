@@ -32,7 +32,7 @@ from snowid import (
 )
 from snowid.errors import InvalidValueError
 from snowid.i18n import catalog, translate
-from snowid.layouts import iso_ms
+from snowid.ids import iso_ms
 from snowid.web._forms import localized_message
 
 __all__ = [

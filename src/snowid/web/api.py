@@ -11,7 +11,7 @@ from starlette.routing import BaseRoute, Route
 
 from snowid import breakdown
 from snowid.errors import OutOfRangeError
-from snowid.fields import to_int
+from snowid.ids import to_int
 from snowid.web import _layout_api as layout_api
 from snowid.web import _metrics
 from snowid.web._auth import TokenFile

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from snowid._layout import TWITTER, Layout
-from snowid._parse import wrong_type
 from snowid.errors import InvalidLayoutError
+from snowid.ids._layout import TWITTER, Layout
+from snowid.ids._parse import wrong_type
 
 __all__ = [
     "DISCORD",
@@ -145,8 +145,8 @@ def builtin_layout(name: str) -> Layout:
 def layout_info(layout: Layout, lang: str = "en") -> dict[str, object]:
     """The JSON object describing ``layout`` (``GET /api/layouts``, ``snowid layouts --json``);
     ``note`` says in ``lang`` what is special about a built-in (None for a custom one)."""
-    from snowid._timerange import iso_ms
     from snowid.i18n import translate, translate_layout
+    from snowid.ids._timerange import iso_ms
 
     builtin = constant_name(layout) is not None
 
@@ -246,8 +246,8 @@ def _read_field_list(text: str) -> list[tuple[str, int]] | None:
 
 
 def _read_epoch(text: str) -> int | None:
-    from snowid._timerange import parse_time  # ISO 8601 or Unix ms, read once
     from snowid.errors import InvalidDateTimeError
+    from snowid.ids._timerange import parse_time  # ISO 8601 or Unix ms, read once
 
     try:
         return parse_time("epoch", text)

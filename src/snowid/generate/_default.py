@@ -32,16 +32,16 @@ import sys
 import threading
 from typing import TYPE_CHECKING
 
-from snowid._convert import blank_snowid, set_value
-from snowid._generator import Generator
-from snowid._id import SnowId
-from snowid._parse import wrong_type
 from snowid.errors import (
     AlreadyConfiguredError,
     ForkedGeneratorError,
     NotConfiguredError,
     StaticIdentityInUseError,
 )
+from snowid.generate._generator import Generator
+from snowid.ids._convert import blank_snowid, set_value
+from snowid.ids._parse import wrong_type
+from snowid.ids._snowid import SnowId
 
 if TYPE_CHECKING:
     import socket
@@ -95,7 +95,7 @@ def configure(*, lease: str) -> None:
     with _state.lock:
         current = _state.configured
         if current is not None and current != url:
-            from snowid._redact import redact
+            from snowid.lease._redact import redact
 
             raise AlreadyConfiguredError(field="lease", value=redact(url), current=redact(current))
         _state.configured = url

@@ -13,7 +13,7 @@ widths when the layout is made, so no other module writes a shift or a mask. Twi
 
 ``TWITTER``, the one layout snowid generates, also carries the names the generator, the
 leases and the breakdown use (``timestamp_shift``, ``max_datacenter``, ``worker`` …).
-The other built-in layouts and the reading of layout names live in ``_layouts.py``.
+The other built-in layouts and the reading of layout names live in ``_builtins.py``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 
-from snowid._layout_check import ID_BITS, check_layout, read_fields
 from snowid.errors import (
     IdTooLargeError,
     NegativeIdError,
@@ -31,6 +30,7 @@ from snowid.errors import (
     TimestampAfterEndError,
     TimestampBeforeEpochError,
 )
+from snowid.ids._validate import ID_BITS, check_layout, read_fields
 
 TWITTER_EPOCH_MS = 1288834974657
 """2010-11-04T01:42:54.657Z in Unix milliseconds; fixed, never configurable for generating."""
@@ -114,7 +114,7 @@ class Layout:
 
     def __reduce__(self) -> str | tuple[object, ...]:
         # A built-in pickles as its name in snowid (snowid.TWITTER), a custom one by value.
-        from snowid import _layouts
+        from snowid.ids import _builtins as _layouts
 
         constant = _layouts.constant_name(self)
         if constant is not None:

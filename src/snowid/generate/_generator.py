@@ -13,12 +13,12 @@ import weakref
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 
-from snowid._clock import Clock, SystemClock
-from snowid._fence import Fence, Grant
-from snowid._gencore import NEED_GRANT, Core, build_core
-from snowid._layout import TWITTER
-from snowid._parse import to_int
 from snowid.errors import EmptyValueError, MissingIdentityError, OutOfRangeError
+from snowid.generate._fence import Fence, Grant
+from snowid.generate._gencore import NEED_GRANT, Core, build_core
+from snowid.ids._clock import Clock, SystemClock
+from snowid.ids._layout import TWITTER
+from snowid.ids._parse import to_int
 
 __all__ = [
     "DEFAULT_MAX_BACKWARD_MS",

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from snowid._id import SnowId
-from snowid._layout import TWITTER
-from snowid._parse import to_int
 from snowid.errors import EmptyValueError, FloatIdError, NotAnIntegerError
+from snowid.ids._layout import TWITTER
+from snowid.ids._parse import to_int
+from snowid.ids._snowid import SnowId
 
 __all__ = ["MAX_DIGITS", "MAX_ID", "blank_snowid", "set_value", "to_snowid"]
 

@@ -10,12 +10,12 @@ from django.db import models
 from django.db.models.query_utils import DeferredAttribute
 from django.utils.functional import cached_property
 
-from snowid import _default
-from snowid._convert import to_snowid
-from snowid._id import SnowId
-from snowid._timerange import id_range
-from snowid.django._forms import SnowIdFormField, SnowIdWidget, django_lang
 from snowid.errors import InvalidValueError
+from snowid.generate import _default
+from snowid.ids._convert import to_snowid
+from snowid.ids._snowid import SnowId
+from snowid.ids._timerange import id_range
+from snowid.integrations.django._forms import SnowIdFormField, SnowIdWidget, django_lang
 
 __all__ = ["SETTING", "SnowIdField", "created_between", "new_id"]
 

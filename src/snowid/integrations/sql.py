@@ -24,8 +24,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from snowid import __version__
-from snowid._layout import TWITTER, TwitterLayout
-from snowid._redact import redact, scrub
 from snowid.errors import (
     DatabaseRefusedError,
     DatabaseUnreachableError,
@@ -37,6 +35,8 @@ from snowid.errors import (
     TimestampBeforeEpochError,
 )
 from snowid.i18n import translate
+from snowid.ids._layout import TWITTER, TwitterLayout
+from snowid.lease._redact import redact, scrub
 
 __all__ = ["FUNCTIONS", "apply_postgres", "postgres_script", "postgres_statements"]
 
@@ -169,7 +169,7 @@ def _literal(text: str) -> str:
 def apply_postgres(url: str, statements: Sequence[str]) -> None:
     """Run ``statements`` in one transaction on the PostgreSQL database at ``url``.
 
-    Errors show the URL's display form (``snowid._redact``: never a user or password):
+    Errors show the URL's display form (``snowid.lease._redact``: never a user or password):
     ``InvalidDatabaseUrlError`` (not a ``postgresql://`` URL), ``DatabaseUnreachableError``,
     ``DatabaseRefusedError`` (nothing was changed), ``ExtraMissingError`` (no psycopg).
     """

@@ -5,14 +5,14 @@ from __future__ import annotations
 import datetime as _dt
 from typing import TYPE_CHECKING, Any
 
-from snowid._clock import SYSTEM_CLOCK
-from snowid._encoding import encode, read_number
-from snowid._layout import TWITTER, Parts
-from snowid._parse import digits_int, strict_int, wrong_type
-from snowid._timerange import first_id_at, last_id_at, unix_ms, utc_datetime
+from snowid.ids._clock import SYSTEM_CLOCK
+from snowid.ids._encoding import encode, read_number
+from snowid.ids._layout import TWITTER, Parts
+from snowid.ids._parse import digits_int, strict_int, wrong_type
+from snowid.ids._timerange import first_id_at, last_id_at, unix_ms, utc_datetime
 
 if TYPE_CHECKING:
-    from snowid._decode import Decoded
+    from snowid.ids._decode import Decoded
 
 __all__ = ["SnowId"]
 
@@ -51,7 +51,7 @@ class SnowId:
         """From the four fields, ints each; ``timestamp`` is Unix ms, ``None`` meaning now.
 
         Text typed by a person (blank fields, digits with spaces) is read by the page and
-        the CLI (``snowid._fields``), not here.
+        the CLI (``snowid.ids._fields``), not here.
         """
         function = "SnowId.from_parts()"
         value = TWITTER.compose(
@@ -152,7 +152,7 @@ class SnowId:
 
     def decode(self) -> Decoded:
         """``snowid.decode(self)``: the fields by name, the time and any warnings."""
-        from snowid._decode import decode
+        from snowid.ids._decode import decode
 
         return decode(self)
 
@@ -205,17 +205,17 @@ class SnowId:
         return (SnowId, (self._value,))
 
     # --- pydantic v2 -----------------------------------------------------------
-    # pydantic finds these on the class; the work lives in snowid._pydantic, imported
+    # pydantic finds these on the class; the work lives in snowid.integrations.pydantic, imported
     # only when a model uses SnowId, so ``import snowid`` never loads pydantic.
 
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
-        from snowid._pydantic import snowid_core_schema
+        from snowid.integrations.pydantic import snowid_core_schema
 
         return snowid_core_schema(source, handler)
 
     @classmethod
     def __get_pydantic_json_schema__(cls, schema: Any, handler: Any) -> Any:
-        from snowid._pydantic import snowid_json_schema
+        from snowid.integrations.pydantic import snowid_json_schema
 
         return snowid_json_schema(schema, handler)

@@ -22,7 +22,12 @@ browser round an id past 2^53) and, beside it, the time the id was made, read-on
 
 from __future__ import annotations
 
-from snowid.django._forms import SnowIdFormField, SnowIdWidget
-from snowid.django._model import SnowIdField, created_between, new_id
+from snowid.integrations.django import (
+    SnowIdField,
+    SnowIdFormField,
+    SnowIdWidget,
+    created_between,
+    new_id,
+)
 
 __all__ = ["SnowIdField", "SnowIdFormField", "SnowIdWidget", "created_between", "new_id"]

@@ -13,11 +13,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
-from snowid._clock import SYSTEM_CLOCK, Clock
-from snowid._id import SnowId
-from snowid._layout import TWITTER
-from snowid._parse import to_int
 from snowid.errors import InvalidValueError
+from snowid.ids._clock import SYSTEM_CLOCK, Clock
+from snowid.ids._layout import TWITTER
+from snowid.ids._parse import to_int
+from snowid.ids._snowid import SnowId
 
 __all__ = [
     "COMPOSE_FIELDS",

@@ -1,6 +1,6 @@
 """SnowId as a pydantic v2 field type; imported by SnowId's hooks when a model first uses it.
 
-- validation: a SnowId, an int or a decimal string (``snowid._convert``); anything else is
+- validation: a SnowId, an int or a decimal string (``snowid.ids._convert``); anything else is
   a ValidationError whose message is snowid's own (field, value, range) and whose type is
   ``snowid.<code>``;
 - ``model_dump()`` keeps the SnowId; JSON (``mode="json"``, ``model_dump_json``) writes a
@@ -25,9 +25,9 @@ from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, core_schema
 
-from snowid._convert import MAX_DIGITS, MAX_ID, blank_snowid, set_value, to_snowid
-from snowid._id import SnowId
 from snowid.errors import InvalidValueError
+from snowid.ids._convert import MAX_DIGITS, MAX_ID, blank_snowid, set_value, to_snowid
+from snowid.ids._snowid import SnowId
 
 __all__ = ["JSON_SCHEMA", "snowid_core_schema", "snowid_json_schema", "validator_for"]
 

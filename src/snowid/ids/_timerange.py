@@ -13,11 +13,11 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Final
 
-from snowid._layout import TWITTER, Layout
-from snowid._layout_check import MAX_EXACT_MS
-from snowid._layouts import get_layout
-from snowid._parse import to_int
 from snowid.errors import InvalidDateTimeError, OutOfRangeError
+from snowid.ids._builtins import get_layout
+from snowid.ids._layout import TWITTER, Layout
+from snowid.ids._parse import to_int
+from snowid.ids._validate import MAX_EXACT_MS
 
 __all__ = [
     "EMPTY",

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from snowid._parse import wrong_type
 from snowid.errors import InvalidLayoutError
+from snowid.ids._parse import wrong_type
 
 __all__ = [
     "ID_BITS",

@@ -27,9 +27,6 @@ import time
 from collections.abc import Callable
 from typing import NamedTuple
 
-from snowid._clock import SYSTEM_CLOCK, Clock, wall_lead_ms
-from snowid._fence import Fence, Grant
-from snowid._layout import TWITTER
 from snowid.errors import (
     CeilingReachedError,
     ClockMovedBackwards,
@@ -38,6 +35,9 @@ from snowid.errors import (
     TimestampAfterEndError,
     TimestampBeforeEpochError,
 )
+from snowid.generate._fence import Fence, Grant
+from snowid.ids._clock import SYSTEM_CLOCK, Clock, wall_lead_ms
+from snowid.ids._layout import TWITTER
 
 NS_PER_MS = 1_000_000
 CEILING_POLL_MS = 5

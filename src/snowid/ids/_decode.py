@@ -12,15 +12,15 @@ import datetime as _dt
 from dataclasses import dataclass, field
 from typing import Final
 
-from snowid._breakdown import Segment, breakdown, segments
-from snowid._clock import SYSTEM_CLOCK, Clock
-from snowid._encoding import encode, read_number
-from snowid._id import SnowId
-from snowid._layout import TWITTER, Layout
-from snowid._layouts import LAYOUTS, get_layout
-from snowid._parse import strict_int
-from snowid._timerange import LAST_DATETIME_MS, iso_ms, unix_ms, utc_datetime
 from snowid.errors import IdTooLargeError, NegativeIdError, UnknownFieldError
+from snowid.ids._breakdown import Segment, breakdown, segments
+from snowid.ids._builtins import LAYOUTS, get_layout
+from snowid.ids._clock import SYSTEM_CLOCK, Clock
+from snowid.ids._encoding import encode, read_number
+from snowid.ids._layout import TWITTER, Layout
+from snowid.ids._parse import strict_int
+from snowid.ids._snowid import SnowId
+from snowid.ids._timerange import LAST_DATETIME_MS, iso_ms, unix_ms, utc_datetime
 
 __all__ = [
     "BEFORE_FIRST_SNOWFLAKE",

@@ -9,11 +9,11 @@ from django.core.exceptions import ValidationError
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from snowid._convert import to_snowid
-from snowid._id import SnowId
-from snowid._timerange import iso_utc
 from snowid.errors import InvalidValueError
 from snowid.i18n import DEFAULT_LANG, normalize_lang, translate
+from snowid.ids._convert import to_snowid
+from snowid.ids._snowid import SnowId
+from snowid.ids._timerange import iso_utc
 
 __all__ = ["SnowIdFormField", "SnowIdWidget", "django_lang"]
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from snowid._parse import to_int, wrong_type
 from snowid.errors import EmptyValueError, InvalidEncodingError, NumberTooLongError
+from snowid.ids._parse import to_int, wrong_type
 
 __all__ = ["BASES", "decode_text", "encode", "read_number"]
 
