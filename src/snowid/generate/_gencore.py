@@ -25,9 +25,9 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
-from snowid.errors import (
+from snowid._exceptions import (
     CeilingReachedError,
     ClockMovedBackwards,
     EndOfTimeError,
@@ -36,8 +36,7 @@ from snowid.errors import (
     TimestampBeforeEpochError,
 )
 from snowid.generate._fence import Fence, Grant
-from snowid.ids._clock import SYSTEM_CLOCK, Clock, wall_lead_ms
-from snowid.ids._layout import TWITTER
+from snowid.ids import SYSTEM_CLOCK, TWITTER, Clock, wall_lead_ms
 
 NS_PER_MS = 1_000_000
 CEILING_POLL_MS = 5
@@ -45,8 +44,34 @@ CEILING_POLL_MS = 5
 FORWARD_JUMP_MIN_MS = 5
 """Wall-clock progress beyond boot-clock progress by more than this counts as a forward jump."""
 
-NEED_GRANT = -1
-"""``grab`` returns ``(needed_ms, NEED_GRANT)`` when it must ask the fence and may not."""
+
+class NeedGrant(Exception):  # noqa: N818 - a signal between the core and its caller, not an error
+    """``take`` without ``acquire`` found that millisecond ``ms`` needs a grant first: the
+    caller gets one (``await fence.aacquire(ms)``) and hands it back (``handed=True``)."""
+
+    def __init__(self, ms: int) -> None:
+        super().__init__(ms)
+        self.ms = ms
+
+
+class Take(Protocol):
+    """``take(k, acquire=…, catch_up=…, handed=…)``, under the lock: ``(first, count)``
+    with ``1 <= count <= k`` ids ``first .. first+count-1``, or ``(wait_ns, 0)`` to wait.
+    ``acquire`` None: raise ``NeedGrant`` when a grant is needed. ``catch_up`` (inside a
+    batch that is already running) fills milliseconds the batch missed, up to
+    ``max_backward_ms`` behind the clock, before the current one. ``handed``: ``acquire``
+    hands back a grant the caller already holds; it is settled whatever the fence's
+    ceiling says."""
+
+    def __call__(
+        self,
+        k: int,
+        *,
+        acquire: Callable[[int], Grant] | None,
+        catch_up: bool = False,
+        handed: bool = False,
+    ) -> tuple[int, int]: ...
+
 
 _EPOCH = TWITTER.epoch_ms
 _MAX_TS = TWITTER.max_timestamp
@@ -69,14 +94,8 @@ class Core(NamedTuple):
 
     next_id: Callable[[], int]
     """One id, or ``take(1, ...)`` semantics when it cannot issue on the hot path."""
-    take: Callable[[int, Callable[[int], Grant] | None, bool, bool], tuple[int, int]]
-    """``take(k, acquire, catch_up, handed)``, under the lock: ``(first, count)`` with
-    ``1 <= count <= k`` ids ``first .. first+count-1``; ``(wait_ns, 0)`` to wait;
-    ``(needed_ms, NEED_GRANT)`` when a grant is needed and no ``acquire`` was given.
-    ``catch_up`` (inside a batch that is already running) fills milliseconds the batch
-    missed, up to ``max_backward_ms`` behind the clock, before the current one.
-    ``handed``: ``acquire`` hands back a grant the caller already holds; it is settled
-    whatever the fence's ceiling says."""
+    take: Take
+    """A batch of ids, or what to do first (see ``Take``)."""
     counters: Callable[[], Counters]
     identity: Callable[[], tuple[int, int] | None]
     after_fork: Callable[[], None]
@@ -180,6 +199,7 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
 
     def grab(  # noqa: PLR0912, PLR0915 - the whole decision table, kept in one place
         k: int,
+        *,
         acquire: Callable[[int], Grant] | None,
         catch_up: bool = False,
         handed: bool = False,
@@ -203,7 +223,7 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
                 ceiling = -1 if need_grant or handed else min(fence.ceiling_ms, grant_ceiling)
                 if t > ceiling:
                     if acquire is None:
-                        return t, NEED_GRANT
+                        raise NeedGrant(t)
                     grant = acquire(t)
                     t = max(t, now_ns() // NS_PER_MS)  # acquire may have waited for the start
                     if t > _MAX_TS:
@@ -254,10 +274,14 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
         return (last + 1) * NS_PER_MS - now, 0
 
     def take(
-        k: int, acquire: Callable[[int], Grant] | None, catch_up: bool, handed: bool
+        k: int,
+        *,
+        acquire: Callable[[int], Grant] | None,
+        catch_up: bool = False,
+        handed: bool = False,
     ) -> tuple[int, int]:
         with lock:
-            return grab(k, acquire, catch_up, handed)
+            return grab(k, acquire=acquire, catch_up=catch_up, handed=handed)
 
     def next_id() -> int:
         nonlocal nxt
@@ -280,7 +304,7 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
         # Kept out of next_id: every name a closure uses costs it a copy on each call.
         while True:
             with lock:
-                first, count = grab(1, sync_acquire)
+                first, count = grab(1, acquire=sync_acquire)
             if count:
                 return first
             wait(first)

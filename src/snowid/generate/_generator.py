@@ -13,12 +13,10 @@ import weakref
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 
-from snowid.errors import EmptyValueError, MissingIdentityError, OutOfRangeError
+from snowid._exceptions import EmptyValueError, MissingIdentityError, OutOfRangeError
 from snowid.generate._fence import Fence, Grant
-from snowid.generate._gencore import NEED_GRANT, Core, build_core
-from snowid.ids._clock import Clock, SystemClock
-from snowid.ids._layout import TWITTER
-from snowid.ids._parse import to_int
+from snowid.generate._gencore import Core, NeedGrant, build_core
+from snowid.ids import TWITTER, Clock, SystemClock, to_int
 
 __all__ = [
     "DEFAULT_MAX_BACKWARD_MS",
@@ -156,7 +154,7 @@ class Generator:
         wait = self._wait
         out: list[int] = []
         while left:
-            first, count = take(left, acquire, bool(out), False)
+            first, count = take(left, acquire=acquire, catch_up=bool(out))
             if count > 0:
                 out += range(first, first + count)
                 left -= count
@@ -197,15 +195,14 @@ class Generator:
     async def _agrab(self, k: int, *, catch_up: bool) -> range:
         take = self._core.take
         while True:
-            first, count = take(k, None, catch_up, False)
+            try:
+                first, count = take(k, acquire=None, catch_up=catch_up)
+            except NeedGrant as need:
+                assert self._fence is not None
+                grant = await self._fence.aacquire(need.ms)
+                first, count = take(k, acquire=_given(grant), catch_up=catch_up, handed=True)
             if count > 0:
                 return range(first, first + count)
-            if count == NEED_GRANT:
-                assert self._fence is not None
-                grant = await self._fence.aacquire(first)
-                first, count = take(k, _given(grant), catch_up, True)
-                if count > 0:
-                    return range(first, first + count)
             await self._asleep(first)
 
     # --- waiting ------------------------------------------------------------
