@@ -1,69 +1,10 @@
-"""Every exception snowid raises, in one place.
+"""The exception classes of the core (ids, generate, lease, process) and their base.
 
-Each class carries a stable ``code`` (the key of its message in the en/vi catalogs,
-and the ``error.code`` of the HTTP API) and its data as typed attributes
-(``error.field``, ``error.value``, ``error.min`` …). The message is built only when
-it is read (``str(error)`` in English, ``error.message(lang)`` in another catalog
-language), so raising never loads a catalog. Each class also subclasses the builtin
-a caller would expect, so ``except ValueError`` keeps working for bad input.
-
-::
-
-    SnowIdError
-    ├── InvalidValueError (ValueError)         bad input, never an id
-    │   ├── NotAnIntegerError (+ TypeError)    "12abc", 1.5, True, None
-    │   ├── WrongTypeError (+ TypeError)       SnowId("12"): a strict constructor, wrong type
-    │   ├── EmptyValueError                    "" where a number is required
-    │   ├── NumberTooLongError                 digits beyond any field's range
-    │   ├── OutOfRangeError                    field outside its range
-    │   │   ├── TimestampBeforeEpochError
-    │   │   └── TimestampAfterEndError
-    │   ├── InvalidIdError                     not an id of the layout (``layout``, ``max``)
-    │   │   ├── NegativeIdError
-    │   │   ├── IdTooLargeError                64 bits or more
-    │   │   ├── SignBitSetError                bit 63 set where it is a sign bit
-    │   │   └── FloatIdError                   a float: it may already be another id
-    │   ├── InvalidLayoutError                 a layout snowid cannot use (``reason`` says why)
-    │   ├── UnknownFieldError                  a field the layout does not have
-    │   ├── InvalidEncodingError               text that is not a number in its base
-    │   ├── InvalidDateTimeError               neither Unix ms nor ISO 8601
-    │   ├── DuplicateParameterError            an HTTP query parameter given twice
-    │   ├── InvalidLeaseUrlError               a lease URL snowid cannot use (``reason`` says why)
-    │   ├── MissingIdentityError               a Generator with no identity and no lease
-    │   ├── AlreadyConfiguredError             snowid.configure() with another lease
-    │   └── InvalidDatabaseUrlError            snowid sql postgres --apply: not a postgresql:// URL
-    ├── GeneratorError (RuntimeError)          the generator cannot safely issue
-    │   ├── ClockMovedBackwards
-    │   ├── EndOfTimeError
-    │   ├── ForkedGeneratorError
-    │   ├── CeilingReachedError
-    │   └── NotConfiguredError                 snowid.next_id() with no lease configured
-    └── LeaseError (RuntimeError)              worker identity could not be had or kept
-        ├── NoFreeIdentityError
-        ├── LeaseLostError
-        ├── StoreUnreachableError (+ ConnectionError)
-        ├── ClockSkewError
-        ├── CeilingAheadError
-        ├── UnsupportedFileSystemError
-        ├── SlotQuarantinedError
-        ├── SlotEntryError                    not a slot file where one should be (``kind``)
-        ├── StateDirUnusableError
-        ├── StoreRegressedError
-        ├── StoreNotDurableError             strict mode: the store can lose writes
-        ├── StoreConfigHiddenError           strict mode: its settings cannot be read
-        ├── StoreReplicationError            a replica did not confirm a write in time
-        ├── StoreRefusedError                the store refused a command
-        ├── StoreVersionError                the store's server is too old
-        ├── OrdinalMissingError              k8s: no pod ordinal in the host name
-        ├── OrdinalOutOfRangeError           k8s: the pod ordinal does not fit its bits
-        └── StaticIdentityInUseError           static: in two processes of one host
-    AddressUnavailableError (OSError)          snowid serve cannot listen there
-    (InvalidValueError) NotABooleanError       a yes/no setting that is neither
-    (InvalidValueError) AuthTokenFileError     the bearer-token file cannot be used
-        └── AuthTokenFileEmptyError, AuthTokenFileMissingError
-    DatabaseUnreachableError (ConnectionError) snowid sql … --apply cannot connect
-    DatabaseRefusedError (RuntimeError)        … connected, but the SQL was refused
-    ExtraMissingError (ImportError)            a feature's optional package is not installed
+A private shared leaf below every layer: a layer imports its exceptions from here (or
+from its own module: the web, CLI, k8s and SQL-installer errors live beside the code that
+raises them), never from ``snowid.errors``, the face users import every exception from.
+Each class is a keyword-only dataclass (``error_data``) with a stable ``code`` and its
+data as typed attributes; the message is built only when read (``message(lang)``).
 """
 
 from __future__ import annotations
@@ -74,18 +15,11 @@ from typing import Any, ClassVar, Literal, TypeVar, dataclass_transform, get_arg
 __all__ = [
     "LAYOUT_REASONS",
     "LEASE_URL_REASONS",
-    "AddressUnavailableError",
     "AlreadyConfiguredError",
-    "AuthTokenFileEmptyError",
-    "AuthTokenFileError",
-    "AuthTokenFileMissingError",
     "CeilingAheadError",
     "CeilingReachedError",
     "ClockMovedBackwards",
     "ClockSkewError",
-    "DatabaseRefusedError",
-    "DatabaseUnreachableError",
-    "DuplicateParameterError",
     "EmptyValueError",
     "EncodingReason",
     "EndOfTimeError",
@@ -94,7 +28,6 @@ __all__ = [
     "ForkedGeneratorError",
     "GeneratorError",
     "IdTooLargeError",
-    "InvalidDatabaseUrlError",
     "InvalidDateTimeError",
     "InvalidEncodingError",
     "InvalidIdError",
@@ -108,12 +41,9 @@ __all__ = [
     "MissingIdentityError",
     "NegativeIdError",
     "NoFreeIdentityError",
-    "NotABooleanError",
     "NotAnIntegerError",
     "NotConfiguredError",
     "NumberTooLongError",
-    "OrdinalMissingError",
-    "OrdinalOutOfRangeError",
     "OutOfRangeError",
     "SignBitSetError",
     "SlotEntryError",
@@ -348,7 +278,7 @@ def _utc_text(ms: object) -> str:
     """Unix ms as ``2010-11-04T01:42:54.657Z``; past year 9999 (or not a number) as given."""
     if not isinstance(ms, int):
         return str(ms)
-    from snowid.ids._timerange import iso_ms  # read with the message, never on a raise
+    from snowid._isotime import iso_ms  # read with the message, never on a raise
 
     return iso_ms(ms) or f"{ms} ms"
 
@@ -461,19 +391,6 @@ class InvalidDateTimeError(InvalidValueError):
     """A time that is neither Unix milliseconds nor an ISO 8601 date and time."""
 
     code = "invalid_datetime"
-
-
-@_data
-class DuplicateParameterError(InvalidValueError):
-    """A query parameter of the HTTP API given ``count`` times (``?machine=1&machine=2``):
-    which value counts would be a guess. ``parameter`` is its name as sent (also ``field``),
-    ``value`` the values given.
-    """
-
-    code = "duplicate_parameter"
-    _shown = frozenset({"value", "parameter"})  # the client's text, shortened and made visible
-    parameter: str
-    count: int
 
 
 LeaseUrlReason = Literal[
@@ -769,45 +686,6 @@ class StoreVersionError(LeaseError):
     required: str
 
 
-@_data
-class OrdinalMissingError(LeaseError):
-    """``k8s:``: the pod's ordinal cannot be read: ``source`` (the host name or an
-    environment variable) is ``value``, which does not end in a number."""
-
-    code = "ordinal_missing"
-    _shown = frozenset({"value"})
-    source: str
-    value: str
-
-
-@_data
-class OrdinalOutOfRangeError(LeaseError):
-    """``k8s:``: the pod's ordinal ``ordinal`` (from ``source`` = ``value``) plus ``offset``
-    is past ``max``, the largest pod number ``pod_bits`` bits hold."""
-
-    code = "ordinal_out_of_range"
-    _shown = frozenset({"value"})
-    source: str
-    value: str
-    ordinal: int
-    offset: int
-    max: int
-    pod_bits: int
-
-
-# --- the server --------------------------------------------------------------
-
-
-@_data
-class AddressUnavailableError(SnowIdError, OSError):
-    """``snowid serve`` cannot listen on ``host`` port ``port`` (``reason``)."""
-
-    code = "address_unavailable"
-    host: str
-    port: int
-    reason: str
-
-
 # --- the process-wide generator (snowid.next_id) and the integrations -------------
 
 
@@ -848,68 +726,6 @@ class FloatIdError(InvalidIdError):
     code = "id_float"
 
 
-# --- the service's settings ----------------------------------------------------
-
-
-class NotABooleanError(InvalidValueError):
-    """A yes/no setting (``field``, a SNOWID_* variable) whose ``value`` is neither."""
-
-    code = "not_a_boolean"
-
-
-@_data
-class AuthTokenFileError(InvalidValueError):
-    """The bearer-token file ``value`` of ``snowid serve`` cannot be read (``reason``)."""
-
-    code = "auth_token_file_unreadable"
-    # The operator's own path: shown whole, not shortened.
-    _shown: ClassVar[frozenset[str]] = frozenset()
-    field: str = "auth_token_file"
-    reason: str = ""
-
-
-class AuthTokenFileEmptyError(AuthTokenFileError):
-    """The bearer-token file ``value`` holds no token."""
-
-    code = "auth_token_file_empty"
-
-
-class AuthTokenFileMissingError(AuthTokenFileError):
-    """Token authentication for /metrics (``field``) is on without a token file."""
-
-    code = "auth_token_file_missing"
-
-
-# --- SQL functions installed into a database (snowid sql postgres --apply) ---------------
-
-
-@_data
-class InvalidDatabaseUrlError(InvalidValueError):
-    """``snowid sql postgres --apply`` was given something other than a ``postgresql://``
-    URL; ``value`` is what was given, with any password masked."""
-
-    code = "invalid_database_url"
-    field: str = "--apply"
-
-
-@_data
-class DatabaseUnreachableError(SnowIdError, ConnectionError):
-    """The database ``url`` (without its password) could not be connected to: ``reason``."""
-
-    code = "database_unreachable"
-    url: str
-    reason: str
-
-
-@_data
-class DatabaseRefusedError(SnowIdError, RuntimeError):
-    """The database ``url`` (without its password) refused the SQL: ``reason``."""
-
-    code = "database_refused"
-    url: str
-    reason: str
-
-
 @_data
 class ExtraMissingError(SnowIdError, ImportError):
     """``feature`` needs ``package``, installed by ``pip install 'snowid[extra]'``."""
@@ -918,3 +734,13 @@ class ExtraMissingError(SnowIdError, ImportError):
     feature: str
     package: str
     extra: str
+
+
+@dataclass_transform(kw_only_default=True, eq_default=False)
+def error_data(cls: _E) -> _E:
+    """What ``_data`` does, for the error classes that live with their layer."""
+    return _data(cls)
+
+
+display_value = _display
+"""A value as snowid's messages show it (shortened, with nothing invisible in it)."""

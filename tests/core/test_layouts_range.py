@@ -15,7 +15,8 @@ from snowid.errors import (
     TimestampAfterEndError,
     TimestampBeforeEpochError,
 )
-from snowid.ids._timerange import EMPTY, parse_time, range_info
+from snowid.ids._parse import parse_time
+from snowid.ids._timerange import EMPTY, range_info
 
 
 def last_ms(layout: Layout) -> int:

@@ -25,7 +25,7 @@ from snowid.errors import (
     NotConfiguredError,
     StaticIdentityInUseError,
 )
-from snowid.generate import _default
+from snowid.process import _default
 from tests.support.process_wide import process_wide, run_in_child, worker_of
 
 __all__ = ["process_wide"]  # the fixture, imported for the tests below

@@ -33,7 +33,7 @@ from snowid.errors import (  # noqa: E402
     NotConfiguredError,
     SignBitSetError,
 )
-from snowid.generate import _default  # noqa: E402
+from snowid.process import _default  # noqa: E402
 from tests.integrations.djangoapp.models import Customer, Order  # noqa: E402
 from tests.support.process_wide import run_in_child, worker_of  # noqa: E402
 

@@ -18,6 +18,7 @@ import psycopg  # the test extra installs it: a missing driver fails, never skip
 import pytest
 
 from snowid import SnowId
+from snowid._isotime import utc_datetime
 from snowid.cli import main
 from snowid.errors import (
     DatabaseRefusedError,
@@ -26,7 +27,7 @@ from snowid.errors import (
     TimestampBeforeEpochError,
 )
 from snowid.ids._layout import TWITTER, TwitterLayout
-from snowid.ids._timerange import first_id_at, last_id_at, utc_datetime
+from snowid.ids._timerange import first_id_at, last_id_at
 from snowid.integrations.sql import FUNCTIONS, apply_postgres, postgres_script, postgres_statements
 from snowid.testing import KNOWN_ANSWERS
 

@@ -19,8 +19,8 @@ from typing import TypeVar
 import pytest
 
 from snowid import SnowId
-from snowid.generate import _default
 from snowid.ids._layout import TWITTER
+from snowid.process import _default
 
 __all__ = [
     "MARIADB_URL",

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from snowid import Generator
+from snowid._exceptions import EmptyValueError, OutOfRangeError
 from snowid.cli._common import add_lang_option
-from snowid.errors import EmptyValueError, OutOfRangeError
 from snowid.ids import to_int
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import MISSING, fields, replace
 
 from snowid.cli._common import add_lang_option
-from snowid.errors import AddressUnavailableError
+from snowid.cli._exceptions import AddressUnavailableError
 from snowid.i18n import translate
 from snowid.web import Settings, preflight
 

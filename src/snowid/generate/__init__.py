@@ -1,4 +1,13 @@
-"""The generate layer: fences and grants, the generator core, ``Generator`` and the
-process-wide default. It imports the id layer below it and, lazily, the lease layer's
-public names when the default generator opens a lease. Users import from ``snowid``.
+"""The generate layer: fences and grants, the generator core and ``Generator``.
+
+It imports the id layer below it and nothing above; the lease layer hands it grants
+through the ``Fence`` protocol. The names below are what the layers above use; users
+import them from ``snowid``.
 """
+
+from __future__ import annotations
+
+from snowid.generate._fence import Fence, Grant
+from snowid.generate._generator import Generator, GeneratorStats
+
+__all__ = ["Fence", "Generator", "GeneratorStats", "Grant"]

@@ -1,7 +1,9 @@
 """The id layer: the value, its bits and layouts, the decoded id, readers and time ranges.
 
 Standard library only; it imports nothing above it. The names below are what the
-layers above (generate, lease, integrations, web, cli) use; everything else here is
+layers above (generate, lease, process, integrations, web, cli) may use: the value type,
+the Twitter layout, the clock, the readers (strict ``to_int``, ``wrong_type`` for a
+refused type, lenient ``to_snowid`` for programs), time ranges. Everything else here is
 private to the layer. Users import from ``snowid``.
 
 The readers of what a person types (the web page, the CLI, your own forms): ``to_int``
@@ -23,8 +25,11 @@ JSON number holds exactly.
 
 from __future__ import annotations
 
-from snowid.errors import _display as display_value
+from snowid._exceptions import display_value
+from snowid._isotime import iso_ms
 from snowid.ids._builtins import LAYOUTS, builtin_layout, get_layout, layout_info
+from snowid.ids._clock import SYSTEM_CLOCK, Clock, SystemClock, wall_lead_ms
+from snowid.ids._convert import MAX_DIGITS, MAX_ID, to_snowid
 from snowid.ids._decode import BEFORE_FIRST_SNOWFLAKE, IN_THE_FUTURE
 from snowid.ids._encoding import encode, read_number
 from snowid.ids._fields import (
@@ -35,8 +40,10 @@ from snowid.ids._fields import (
     read_field,
     read_id,
 )
-from snowid.ids._parse import to_int
-from snowid.ids._timerange import iso_ms, parse_time, range_info
+from snowid.ids._layout import TWITTER, TwitterLayout
+from snowid.ids._parse import parse_time, to_int, wrong_type
+from snowid.ids._snowid import SnowId
+from snowid.ids._timerange import id_range, range_info
 from snowid.ids._validate import MAX_EXACT_MS
 
 __all__ = [
@@ -44,13 +51,22 @@ __all__ = [
     "COMPOSE_FIELDS",
     "IN_THE_FUTURE",
     "LAYOUTS",
+    "MAX_DIGITS",
     "MAX_EXACT_MS",
+    "MAX_ID",
+    "SYSTEM_CLOCK",
+    "TWITTER",
+    "Clock",
     "ComposeFields",
+    "SnowId",
+    "SystemClock",
+    "TwitterLayout",
     "builtin_layout",
     "display_value",
     "encode",
     "first_error",
     "get_layout",
+    "id_range",
     "iso_ms",
     "layout_info",
     "parse_time",
@@ -60,4 +76,7 @@ __all__ = [
     "read_id",
     "read_number",
     "to_int",
+    "to_snowid",
+    "wall_lead_ms",
+    "wrong_type",
 ]

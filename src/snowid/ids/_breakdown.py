@@ -11,9 +11,9 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass
 
+from snowid._isotime import iso_utc, utc_datetime
 from snowid.ids._layout import TWITTER, Layout, Parts
 from snowid.ids._snowid import SnowId
-from snowid.ids._timerange import iso_utc, utc_datetime
 
 __all__ = ["Breakdown", "Segment", "Step", "breakdown", "segments"]
 

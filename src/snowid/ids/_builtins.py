@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from snowid.errors import InvalidLayoutError
-from snowid.ids._layout import TWITTER, Layout
+from snowid._exceptions import InvalidLayoutError
+from snowid.ids._layout import TWITTER, Layout, constant_name, register_builtin
 from snowid.ids._parse import wrong_type
 
 __all__ = [
@@ -21,7 +21,6 @@ __all__ = [
     "SONYFLAKE_V2",
     "SOURCES",
     "builtin_layout",
-    "constant_name",
     "get_layout",
     "layout_info",
     "parse_layout_spec",
@@ -108,14 +107,10 @@ SOURCES: Final[dict[str, str]] = {
 """Where each built-in layout is defined (its primary source)."""
 
 _BY_NAME: Final = {layout.name: layout for layout in LAYOUTS}
+for _builtin in LAYOUTS:
+    register_builtin(_builtin)
+del _builtin
 _MAX_SPEC = 300  # a spec longer than this is not a layout anyone typed
-
-
-def constant_name(layout: Layout) -> str | None:
-    """The name of ``layout`` in the snowid package (``"TWITTER"``) when it is a built-in."""
-    if _BY_NAME.get(layout.name) is layout:
-        return layout.name.upper().replace("-", "_")  # "sonyflake-v2": SONYFLAKE_V2
-    return None
 
 
 def get_layout(layout: Layout | str) -> Layout:
@@ -145,8 +140,8 @@ def builtin_layout(name: str) -> Layout:
 def layout_info(layout: Layout, lang: str = "en") -> dict[str, object]:
     """The JSON object describing ``layout`` (``GET /api/layouts``, ``snowid layouts --json``);
     ``note`` says in ``lang`` what is special about a built-in (None for a custom one)."""
+    from snowid._isotime import iso_ms
     from snowid.i18n import translate, translate_layout
-    from snowid.ids._timerange import iso_ms
 
     builtin = constant_name(layout) is not None
 
@@ -246,8 +241,8 @@ def _read_field_list(text: str) -> list[tuple[str, int]] | None:
 
 
 def _read_epoch(text: str) -> int | None:
-    from snowid.errors import InvalidDateTimeError
-    from snowid.ids._timerange import parse_time  # ISO 8601 or Unix ms, read once
+    from snowid._exceptions import InvalidDateTimeError
+    from snowid.ids._parse import parse_time  # ISO 8601 or Unix ms, read once
 
     try:
         return parse_time("epoch", text)

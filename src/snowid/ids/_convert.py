@@ -11,19 +11,16 @@ from __future__ import annotations
 
 from typing import Final
 
-from snowid.errors import EmptyValueError, FloatIdError, NotAnIntegerError
+from snowid._exceptions import EmptyValueError, FloatIdError, NotAnIntegerError
 from snowid.ids._layout import TWITTER
 from snowid.ids._parse import to_int
 from snowid.ids._snowid import SnowId
 
-__all__ = ["MAX_DIGITS", "MAX_ID", "blank_snowid", "set_value", "to_snowid"]
+__all__ = ["MAX_DIGITS", "MAX_ID", "to_snowid"]
 
 MAX_ID: Final = TWITTER.max_id
 MAX_DIGITS: Final = len(str(MAX_ID))
-# What SnowId._trusted does, without its two extra calls: this runs once per model field
-# or database row. The slot's own setter, since SnowId.__setattr__ refuses every write.
-blank_snowid: Final = object.__new__
-set_value: Final = SnowId.__dict__["_value"].__set__
+from_int: Final = SnowId._from_int  # bound once: this runs once per model field or row
 
 
 def to_snowid(value: object, field: str = "id") -> SnowId:
@@ -33,15 +30,11 @@ def to_snowid(value: object, field: str = "id") -> SnowId:
         return value
     if type(value) is int:
         if 0 <= value <= MAX_ID:
-            made = blank_snowid(SnowId)
-            set_value(made, value)
-            return made
+            return from_int(value)
     elif type(value) is str and len(value) <= MAX_DIGITS and value.isdigit() and value.isascii():
         number = int(value)
         if number <= MAX_ID:
-            made = blank_snowid(SnowId)
-            set_value(made, number)
-            return made
+            return from_int(number)
     return _slow(value, field)
 
 
@@ -60,4 +53,4 @@ def _slow(value: object, field: str) -> SnowId:
         if not (digits.isascii() and digits.isdigit()):
             raise NotAnIntegerError(field=field, value=value)
     number = to_int(field, value)  # a "-5" or 30 digits: its own error below
-    return SnowId._trusted(TWITTER.check_id(number, field))
+    return from_int(TWITTER.check_id(number, field))

@@ -12,15 +12,15 @@ import datetime as _dt
 from dataclasses import dataclass, field
 from typing import Final
 
-from snowid.errors import IdTooLargeError, NegativeIdError, UnknownFieldError
+from snowid._exceptions import IdTooLargeError, NegativeIdError, UnknownFieldError
+from snowid._isotime import LAST_DATETIME_MS, iso_ms, utc_datetime
 from snowid.ids._breakdown import Segment, breakdown, segments
 from snowid.ids._builtins import LAYOUTS, get_layout
 from snowid.ids._clock import SYSTEM_CLOCK, Clock
 from snowid.ids._encoding import encode, read_number
 from snowid.ids._layout import TWITTER, Layout
-from snowid.ids._parse import strict_int
+from snowid.ids._parse import strict_int, unix_ms
 from snowid.ids._snowid import SnowId
-from snowid.ids._timerange import LAST_DATETIME_MS, iso_ms, unix_ms, utc_datetime
 
 __all__ = [
     "BEFORE_FIRST_SNOWFLAKE",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from snowid.errors import EmptyValueError, InvalidEncodingError, NumberTooLongError
+from snowid._exceptions import EmptyValueError, InvalidEncodingError, NumberTooLongError
 from snowid.ids._parse import to_int, wrong_type
 
 __all__ = ["BASES", "decode_text", "encode", "read_number"]

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
-from snowid.errors import InvalidValueError
+from snowid._exceptions import InvalidValueError
 from snowid.ids._clock import SYSTEM_CLOCK, Clock
 from snowid.ids._layout import TWITTER
 from snowid.ids._parse import to_int
@@ -68,7 +68,7 @@ class ComposeFields:
             raise error
         n = self.numbers
         packed = TWITTER.pack(n["timestamp"], n["datacenter"], n["machine"], n["sequence"])
-        return SnowId._trusted(packed)
+        return SnowId._from_int(packed)
 
 
 def first_error(errors: Mapping[str, InvalidValueError]) -> InvalidValueError | None:

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 
-from snowid.errors import (
+from snowid._exceptions import (
     IdTooLargeError,
     NegativeIdError,
     OutOfRangeError,
@@ -114,9 +114,7 @@ class Layout:
 
     def __reduce__(self) -> str | tuple[object, ...]:
         # A built-in pickles as its name in snowid (snowid.TWITTER), a custom one by value.
-        from snowid.ids import _builtins as _layouts
-
-        constant = _layouts.constant_name(self)
+        constant = constant_name(self)
         if constant is not None:
             return constant
         return (Layout._restore, self._key())
@@ -378,3 +376,20 @@ TWITTER: Final = TwitterLayout(
     signed=True,
 )
 """The one layout snowid generates: Twitter's widths and epoch."""
+
+
+_CONSTANTS: Final[dict[int, str]] = {}
+"""id() of each built-in layout -> its name in the snowid package. The catalogue of
+built-ins registers them here (``register_builtin``), so a Layout pickles by name without
+this module importing the catalogue. Built-ins live as long as the process: no id is reused."""
+
+
+def register_builtin(layout: Layout) -> None:
+    """Make ``layout`` a built-in: it pickles as ``snowid.<NAME>`` (``"sonyflake-v2"``:
+    ``SONYFLAKE_V2``)."""
+    _CONSTANTS[id(layout)] = layout.name.upper().replace("-", "_")
+
+
+def constant_name(layout: Layout) -> str | None:
+    """The name of ``layout`` in the snowid package (``"TWITTER"``) when it is a built-in."""
+    return _CONSTANTS.get(id(layout))

@@ -14,7 +14,18 @@ WrongTypeError naming the function that refused it.
 
 from __future__ import annotations
 
-from snowid.errors import EmptyValueError, NotAnIntegerError, NumberTooLongError, WrongTypeError
+import datetime as _dt
+from typing import Final
+
+from snowid._exceptions import (
+    EmptyValueError,
+    InvalidDateTimeError,
+    NotAnIntegerError,
+    NumberTooLongError,
+    OutOfRangeError,
+    WrongTypeError,
+)
+from snowid._isotime import MAX_EXACT_MS
 
 _MAX_DIGITS = 4000  # under CPython's int() limit (4300); no field needs more than 20
 
@@ -75,3 +86,42 @@ def wrong_type(field: str, value: object, function: str, expected: str) -> Wrong
         expected=expected,
         given_type=type(value).__name__,
     )
+
+
+_UNIX: Final = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC)
+_ONE_MS: Final = _dt.timedelta(milliseconds=1)
+_MAX_TIME_TEXT: Final = 64  # longer than any ISO 8601 date and time
+
+
+def unix_ms(when: object, *, round_up: bool = False) -> int:
+    """A datetime (naive = UTC; rounded to the ms, up or down), Unix ms, or text of either
+    (``parse_time``) as whole Unix ms."""
+    if isinstance(when, str):
+        return parse_time("timestamp", when)
+    if isinstance(when, _dt.datetime):
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=_dt.UTC)
+        whole, part = divmod(when - _UNIX, _ONE_MS)
+        return int(whole) + (1 if round_up and part else 0)
+    return to_int("timestamp", when)
+
+
+def parse_time(field: str, text: str) -> int:
+    """A time as typed: Unix milliseconds (digits) or ISO 8601 (no zone = UTC), as Unix ms.
+
+    ``2016-04-30T11:18:25.796Z``, ``2016-04-30 11:18:25+07:00`` and ``2016-04-30`` are
+    read; a fraction finer than a millisecond is cut off.
+    """
+    stripped = text.strip()
+    if stripped.isascii() and stripped.isdigit():
+        ms = to_int(field, stripped)
+        if ms > MAX_EXACT_MS:
+            raise OutOfRangeError(field=field, value=ms, min=0, max=MAX_EXACT_MS)
+        return ms
+    if not stripped or len(stripped) > _MAX_TIME_TEXT:
+        raise InvalidDateTimeError(field=field, value=text)
+    try:
+        when = _dt.datetime.fromisoformat(stripped)
+    except ValueError:
+        raise InvalidDateTimeError(field=field, value=text) from None
+    return unix_ms(when, round_up=False)

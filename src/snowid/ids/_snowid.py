@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import datetime as _dt
-from typing import TYPE_CHECKING, Any
 
+from snowid._isotime import utc_datetime
 from snowid.ids._clock import SYSTEM_CLOCK
 from snowid.ids._encoding import encode, read_number
 from snowid.ids._layout import TWITTER, Parts
-from snowid.ids._parse import digits_int, strict_int, wrong_type
-from snowid.ids._timerange import first_id_at, last_id_at, unix_ms, utc_datetime
-
-if TYPE_CHECKING:
-    from snowid.ids._decode import Decoded
+from snowid.ids._parse import digits_int, strict_int, unix_ms, wrong_type
+from snowid.ids._timerange import first_id_at, last_id_at
 
 __all__ = ["SnowId"]
 
@@ -62,7 +59,7 @@ class SnowId:
             strict_int("machine", machine, function),
             strict_int("sequence", sequence, function),
         )
-        return cls._trusted(value)
+        return cls._from_int(value)
 
     @classmethod
     def from_datetime(
@@ -88,18 +85,22 @@ class SnowId:
     @classmethod
     def first_at(cls, when: _dt.datetime | int) -> SnowId:
         """The smallest id made at or after ``when`` (``snowid.first_id_at``)."""
-        return cls._trusted(first_id_at(when))
+        return cls._from_int(first_id_at(when))
 
     @classmethod
     def last_at(cls, when: _dt.datetime | int) -> SnowId:
         """The largest id made at or before ``when`` (``snowid.last_id_at``)."""
-        return cls._trusted(last_id_at(when))
+        return cls._from_int(last_id_at(when))
 
     @classmethod
-    def _trusted(cls, value: int) -> SnowId:
-        instance = object.__new__(cls)
-        object.__setattr__(instance, "_value", value)
-        return instance
+    def _from_int(cls, value: int) -> SnowId:
+        """The one fast constructor, for an int already known to be a Twitter id (the
+        generator's, a packed form, a checked row): no second check, as with
+        ``uuid.UUID._from_int``, but an assertion for the bug of a wrong int."""
+        assert 0 <= value <= _MAX_ID, f"not a Twitter id: {value!r}"
+        made = _new(cls)
+        _set_value(made, value)  # the slot's own setter: __setattr__ refuses every write
+        return made
 
     # --- fields ------------------------------------------------------------
 
@@ -150,12 +151,6 @@ class SnowId:
         back."""
         return encode(self._value, base)
 
-    def decode(self) -> Decoded:
-        """``snowid.decode(self)``: the fields by name, the time and any warnings."""
-        from snowid.ids._decode import decode
-
-        return decode(self)
-
     # --- value-type protocol ------------------------------------------------
 
     def __int__(self) -> int:
@@ -204,18 +199,7 @@ class SnowId:
     def __reduce__(self) -> tuple[type[SnowId], tuple[int]]:
         return (SnowId, (self._value,))
 
-    # --- pydantic v2 -----------------------------------------------------------
-    # pydantic finds these on the class; the work lives in snowid.integrations.pydantic, imported
-    # only when a model uses SnowId, so ``import snowid`` never loads pydantic.
 
-    @classmethod
-    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
-        from snowid.integrations.pydantic import snowid_core_schema
-
-        return snowid_core_schema(source, handler)
-
-    @classmethod
-    def __get_pydantic_json_schema__(cls, schema: Any, handler: Any) -> Any:
-        from snowid.integrations.pydantic import snowid_json_schema
-
-        return snowid_json_schema(schema, handler)
+_MAX_ID = TWITTER.max_id
+_new = object.__new__
+_set_value = SnowId.__dict__["_value"].__set__

@@ -5,7 +5,7 @@ one tick lies between the one with all lower fields 0 and the one with all lower
 set. So ``first_id_at(start) <= id <= last_id_at(end)`` holds exactly for the ids whose
 decoded time is in ``[start, end]`` (both ends included): a start between two ticks is
 rounded up to the next tick, an end down to the tick it falls in. The bits are the
-layout's (``Layout.tick_ids``); this module only reads times and picks ticks.
+layout's (``Layout.tick_ids``); this module only picks ticks (``_parse.unix_ms`` reads the times).
 """
 
 from __future__ import annotations
@@ -13,29 +13,12 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Final
 
-from snowid.errors import InvalidDateTimeError, OutOfRangeError
+from snowid._isotime import iso_ms
 from snowid.ids._builtins import get_layout
 from snowid.ids._layout import TWITTER, Layout
-from snowid.ids._parse import to_int
-from snowid.ids._validate import MAX_EXACT_MS
+from snowid.ids._parse import unix_ms
 
-__all__ = [
-    "EMPTY",
-    "LAST_DATETIME_MS",
-    "first_id_at",
-    "id_range",
-    "iso_ms",
-    "iso_utc",
-    "last_id_at",
-    "parse_time",
-    "range_info",
-    "unix_ms",
-    "utc_datetime",
-]
-
-_UNIX: Final = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC)
-_ONE_MS: Final = _dt.timedelta(milliseconds=1)
-_MAX_TIME_TEXT: Final = 64  # longer than any ISO 8601 date and time
+__all__ = ["EMPTY", "first_id_at", "id_range", "last_id_at", "range_info"]
 
 Moment = _dt.datetime | int | str
 
@@ -100,30 +83,6 @@ def range_info(start_ms: int, end_ms: int, layout: Layout | str = TWITTER) -> di
     }
 
 
-_FIRST_MS: Final = -62135596800000  # 0001-01-01T00:00:00Z, the first datetime
-LAST_DATETIME_MS: Final = 253402300799999
-"""9999-12-31T23:59:59.999Z in Unix ms: the last time a ``datetime`` holds."""
-
-
-def utc_datetime(ms: int) -> _dt.datetime:
-    """Unix milliseconds as an aware UTC datetime (exact: no float on the way)."""
-    return _UNIX + _dt.timedelta(milliseconds=ms)
-
-
-def iso_utc(when: _dt.datetime) -> str:
-    """An aware datetime as ISO 8601 UTC with milliseconds and ``Z``:
-    ``2010-11-04T01:42:55.657Z`` (the year always four digits)."""
-    when = when.astimezone(_dt.UTC)
-    return f"{when.year:04d}" + when.strftime("-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
-
-
-def iso_ms(ms: int) -> str | None:
-    """Unix ms as ISO 8601 UTC with milliseconds and ``Z``; None outside years 1..9999."""
-    if not _FIRST_MS <= ms <= LAST_DATETIME_MS:
-        return None
-    return iso_utc(utc_datetime(ms))
-
-
 def _ceil_ticks(layout: Layout, ms: int) -> int:
     """The first tick that begins at or after ``ms``."""
     return -(-(ms - layout.epoch_ms) // layout.unit_ms)
@@ -137,37 +96,3 @@ def _floor_ticks(layout: Layout, ms: int) -> int:
 def _check_ticks(layout: Layout, ms: int, ticks: int) -> None:
     if not 0 <= ticks <= layout.max_delta:
         raise layout.time_error(ms)
-
-
-def unix_ms(when: object, *, round_up: bool = False) -> int:
-    """A datetime (naive = UTC; rounded to the ms, up or down), Unix ms, or text of either
-    (``parse_time``) as whole Unix ms."""
-    if isinstance(when, str):
-        return parse_time("timestamp", when)
-    if isinstance(when, _dt.datetime):
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=_dt.UTC)
-        whole, part = divmod(when - _UNIX, _ONE_MS)
-        return int(whole) + (1 if round_up and part else 0)
-    return to_int("timestamp", when)
-
-
-def parse_time(field: str, text: str) -> int:
-    """A time as typed: Unix milliseconds (digits) or ISO 8601 (no zone = UTC), as Unix ms.
-
-    ``2016-04-30T11:18:25.796Z``, ``2016-04-30 11:18:25+07:00`` and ``2016-04-30`` are
-    read; a fraction finer than a millisecond is cut off.
-    """
-    stripped = text.strip()
-    if stripped.isascii() and stripped.isdigit():
-        ms = to_int(field, stripped)
-        if ms > MAX_EXACT_MS:
-            raise OutOfRangeError(field=field, value=ms, min=0, max=MAX_EXACT_MS)
-        return ms
-    if not stripped or len(stripped) > _MAX_TIME_TEXT:
-        raise InvalidDateTimeError(field=field, value=text)
-    try:
-        when = _dt.datetime.fromisoformat(stripped)
-    except ValueError:
-        raise InvalidDateTimeError(field=field, value=text) from None
-    return unix_ms(when, round_up=False)

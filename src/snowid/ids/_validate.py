@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from snowid.errors import InvalidLayoutError
+from snowid._exceptions import InvalidLayoutError
+from snowid._isotime import MAX_EXACT_MS
 from snowid.ids._parse import wrong_type
 
 __all__ = [
@@ -24,7 +25,6 @@ __all__ = [
 
 ID_BITS: Final = 64
 MAX_FIELD_BITS: Final = 32  # a field other than the time: its values stay exact everywhere
-MAX_EXACT_MS: Final = 2**53 - 1  # times are JSON numbers: exact up to here
 MAX_UNIT_MS: Final = 86_400_000  # one day
 RESERVED_FIELDS: Final = frozenset({"timestamp", "layout", "id", "clock"})
 _FIELD_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib.util
 from typing import Any
 
-from snowid.ids._snowid import SnowId
+from snowid.ids import SnowId
 
 __all__ = ["register_adapters"]
 

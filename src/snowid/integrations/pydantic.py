@@ -25,9 +25,8 @@ from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, core_schema
 
-from snowid.errors import InvalidValueError
-from snowid.ids._convert import MAX_DIGITS, MAX_ID, blank_snowid, set_value, to_snowid
-from snowid.ids._snowid import SnowId
+from snowid._exceptions import InvalidValueError
+from snowid.ids import MAX_DIGITS, MAX_ID, SnowId, to_snowid
 
 __all__ = ["JSON_SCHEMA", "snowid_core_schema", "snowid_json_schema", "validator_for"]
 
@@ -53,26 +52,19 @@ def validator_for(field: str) -> Callable[[Any], SnowId]:
         value: Any,
         str: type[str] = str,
         int: type[int] = int,
-        new: Callable[[type[SnowId]], SnowId] = blank_snowid,
-        cls: type[SnowId] = SnowId,
-        set_value: Callable[[SnowId, int], None] = set_value,
+        from_int: Callable[[int], SnowId] = SnowId._from_int,
         top: int = MAX_ID,
         digits: int = MAX_DIGITS,
     ) -> SnowId:
         # The usual inputs first, inline: a decimal string (JSON), then an int. The rules
-        # are to_snowid's, which decides every other case; the slot is set directly, as
-        # SnowId._trusted does without its extra calls.
+        # are to_snowid's, which decides every other case.
         if type(value) is str:
             if len(value) <= digits and value.isascii() and value.isdigit():
                 number = int(value)
                 if number <= top:
-                    made = new(cls)
-                    set_value(made, number)
-                    return made
+                    return from_int(number)
         elif type(value) is int and 0 <= value <= top:
-            made = new(cls)
-            set_value(made, value)
-            return made
+            return from_int(value)
         try:
             return to_snowid(value, field)  # a SnowId as it is; anything else: the error
         except InvalidValueError as error:

@@ -23,22 +23,57 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from snowid import __version__
-from snowid.errors import (
-    DatabaseRefusedError,
-    DatabaseUnreachableError,
+from snowid._exceptions import (
     ExtraMissingError,
-    InvalidDatabaseUrlError,
+    InvalidValueError,
     NegativeIdError,
     SnowIdError,
     TimestampAfterEndError,
     TimestampBeforeEpochError,
+    error_data,
 )
+from snowid._version import __version__
 from snowid.i18n import translate
-from snowid.ids._layout import TWITTER, TwitterLayout
-from snowid.lease._redact import redact, scrub
+from snowid.ids import TWITTER, TwitterLayout
+from snowid.lease import redact, scrub
 
-__all__ = ["FUNCTIONS", "apply_postgres", "postgres_script", "postgres_statements"]
+__all__ = [
+    "FUNCTIONS",
+    "DatabaseRefusedError",
+    "DatabaseUnreachableError",
+    "InvalidDatabaseUrlError",
+    "apply_postgres",
+    "postgres_script",
+    "postgres_statements",
+]
+
+
+@error_data
+class InvalidDatabaseUrlError(InvalidValueError):
+    """``snowid sql postgres --apply`` was given something other than a ``postgresql://``
+    URL; ``value`` is what was given, with any password masked."""
+
+    code = "invalid_database_url"
+    field: str = "--apply"
+
+
+@error_data
+class DatabaseUnreachableError(SnowIdError, ConnectionError):
+    """The database ``url`` (without its password) could not be connected to: ``reason``."""
+
+    code = "database_unreachable"
+    url: str
+    reason: str
+
+
+@error_data
+class DatabaseRefusedError(SnowIdError, RuntimeError):
+    """The database ``url`` (without its password) refused the SQL: ``reason``."""
+
+    code = "database_refused"
+    url: str
+    reason: str
+
 
 FUNCTIONS = ("snowid_timestamp", "snowid_parts", "snowid_first_id_at", "snowid_last_id_at")
 """The functions installed, in the order they are created."""

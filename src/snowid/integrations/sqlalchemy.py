@@ -31,10 +31,8 @@ from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.types import TypeDecorator
 
 import snowid.integrations.dbapi  # noqa: F401  (registers the drivers' adapters)
-from snowid.generate._default import next_id
-from snowid.ids._convert import to_snowid
-from snowid.ids._snowid import SnowId
-from snowid.ids._timerange import id_range
+from snowid.ids import SnowId, id_range, to_snowid
+from snowid.process import next_id
 
 __all__ = ["SnowIdType", "created_between", "new_id"]
 

@@ -69,10 +69,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from snowid.ids._clock import Clock
+from snowid.ids import Clock
 from snowid.lease._base import IdentityStatus, Lease, LeaseEvent, LeaseState
-from snowid.lease._redact import redact, url_kind
-from snowid.lease._registry import backend_for
+from snowid.lease._redact import redact, scrub
+from snowid.lease._registry import backend_for, url_kind
 from snowid.lease._url import parse_lease_url
 from snowid.lease.file import FileLease, default_state_dir
 from snowid.lease.static import StaticLease
@@ -85,13 +85,16 @@ __all__ = [
     "LeaseEvent",
     "LeaseState",
     "StaticLease",
+    "backend_for",
     "default_state_dir",
     "init_lease",
     "lease_status",
     "open_lease",
+    "parse_lease_url",
     "redact",
     "release_on_sigterm",
     "resolve_lease_url",
+    "scrub",
     "url_kind",
 ]
 

@@ -19,7 +19,7 @@ import os
 import stat
 from pathlib import Path
 
-from snowid.errors import SlotEntryError, SlotEntryKind, UnsupportedFileSystemError
+from snowid._exceptions import SlotEntryError, SlotEntryKind, UnsupportedFileSystemError
 
 __all__ = [
     "NETWORK_FS",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from snowid.ids._layout import TWITTER
+from snowid.ids import TWITTER
 from snowid.lease._url import check_identifier
 
 __all__ = ["Sql"]

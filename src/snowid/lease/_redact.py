@@ -7,8 +7,9 @@ HTTP answers):
   the database (or directory); never the user, the password, the query or the
   fragment. For a libpq ``key=value`` string, only ``host``, ``hostaddr``, ``port``
   and ``dbname``.
-- :func:`url_kind` gives only the kind (``postgresql``, ``file``, ``static``), for
-  places that say nothing about where the store is (metrics labels).
+- ``url_kind`` (in ``_registry``, beside the schemes it reads) gives only the kind
+  (``postgresql``, ``file``, ``static``), for places that say nothing about where the
+  store is (metrics labels).
 - :func:`scrub` cleans a message another library wrote about a URL (a psycopg error):
   every secret of the URL is cut out, and so is every quoted token that is not a
   known host, port, user or database name (libpq quotes the token it could not read,
@@ -27,7 +28,7 @@ import re
 from collections.abc import Iterable
 from urllib.parse import unquote, unquote_plus
 
-__all__ = ["MASK", "hide", "hides_raw_password", "redact", "scrub", "secrets_in", "url_kind"]
+__all__ = ["MASK", "hide", "hides_raw_password", "redact", "scrub", "secrets_in"]
 
 MASK = "…"
 """What stands where something was hidden."""
@@ -215,25 +216,6 @@ def redact(text: str) -> str:
         return url.display()
     pairs = _conninfo(text)
     return MASK if pairs is None else _conninfo_display(pairs)
-
-
-def url_kind(text: str | None) -> str:
-    """``postgresql``, ``redis``, ``mysql``, ``k8s``, ``file`` or ``static`` (``postgres:``
-    counts as postgresql, ``rediss:`` as redis, ``mariadb:`` as mysql, ``ordinal:`` as
-    k8s); ``other`` for anything else. Says nothing about where the store is."""
-    if not text:
-        return "static"
-    url = _parse_url(text.strip())
-    if url is None:
-        return "postgresql" if _conninfo(text) is not None else "other"
-    # The schemes are the lease registry's (imported here: snowid.lease imports this
-    # module); a backend's kind is the first scheme registered for it.
-    from snowid.lease._registry import BACKENDS
-
-    target = BACKENDS.get(url.scheme.lower())
-    if target is None:
-        return "other"
-    return next(scheme for scheme, where in BACKENDS.items() if where == target)
 
 
 def hides_raw_password(text: str) -> bool:

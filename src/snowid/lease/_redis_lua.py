@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from snowid.ids._layout import TWITTER
+from snowid.ids import TWITTER
 
 __all__ = ["CLAIM", "INIT", "RELEASE", "RENEW", "REPAIR", "Keys"]
 

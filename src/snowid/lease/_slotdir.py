@@ -12,8 +12,8 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from snowid.errors import SlotEntryError, SlotQuarantinedError, StateDirUnusableError
-from snowid.ids._layout import TWITTER
+from snowid._exceptions import SlotEntryError, SlotQuarantinedError, StateDirUnusableError
+from snowid.ids import TWITTER
 from snowid.lease._base import IdentityStatus
 from snowid.lease._fs import open_slot
 from snowid.lease._hwm import HwmFile, HwmRecord

@@ -26,7 +26,7 @@ import uuid
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
-from snowid.errors import (
+from snowid._exceptions import (
     CeilingAheadError,
     ClockSkewError,
     LeaseError,
@@ -35,9 +35,8 @@ from snowid.errors import (
     StoreRegressedError,
     StoreUnreachableError,
 )
-from snowid.generate._fence import Grant
-from snowid.ids._clock import Clock
-from snowid.ids._layout import TWITTER
+from snowid.generate import Grant
+from snowid.ids import TWITTER, Clock
 from snowid.lease._base import IdentityStatus, Lease
 from snowid.lease._storeops import Claimed, Renewed, StoreMissing, StoreOptions
 from snowid.lease._url import given

@@ -10,7 +10,7 @@ import threading
 from dataclasses import dataclass
 from typing import Literal, TypedDict
 
-from snowid.errors import StoreNotDurableError
+from snowid._exceptions import StoreNotDurableError
 
 __all__ = [
     "DURABILITY",

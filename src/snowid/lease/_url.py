@@ -24,15 +24,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import SplitResult, parse_qsl, unquote, urlsplit
 
-from snowid.errors import (
+from snowid._exceptions import (
     InvalidLeaseUrlError,
     InvalidValueError,
     LeaseUrlReason,
     NumberTooLongError,
     OutOfRangeError,
 )
-from snowid.ids._layout import TWITTER
-from snowid.ids._parse import to_int
+from snowid.ids import TWITTER, to_int
 from snowid.lease._redact import hide, hides_raw_password, redact
 
 __all__ = [

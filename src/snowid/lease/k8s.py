@@ -28,13 +28,47 @@ import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from snowid.errors import OrdinalMissingError, OrdinalOutOfRangeError
-from snowid.ids._clock import Clock
-from snowid.ids._layout import TWITTER
+from snowid._exceptions import LeaseError, error_data
+from snowid.ids import TWITTER, Clock
 from snowid.lease._url import LeaseUrl
 from snowid.lease.file import FileLease
 
-__all__ = ["DEFAULT_ORDINAL_ENV", "OPTIONS", "PodBlock", "PodLease", "pod_block"]
+__all__ = [
+    "DEFAULT_ORDINAL_ENV",
+    "OPTIONS",
+    "OrdinalMissingError",
+    "OrdinalOutOfRangeError",
+    "PodBlock",
+    "PodLease",
+    "pod_block",
+]
+
+
+@error_data
+class OrdinalMissingError(LeaseError):
+    """``k8s:``: the pod's ordinal cannot be read: ``source`` (the host name or an
+    environment variable) is ``value``, which does not end in a number."""
+
+    code = "ordinal_missing"
+    _shown = frozenset({"value"})
+    source: str
+    value: str
+
+
+@error_data
+class OrdinalOutOfRangeError(LeaseError):
+    """``k8s:``: the pod's ordinal ``ordinal`` (from ``source`` = ``value``) plus ``offset``
+    is past ``max``, the largest pod number ``pod_bits`` bits hold."""
+
+    code = "ordinal_out_of_range"
+    _shown = frozenset({"value"})
+    source: str
+    value: str
+    ordinal: int
+    offset: int
+    max: int
+    pod_bits: int
+
 
 log = logging.getLogger("snowid.lease")
 

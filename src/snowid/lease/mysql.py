@@ -32,12 +32,8 @@ import time
 import uuid
 from typing import Any, Unpack
 
-from snowid.errors import (
-    StoreRefusedError,
-    StoreUnreachableError,
-    StoreVersionError,
-)
-from snowid.ids._clock import Clock
+from snowid._exceptions import StoreRefusedError, StoreUnreachableError, StoreVersionError
+from snowid.ids import Clock
 from snowid.lease._base import IdentityStatus
 from snowid.lease._mysqlconn import (
     MIN_VERSION,

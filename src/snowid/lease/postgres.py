@@ -16,8 +16,8 @@ import os
 import threading
 from typing import Any, Unpack
 
-from snowid.errors import StoreUnreachableError
-from snowid.ids._clock import Clock
+from snowid._exceptions import StoreUnreachableError
+from snowid.ids import Clock
 from snowid.lease._base import IdentityStatus
 from snowid.lease._pgconn import StatementTimer, abandon_inherited, libpq_conninfo
 from snowid.lease._pgsql import Sql

@@ -23,13 +23,13 @@ from __future__ import annotations
 import uuid
 from typing import Any, Unpack
 
-from snowid.errors import (
+from snowid._exceptions import (
     StoreConfigHiddenError,
     StoreRefusedError,
     StoreReplicationError,
     StoreUnreachableError,
 )
-from snowid.ids._clock import Clock
+from snowid.ids import Clock
 from snowid.lease._base import IdentityStatus
 from snowid.lease._redact import scrub
 from snowid.lease._redis_lua import CLAIM, INIT, RELEASE, RENEW, REPAIR, Keys

@@ -14,10 +14,9 @@ import logging
 import os
 import threading
 
-from snowid.errors import ForkedGeneratorError
-from snowid.generate._fence import Grant
-from snowid.ids._clock import Clock
-from snowid.ids._layout import TWITTER
+from snowid._exceptions import ForkedGeneratorError
+from snowid.generate import Grant
+from snowid.ids import TWITTER, Clock
 from snowid.lease._base import Lease
 from snowid.lease._url import LeaseUrl
 from snowid.lease.file import FileLease

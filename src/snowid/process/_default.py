@@ -32,23 +32,21 @@ import sys
 import threading
 from typing import TYPE_CHECKING
 
-from snowid.errors import (
+from snowid._exceptions import (
     AlreadyConfiguredError,
     ForkedGeneratorError,
     NotConfiguredError,
     StaticIdentityInUseError,
 )
-from snowid.generate._generator import Generator
-from snowid.ids._convert import blank_snowid, set_value
-from snowid.ids._parse import wrong_type
-from snowid.ids._snowid import SnowId
+from snowid.generate import Generator
+from snowid.ids import SnowId, wrong_type
 
 if TYPE_CHECKING:
     import socket
 
-    from snowid.lease._base import Lease
+    from snowid.lease import Lease
 
-__all__ = ["ENV_VAR", "anext_id", "configure", "next_id", "next_ids"]
+__all__ = ["ENV_VAR", "anext_id", "configure", "next_id", "next_ids", "started"]
 
 ENV_VAR = "SNOWID_LEASE"
 """The same variable as ``snowid.lease.ENV_VAR``, named here so that importing snowid does
@@ -76,6 +74,7 @@ class _State:
 
 
 _state = _State()
+_from_int = SnowId._from_int  # bound once: next_id is the hot path
 
 
 def configure(*, lease: str) -> None:
@@ -95,10 +94,15 @@ def configure(*, lease: str) -> None:
     with _state.lock:
         current = _state.configured
         if current is not None and current != url:
-            from snowid.lease._redact import redact
+            from snowid.lease import redact
 
             raise AlreadyConfiguredError(field="lease", value=redact(url), current=redact(current))
         _state.configured = url
+
+
+def started() -> bool:
+    """Whether this process has its generator (it may still lose it: a fork)."""
+    return _state.generator is not None
 
 
 def next_id() -> SnowId:
@@ -106,9 +110,7 @@ def next_id() -> SnowId:
     generator = _state.generator
     if generator is None:
         generator = _start()
-    made: SnowId = blank_snowid(SnowId)  # the generator's ints are valid ids: no second check
-    set_value(made, generator.next_id())
-    return made
+    return _from_int(generator.next_id())  # the generator's ints are valid ids
 
 
 def next_ids(n: int) -> list[SnowId]:
@@ -116,7 +118,7 @@ def next_ids(n: int) -> list[SnowId]:
     generator = _state.generator
     if generator is None:
         generator = _start()
-    return [_make(value) for value in generator.next_ids(n)]
+    return [_from_int(value) for value in generator.next_ids(n)]
 
 
 async def anext_id() -> SnowId:
@@ -124,21 +126,14 @@ async def anext_id() -> SnowId:
     generator = _state.generator
     if generator is None:
         generator = _start()  # builds objects only: the claim itself is awaited below
-    return _make(await generator.anext_id())
-
-
-def _make(value: int) -> SnowId:
-    made: SnowId = blank_snowid(SnowId)
-    set_value(made, value)
-    return made
+    return _from_int(await generator.anext_id())
 
 
 # --- building this process's generator ------------------------------------------------
 
 
 def _check_url(lease: object) -> str:
-    from snowid.lease._registry import backend_for
-    from snowid.lease._url import parse_lease_url
+    from snowid.lease import backend_for, parse_lease_url
 
     if not isinstance(lease, str):
         raise wrong_type("lease", lease, "snowid.configure()", "str")

@@ -20,9 +20,9 @@ from collections.abc import Callable
 from starlette.requests import Request
 from starlette.responses import Response
 
-from snowid.errors import AuthTokenFileEmptyError, AuthTokenFileError
 from snowid.i18n import detect_lang, translate
 from snowid.web._errors import error_response
+from snowid.web._exceptions import AuthTokenFileEmptyError, AuthTokenFileError
 from snowid.web._lang import negotiate
 
 __all__ = ["CHECK_INTERVAL_S", "TokenFile", "read_tokens"]

@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from snowid import LAYOUTS, SYSTEM_CLOCK, TWITTER, Clock, Decoded, Layout, SnowId, readings
-from snowid.errors import InvalidLayoutError
+from snowid._exceptions import InvalidLayoutError
 from snowid.i18n import translate, translate_layout
 from snowid.ids import builtin_layout, display_value, iso_ms
 from snowid.web._view import (

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from starlette.datastructures import QueryParams
 
 from snowid import SYSTEM_CLOCK, Clock, SnowId
-from snowid.errors import DuplicateParameterError, InvalidValueError, SnowIdError
+from snowid._exceptions import InvalidValueError, SnowIdError
 from snowid.ids import COMPOSE_FIELDS, first_error, read_compose_fields
+from snowid.web._exceptions import DuplicateParameterError
 
 __all__ = [
     "COMPOSE_FIELDS",

@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from snowid import SYSTEM_CLOCK, Clock, Layout
-from snowid.errors import InvalidLayoutError, InvalidValueError
+from snowid._exceptions import InvalidLayoutError, InvalidValueError
 from snowid.i18n import translate, translate_layout
 from snowid.ids import parse_time, range_info
 from snowid.web._decoded_view import layout_message, layout_summary, page_layout

@@ -14,15 +14,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import ClassVar
 
-from snowid.errors import (
-    AuthTokenFileMissingError,
-    EmptyValueError,
-    InvalidLeaseUrlError,
-    NotABooleanError,
-    OutOfRangeError,
-)
+from snowid._exceptions import EmptyValueError, InvalidLeaseUrlError, OutOfRangeError
 from snowid.ids import to_int
 from snowid.lease import redact
+from snowid.web._exceptions import AuthTokenFileMissingError, NotABooleanError
 
 __all__ = ["DEFAULT_MAX_COUNT", "Settings", "preflight"]
 

@@ -30,7 +30,7 @@ from snowid import (
     breakdown,
     decode,
 )
-from snowid.errors import InvalidValueError
+from snowid._exceptions import InvalidValueError
 from snowid.i18n import catalog, translate
 from snowid.ids import iso_ms
 from snowid.web._forms import localized_message

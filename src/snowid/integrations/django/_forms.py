@@ -9,11 +9,10 @@ from django.core.exceptions import ValidationError
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from snowid.errors import InvalidValueError
+from snowid._exceptions import InvalidValueError
+from snowid._isotime import iso_utc
 from snowid.i18n import DEFAULT_LANG, normalize_lang, translate
-from snowid.ids._convert import to_snowid
-from snowid.ids._snowid import SnowId
-from snowid.ids._timerange import iso_utc
+from snowid.ids import SnowId, to_snowid
 
 __all__ = ["SnowIdFormField", "SnowIdWidget", "django_lang"]
 

@@ -10,12 +10,10 @@ from django.db import models
 from django.db.models.query_utils import DeferredAttribute
 from django.utils.functional import cached_property
 
-from snowid.errors import InvalidValueError
-from snowid.generate import _default
-from snowid.ids._convert import to_snowid
-from snowid.ids._snowid import SnowId
-from snowid.ids._timerange import id_range
+from snowid._exceptions import InvalidValueError
+from snowid.ids import SnowId, id_range, to_snowid
 from snowid.integrations.django._forms import SnowIdFormField, SnowIdWidget, django_lang
+from snowid.process import configure, next_id, started
 
 __all__ = ["SETTING", "SnowIdField", "created_between", "new_id"]
 
@@ -30,13 +28,13 @@ def new_id() -> SnowId:
     is passed to ``snowid.configure``: it wins over the environment variable, and a
     different lease configured in code is refused with ``AlreadyConfiguredError``.
     """
-    if _default._state.generator is None:  # once per process (and again in a forked child)
+    if not started():  # once per process (and again in a forked child)
         from django.conf import settings
 
         lease = getattr(settings, SETTING, None)
         if lease is not None and lease != "":
-            _default.configure(lease=lease)  # the same URL again is a no-op
-    return _default.next_id()
+            configure(lease=lease)  # the same URL again is a no-op
+    return next_id()
 
 
 def _as_snowid(value: Any, field: str) -> Any:

@@ -1,0 +1,212 @@
+"""Every exception snowid raises: the one module to import them from.
+
+Each class carries a stable ``code`` (the key of its message in the en/vi catalogs,
+and the ``error.code`` of the HTTP API) and its data as typed attributes
+(``error.field``, ``error.value``, ``error.min`` …). The message is built only when
+it is read (``str(error)`` in English, ``error.message(lang)`` in another catalog
+language), so raising never loads a catalog. Each class also subclasses the builtin
+a caller would expect, so ``except ValueError`` keeps working for bad input.
+
+::
+
+    SnowIdError
+    ├── InvalidValueError (ValueError)         bad input, never an id
+    │   ├── NotAnIntegerError (+ TypeError)    "12abc", 1.5, True, None
+    │   ├── WrongTypeError (+ TypeError)       SnowId("12"): a strict constructor, wrong type
+    │   ├── EmptyValueError                    "" where a number is required
+    │   ├── NumberTooLongError                 digits beyond any field's range
+    │   ├── OutOfRangeError                    field outside its range
+    │   │   ├── TimestampBeforeEpochError
+    │   │   └── TimestampAfterEndError
+    │   ├── InvalidIdError                     not an id of the layout (``layout``, ``max``)
+    │   │   ├── NegativeIdError
+    │   │   ├── IdTooLargeError                64 bits or more
+    │   │   ├── SignBitSetError                bit 63 set where it is a sign bit
+    │   │   └── FloatIdError                   a float: it may already be another id
+    │   ├── InvalidLayoutError                 a layout snowid cannot use (``reason`` says why)
+    │   ├── UnknownFieldError                  a field the layout does not have
+    │   ├── InvalidEncodingError               text that is not a number in its base
+    │   ├── InvalidDateTimeError               neither Unix ms nor ISO 8601
+    │   ├── DuplicateParameterError            an HTTP query parameter given twice
+    │   ├── InvalidLeaseUrlError               a lease URL snowid cannot use (``reason`` says why)
+    │   ├── MissingIdentityError               a Generator with no identity and no lease
+    │   ├── AlreadyConfiguredError             snowid.configure() with another lease
+    │   └── InvalidDatabaseUrlError            snowid sql postgres --apply: not a postgresql:// URL
+    ├── GeneratorError (RuntimeError)          the generator cannot safely issue
+    │   ├── ClockMovedBackwards
+    │   ├── EndOfTimeError
+    │   ├── ForkedGeneratorError
+    │   ├── CeilingReachedError
+    │   └── NotConfiguredError                 snowid.next_id() with no lease configured
+    └── LeaseError (RuntimeError)              worker identity could not be had or kept
+        ├── NoFreeIdentityError
+        ├── LeaseLostError
+        ├── StoreUnreachableError (+ ConnectionError)
+        ├── ClockSkewError
+        ├── CeilingAheadError
+        ├── UnsupportedFileSystemError
+        ├── SlotQuarantinedError
+        ├── SlotEntryError                    not a slot file where one should be (``kind``)
+        ├── StateDirUnusableError
+        ├── StoreRegressedError
+        ├── StoreNotDurableError             strict mode: the store can lose writes
+        ├── StoreConfigHiddenError           strict mode: its settings cannot be read
+        ├── StoreReplicationError            a replica did not confirm a write in time
+        ├── StoreRefusedError                the store refused a command
+        ├── StoreVersionError                the store's server is too old
+        ├── OrdinalMissingError              k8s: no pod ordinal in the host name
+        ├── OrdinalOutOfRangeError           k8s: the pod ordinal does not fit its bits
+        └── StaticIdentityInUseError           static: in two processes of one host
+    AddressUnavailableError (OSError)          snowid serve cannot listen there
+    (InvalidValueError) NotABooleanError       a yes/no setting that is neither
+    (InvalidValueError) AuthTokenFileError     the bearer-token file cannot be used
+        └── AuthTokenFileEmptyError, AuthTokenFileMissingError
+    DatabaseUnreachableError (ConnectionError) snowid sql … --apply cannot connect
+    DatabaseRefusedError (RuntimeError)        … connected, but the SQL was refused
+    ExtraMissingError (ImportError)            a feature's optional package is not installed
+
+Each class lives with the layer that raises it (the core's in a shared module below
+every layer; the web service's, the CLI's, the k8s lease's and the SQL installer's beside
+their code); this module only gathers them, and they report ``snowid.errors`` as their
+module (reprs, tracebacks, pickles).
+"""
+
+from __future__ import annotations
+
+from snowid._exceptions import (
+    LAYOUT_REASONS,
+    LEASE_URL_REASONS,
+    AlreadyConfiguredError,
+    CeilingAheadError,
+    CeilingReachedError,
+    ClockMovedBackwards,
+    ClockSkewError,
+    EmptyValueError,
+    EncodingReason,
+    EndOfTimeError,
+    ExtraMissingError,
+    FloatIdError,
+    ForkedGeneratorError,
+    GeneratorError,
+    IdTooLargeError,
+    InvalidDateTimeError,
+    InvalidEncodingError,
+    InvalidIdError,
+    InvalidLayoutError,
+    InvalidLeaseUrlError,
+    InvalidValueError,
+    LayoutReason,
+    LeaseError,
+    LeaseLostError,
+    LeaseUrlReason,
+    MissingIdentityError,
+    NegativeIdError,
+    NoFreeIdentityError,
+    NotAnIntegerError,
+    NotConfiguredError,
+    NumberTooLongError,
+    OutOfRangeError,
+    SignBitSetError,
+    SlotEntryError,
+    SlotQuarantinedError,
+    SnowIdError,
+    StateDirUnusableError,
+    StaticIdentityInUseError,
+    StoreConfigHiddenError,
+    StoreNotDurableError,
+    StoreRefusedError,
+    StoreRegressedError,
+    StoreReplicationError,
+    StoreUnreachableError,
+    StoreVersionError,
+    TimestampAfterEndError,
+    TimestampBeforeEpochError,
+    UnknownFieldError,
+    UnsupportedFileSystemError,
+    WrongTypeError,
+)
+from snowid.cli._exceptions import AddressUnavailableError
+from snowid.integrations.sql import (
+    DatabaseRefusedError,
+    DatabaseUnreachableError,
+    InvalidDatabaseUrlError,
+)
+from snowid.lease.k8s import OrdinalMissingError, OrdinalOutOfRangeError
+from snowid.web._exceptions import (
+    AuthTokenFileEmptyError,
+    AuthTokenFileError,
+    AuthTokenFileMissingError,
+    DuplicateParameterError,
+    NotABooleanError,
+)
+
+__all__ = [
+    "LAYOUT_REASONS",
+    "LEASE_URL_REASONS",
+    "AddressUnavailableError",
+    "AlreadyConfiguredError",
+    "AuthTokenFileEmptyError",
+    "AuthTokenFileError",
+    "AuthTokenFileMissingError",
+    "CeilingAheadError",
+    "CeilingReachedError",
+    "ClockMovedBackwards",
+    "ClockSkewError",
+    "DatabaseRefusedError",
+    "DatabaseUnreachableError",
+    "DuplicateParameterError",
+    "EmptyValueError",
+    "EncodingReason",
+    "EndOfTimeError",
+    "ExtraMissingError",
+    "FloatIdError",
+    "ForkedGeneratorError",
+    "GeneratorError",
+    "IdTooLargeError",
+    "InvalidDatabaseUrlError",
+    "InvalidDateTimeError",
+    "InvalidEncodingError",
+    "InvalidIdError",
+    "InvalidLayoutError",
+    "InvalidLeaseUrlError",
+    "InvalidValueError",
+    "LayoutReason",
+    "LeaseError",
+    "LeaseLostError",
+    "LeaseUrlReason",
+    "MissingIdentityError",
+    "NegativeIdError",
+    "NoFreeIdentityError",
+    "NotABooleanError",
+    "NotAnIntegerError",
+    "NotConfiguredError",
+    "NumberTooLongError",
+    "OrdinalMissingError",
+    "OrdinalOutOfRangeError",
+    "OutOfRangeError",
+    "SignBitSetError",
+    "SlotEntryError",
+    "SlotQuarantinedError",
+    "SnowIdError",
+    "StateDirUnusableError",
+    "StaticIdentityInUseError",
+    "StoreConfigHiddenError",
+    "StoreNotDurableError",
+    "StoreRefusedError",
+    "StoreRegressedError",
+    "StoreReplicationError",
+    "StoreUnreachableError",
+    "StoreVersionError",
+    "TimestampAfterEndError",
+    "TimestampBeforeEpochError",
+    "UnknownFieldError",
+    "UnsupportedFileSystemError",
+    "WrongTypeError",
+]
+
+# Reprs, tracebacks and pickles name the public path (snowid.errors.OutOfRangeError).
+for _name in __all__:
+    _public = globals()[_name]
+    if isinstance(_public, type):
+        _public.__module__ = __name__
+del _name, _public
