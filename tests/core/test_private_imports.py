@@ -328,3 +328,59 @@ def test_a_layer_imports_no_other_package_s_privates(package: str) -> None:
             if _private_outside(dotted, package):
                 found.append(f"{path.relative_to(SOURCE)}:{line} {dotted}")
     assert found == []
+
+
+# --- no twins ------------------------------------------------------------------------------
+
+TWINS_LEFT_FOR_LATER = {("lease", "_redis_lua", "redis")}
+"""Issue 17 keeps lease/ as it is while other branches change it; the rename of its
+Lua scripts' module (to ``_lua``) waits until they are merged."""
+
+
+def _stem(name: str) -> str:
+    """A module name without its leading ``_`` and a plural ``s``: what a reader hears."""
+    stem = name.lstrip("_")
+    return stem[:-1] if stem.endswith("s") and len(stem) > 3 else stem
+
+
+def twins(names: Iterable[str]) -> list[tuple[str, str]]:
+    """Pairs of names differing only by a leading ``_``, a plural or a ``_suffix``."""
+    found = []
+    ordered = sorted(names)
+    for i, a in enumerate(ordered):
+        for b in ordered[i + 1 :]:
+            x, y = sorted((_stem(a), _stem(b)), key=len)
+            if x == y or y.startswith(f"{x}_"):
+                found.append((a, b))
+    return found
+
+
+def test_the_twin_rule() -> None:
+    assert twins(["_layout", "_layouts", "layouts", "_layout_check"]) == [
+        ("_layout", "_layout_check"),
+        ("_layout", "_layouts"),
+        ("_layout", "layouts"),
+        ("_layout_check", "_layouts"),
+        ("_layout_check", "layouts"),
+        ("_layouts", "layouts"),
+    ]
+    assert twins(["fields", "_fields", "sql", "_sql", "sqlalchemy"]) == [
+        ("_fields", "fields"),
+        ("_sql", "sql"),
+    ]
+    assert twins(["_snowid", "_parse", "_timerange", "_isotime", "openapi", "api"]) == []
+
+
+def test_no_two_modules_in_one_folder_are_twins() -> None:
+    """Issue 17: names that differ only by a leading ``_``, a plural or a suffix send
+    readers to the wrong file. A face and the module it re-exports, in different
+    folders, are not twins."""
+    found = []
+    for folder in sorted({SOURCE, *(p.parent for p in SOURCE.rglob("*.py"))}):
+        names = [p.stem for p in folder.glob("*.py") if p.stem != "__init__"]
+        names += [p.name for p in folder.iterdir() if (p / "__init__.py").is_file()]
+        place = folder.relative_to(SOURCE).as_posix()
+        found += [
+            (place, a, b) for a, b in twins(names) if (place, a, b) not in TWINS_LEFT_FOR_LATER
+        ]
+    assert found == []
