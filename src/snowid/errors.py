@@ -206,7 +206,6 @@ __all__ = [
 
 # Reprs, tracebacks and pickles name the public path (snowid.errors.OutOfRangeError).
 for _name in __all__:
-    _public = globals()[_name]
-    if isinstance(_public, type):
-        _public.__module__ = __name__
-del _name, _public
+    if isinstance(globals()[_name], type):
+        globals()[_name].__module__ = __name__
+del _name

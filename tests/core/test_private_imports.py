@@ -384,3 +384,54 @@ def test_no_two_modules_in_one_folder_are_twins() -> None:
             (place, a, b) for a, b in twins(names) if (place, a, b) not in TWINS_LEFT_FOR_LATER
         ]
     assert found == []
+
+
+# --- public faces re-export, nothing else ---------------------------------------------------
+
+FACES = ("__init__", "errors", "sqlalchemy", "dbapi", "django")
+
+
+def _only_re_exports(tree: ast.Module) -> list[int]:
+    """Lines of ``tree`` that are more than a docstring, an import, ``__all__``, or the
+    setting of classes' ``__module__`` to the public path (reprs, pickles)."""
+
+    def names_the_module(node: ast.stmt) -> bool:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            return isinstance(target, ast.Attribute) and target.attr == "__module__"
+        if isinstance(node, ast.If):  # ``if isinstance(x, type): x.__module__ = …``
+            return all(names_the_module(inner) for inner in node.body) and not node.orelse
+        return False
+
+    extra = []
+    for node in tree.body:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            continue
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue  # a docstring
+        if isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if all(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+                continue
+            if all(isinstance(t, ast.Attribute) and t.attr == "__module__" for t in targets):
+                continue
+        if isinstance(node, ast.For) and all(names_the_module(inner) for inner in node.body):
+            continue
+        if isinstance(node, ast.Delete):
+            continue
+        extra.append(node.lineno)
+    return extra
+
+
+def test_the_face_rule_flags_logic() -> None:
+    tree = ast.parse('"""Doc."""\nfrom a import b\n__all__ = ["b"]\nb.__module__ = __name__\n')
+    assert _only_re_exports(tree) == []
+    assert _only_re_exports(ast.parse("from a import b\nc = b + 1\n")) == [2]
+    assert _only_re_exports(ast.parse("def f():\n    pass\n")) == [1]
+
+
+@pytest.mark.parametrize("face", FACES)
+def test_public_faces_only_re_export(face: str) -> None:
+    """Issue 17: a face (one per documented import path) holds no logic."""
+    tree = ast.parse((SOURCE / f"{face}.py").read_text(encoding="utf-8"))
+    assert _only_re_exports(tree) == []
