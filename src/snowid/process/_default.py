@@ -30,6 +30,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from snowid._exceptions import (
@@ -56,7 +57,16 @@ not load the lease layer (it loads on the first id)."""
 class _State:
     """Everything the process-wide generator keeps; one instance, module-level."""
 
-    __slots__ = ("ancestor_fixed", "configured", "fixed", "generator", "guard", "lease", "lock")
+    __slots__ = (
+        "ancestor_fixed",
+        "configured",
+        "fixed",
+        "generator",
+        "guard",
+        "lease",
+        "lock",
+        "next_int",
+    )
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
@@ -64,6 +74,8 @@ class _State:
         """The URL given to configure(), or read from the environment at first use."""
         self.generator: Generator | None = None
         """This process's generator; None until first use, and again in a forked child."""
+        self.next_int: Callable[[], int] = _first_int
+        """The generator's ``next_id``, or ``_first_int`` while there is no generator."""
         self.lease: Lease | None = None
         self.guard: socket.socket | None = None
         """The abstract socket that marks this process's static identity as taken."""
@@ -73,8 +85,19 @@ class _State:
         """Static identities that a process this one was forked from had taken."""
 
 
+def _first_int() -> int:
+    return _start().next_id()
+
+
 _state = _State()
-_from_int = SnowId._from_int  # bound once: next_id is the hot path
+_from_int = SnowId._from_int
+
+next_id = SnowId._from_source(
+    _state,
+    "next_id",
+    "A new id from this process's generator (built, and its identity claimed, on first use).",
+)
+# One function, no call of its own: _from_int(_state.next_int()) fused (the hot path).
 
 
 def configure(*, lease: str) -> None:
@@ -103,14 +126,6 @@ def configure(*, lease: str) -> None:
 def started() -> bool:
     """Whether this process has its generator (it may still lose it: a fork)."""
     return _state.generator is not None
-
-
-def next_id() -> SnowId:
-    """A new id from this process's generator (built, and its identity claimed, on first use)."""
-    generator = _state.generator
-    if generator is None:
-        generator = _start()
-    return _from_int(generator.next_id())  # the generator's ints are valid ids
 
 
 def next_ids(n: int) -> list[SnowId]:
@@ -165,6 +180,7 @@ def _start() -> Generator:
         _state.configured = url
         _state.lease = lease
         _state.generator = generator
+        _state.next_int = generator.next_id
         return generator
 
 
@@ -192,6 +208,7 @@ def _after_fork_in_child() -> None:
     state = _state
     state.lock = threading.Lock()
     state.generator = None
+    state.next_int = _first_int
     state.lease = None  # the inherited lease drops its grant itself (Lease)
     if state.fixed is not None:
         state.ancestor_fixed.add(state.fixed)
@@ -213,6 +230,7 @@ def _reset() -> None:
         lease, guard = _state.lease, _state.guard
         _state.configured = None
         _state.generator = None
+        _state.next_int = _first_int
         _state.lease = None
         _state.guard = None
         _state.fixed = None
