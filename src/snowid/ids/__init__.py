@@ -29,7 +29,7 @@ from snowid._exceptions import display_value
 from snowid._isotime import iso_ms
 from snowid.ids._builtins import LAYOUTS, builtin_layout, get_layout, layout_info
 from snowid.ids._clock import SYSTEM_CLOCK, Clock, SystemClock, wall_lead_ms
-from snowid.ids._convert import MAX_DIGITS, MAX_ID, to_snowid
+from snowid.ids._convert import to_snowid
 from snowid.ids._decode import BEFORE_FIRST_SNOWFLAKE, IN_THE_FUTURE
 from snowid.ids._encoding import encode, read_number
 from snowid.ids._fields import (
@@ -51,9 +51,7 @@ __all__ = [
     "COMPOSE_FIELDS",
     "IN_THE_FUTURE",
     "LAYOUTS",
-    "MAX_DIGITS",
     "MAX_EXACT_MS",
-    "MAX_ID",
     "SYSTEM_CLOCK",
     "TWITTER",
     "Clock",

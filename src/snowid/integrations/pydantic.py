@@ -26,7 +26,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, core_schema
 
 from snowid._exceptions import InvalidValueError
-from snowid.ids import MAX_DIGITS, MAX_ID, SnowId, to_snowid
+from snowid.ids import SnowId, to_snowid
 
 __all__ = ["JSON_SCHEMA", "snowid_core_schema", "snowid_json_schema", "validator_for"]
 
@@ -43,35 +43,18 @@ JSON_SCHEMA: dict[str, Any] = {
 
 def validator_for(field: str) -> Callable[[Any], SnowId]:
     """The function that validates ``field``: its name is bound now, when the schema is
-    built, so pydantic makes no ValidationInfo per value (a plain validator without info)."""
+    built, so pydantic makes no ValidationInfo per value (a plain validator without info).
+    The usual inputs (a decimal string, an int) are read by ``SnowId._reader`` in one call;
+    ``to_snowid`` decides every other case."""
 
-    # Everything the common cases touch is a local (a default argument): this runs once
-    # per field of every model, and global or closure look-ups cost a few percent here.
-    # Positional, not keyword-only: keyword-only defaults are looked up in a dict per call.
-    def validate(  # noqa: PLR0917 - only ``value`` is ever passed
-        value: Any,
-        str: type[str] = str,
-        int: type[int] = int,
-        from_int: Callable[[int], SnowId] = SnowId._from_int,
-        top: int = MAX_ID,
-        digits: int = MAX_DIGITS,
-    ) -> SnowId:
-        # The usual inputs first, inline: a decimal string (JSON), then an int. The rules
-        # are to_snowid's, which decides every other case.
-        if type(value) is str:
-            if len(value) <= digits and value.isascii() and value.isdigit():
-                number = int(value)
-                if number <= top:
-                    return from_int(number)
-        elif type(value) is int and 0 <= value <= top:
-            return from_int(value)
+    def otherwise(value: Any) -> SnowId:
         try:
             return to_snowid(value, field)  # a SnowId as it is; anything else: the error
         except InvalidValueError as error:
             # No context: the message is used verbatim, whatever braces the value holds.
             raise PydanticCustomError(f"snowid.{error.code}", str(error)) from None
 
-    return validate
+    return SnowId._reader(otherwise)
 
 
 def snowid_core_schema(source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:

@@ -94,6 +94,7 @@ _from_int = SnowId._from_int
 
 next_id = SnowId._from_source(
     _state,
+    __name__,
     "next_id",
     "A new id from this process's generator (built, and its identity claimed, on first use).",
 )
