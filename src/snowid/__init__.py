@@ -5,17 +5,19 @@ The public API; the logic lives in the private modules.
 
 from __future__ import annotations
 
-from snowid._breakdown import Breakdown, Segment, Step, breakdown
-from snowid._clock import SYSTEM_CLOCK, Clock, SystemClock
-from snowid._decode import Decoded, compose, decode, readings
-from snowid._default import anext_id, configure, next_id, next_ids
-from snowid._encoding import BASES
-from snowid._fence import Fence, Grant
-from snowid._generator import Generator, GeneratorStats
-from snowid._id import SnowId
-from snowid._layout import TWITTER, TWITTER_EPOCH_MS, Layout, Parts
-from snowid._layouts import DISCORD, INSTAGRAM, LAYOUTS, MASTODON, SONYFLAKE, SONYFLAKE_V2
-from snowid._timerange import first_id_at, id_range, last_id_at
+import snowid.integrations._hooks  # noqa: F401  (installs pydantic's hooks on SnowId)
+from snowid._version import __version__ as __version__
+from snowid.generate._fence import Fence, Grant
+from snowid.generate._generator import Generator, GeneratorStats
+from snowid.ids._breakdown import Breakdown, Segment, Step, breakdown
+from snowid.ids._builtins import DISCORD, INSTAGRAM, LAYOUTS, MASTODON, SONYFLAKE, SONYFLAKE_V2
+from snowid.ids._clock import SYSTEM_CLOCK, Clock, SystemClock
+from snowid.ids._decode import Decoded, compose, decode, readings
+from snowid.ids._encoding import BASES
+from snowid.ids._layout import TWITTER, TWITTER_EPOCH_MS, Layout, Parts
+from snowid.ids._snowid import SnowId
+from snowid.ids._timerange import first_id_at, id_range, last_id_at
+from snowid.process._default import anext_id, configure, next_id, next_ids
 
 __all__ = [
     "BASES",
@@ -54,8 +56,6 @@ __all__ = [
     "readings",
 ]
 
-__version__ = "0.1.0"
-"""The package version: written only here (pyproject.toml reads it, via hatch)."""
 
 # Reprs, docs and pickles name the public path (snowid.SnowId), not the private module.
 for _public in (

@@ -22,62 +22,9 @@ query parameter (``snowid.dbapi``).
 
 from __future__ import annotations
 
-import datetime as _dt
-from typing import Any
-
-from sqlalchemy import BigInteger
-from sqlalchemy.engine import Dialect
-from sqlalchemy.sql.elements import ColumnElement
-from sqlalchemy.types import TypeDecorator
-
-import snowid.dbapi  # noqa: F401  (registers the drivers' adapters)
-from snowid._convert import to_snowid
-from snowid._default import next_id
-from snowid._id import SnowId
-from snowid._timerange import id_range
+import snowid.dbapi  # noqa: F401  (this path has always loaded snowid.dbapi too)
+from snowid.integrations.sqlalchemy import SnowIdType, created_between, new_id
 
 __all__ = ["SnowIdType", "created_between", "new_id"]
 
-new_id = next_id
-"""Column default for new rows: ``snowid.next_id`` (the process-wide generator), by name."""
-
-
-class SnowIdType(TypeDecorator[SnowId]):
-    """A Snowflake id column: ``BIGINT`` in the database, ``SnowId`` in Python."""
-
-    impl = BigInteger
-    cache_ok = True
-
-    @property
-    def python_type(self) -> type[SnowId]:
-        return SnowId
-
-    def process_bind_param(self, value: Any, dialect: Dialect) -> int | None:
-        del dialect
-        if value is None:
-            return None
-        return int(to_snowid(value))
-
-    def process_literal_param(self, value: Any, dialect: Dialect) -> str:
-        del dialect
-        if value is None:
-            return "NULL"
-        return str(to_snowid(value))
-
-    def process_result_value(self, value: Any, dialect: Dialect) -> SnowId | None:
-        del dialect
-        if value is None:
-            return None
-        return to_snowid(value, "stored id")  # a corrupt row is an error, not a wrong id
-
-
-def created_between(
-    column: ColumnElement[Any], start: _dt.datetime | int, end: _dt.datetime | int
-) -> ColumnElement[bool]:
-    """``column BETWEEN low AND high``: the rows whose id was made from ``start`` to ``end``.
-
-    Both ends included; datetimes (naive = UTC) or Unix ms; a window reaching past either
-    end of the layout is cut to it (``snowid.id_range``). Uses the primary-key index: no
-    time column is needed.
-    """
-    return column.between(*id_range(start, end))
+SnowIdType.__module__ = __name__  # reprs and Alembic name the public path

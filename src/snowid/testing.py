@@ -22,10 +22,10 @@ from __future__ import annotations
 import asyncio
 import threading
 
-from snowid._clock import SYSTEM_CLOCK
-from snowid._fence import Grant
-from snowid._layout import TWITTER, TWITTER_EPOCH_MS
-from snowid._parse import to_int
+from snowid.generate._fence import Grant
+from snowid.ids._clock import SYSTEM_CLOCK
+from snowid.ids._layout import TWITTER, TWITTER_EPOCH_MS
+from snowid.ids._parse import to_int
 
 __all__ = [
     "DEFAULT_START_MS",

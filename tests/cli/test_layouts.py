@@ -8,9 +8,9 @@ import time
 import pytest
 
 from snowid import decode
-from snowid._layouts import layout_info
-from snowid._timerange import range_info
 from snowid.cli import main
+from snowid.ids._builtins import layout_info
+from snowid.ids._timerange import range_info
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

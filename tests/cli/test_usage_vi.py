@@ -8,9 +8,9 @@ import string
 
 import pytest
 
-from snowid._generator import Generator
 from snowid.cli import main
 from snowid.errors import SnowIdError
+from snowid.generate._generator import Generator
 from snowid.i18n import catalog, translate_field
 from snowid.testing import FixedCeiling
 

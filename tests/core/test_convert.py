@@ -7,7 +7,6 @@ import enum
 import pytest
 
 from snowid import SnowId
-from snowid._convert import to_snowid
 from snowid.errors import (
     EmptyValueError,
     FloatIdError,
@@ -17,6 +16,7 @@ from snowid.errors import (
     NotAnIntegerError,
     SignBitSetError,
 )
+from snowid.ids._convert import to_snowid
 
 MAX = 2**63 - 1
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 from snowid import SnowId
-from snowid._fields import COMPOSE_FIELDS, read_compose_fields, read_field, read_id
 from snowid.errors import (
     EmptyValueError,
     NotAnIntegerError,
     OutOfRangeError,
     TimestampAfterEndError,
 )
+from snowid.ids._fields import COMPOSE_FIELDS, read_compose_fields, read_field, read_id
 from snowid.testing import FakeClock
 
 NOW = 1288834975657

@@ -247,3 +247,24 @@ def test_from_datetime_refuses_what_is_not_a_datetime() -> None:
         WrongTypeError, match=r"^SnowId.from_datetime\(\) takes datetime for datetime, not str"
     ):
         SnowId.from_datetime("2020", datacenter=1, machine=1)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("value", [-1, 2**63])
+def test_the_fast_constructor_asserts_its_int_is_a_twitter_id(value: int) -> None:
+    """Issue 17: one fast constructor, inside SnowId's module, as uuid.UUID._from_int:
+    no second check, but an assertion against the bug of a wrong int."""
+    assert SnowId._from_int(4194439168) == SnowId(4194439168)
+    with pytest.raises(AssertionError):
+        SnowId._from_int(value)
+
+
+def test_the_process_wide_next_id_is_a_named_function_that_pickles() -> None:
+    """snowid.next_id is built by SnowId._from_source (one call per id): it still looks
+    and pickles like the function it was."""
+    import pickle
+
+    import snowid
+
+    assert snowid.next_id.__name__ == "next_id"
+    assert snowid.next_id.__doc__
+    assert pickle.loads(pickle.dumps(snowid.next_id)) is snowid.next_id

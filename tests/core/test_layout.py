@@ -151,7 +151,7 @@ def test_only_the_layout_module_shifts_bits() -> None:
     shifting = set()
     for path in root.rglob("*.py"):
         name = path.relative_to(root).as_posix()
-        if name == "_layout.py" or name in _SHIFTS_NOT_YET_MOVED:
+        if name == "ids/_layout.py" or name in _SHIFTS_NOT_YET_MOVED:
             continue
         tokens = tokenize.generate_tokens(io.StringIO(path.read_text()).readline)
         if any(tok.type == tokenize.OP and tok.string in ("<<", ">>") for tok in tokens):

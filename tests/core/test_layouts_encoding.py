@@ -7,7 +7,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from snowid import BASES, SnowId, decode
-from snowid._encoding import decode_text, encode
 from snowid.errors import (
     EmptyValueError,
     InvalidEncodingError,
@@ -15,6 +14,7 @@ from snowid.errors import (
     SignBitSetError,
     WrongTypeError,
 )
+from snowid.ids._encoding import decode_text, encode
 
 ALPHABETS = {
     "hex": "0123456789abcdef",

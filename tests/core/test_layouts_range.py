@@ -9,13 +9,14 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from snowid import DISCORD, LAYOUTS, SONYFLAKE, Layout, decode, first_id_at, id_range, last_id_at
-from snowid._timerange import EMPTY, parse_time, range_info
 from snowid.errors import (
     InvalidDateTimeError,
     OutOfRangeError,
     TimestampAfterEndError,
     TimestampBeforeEpochError,
 )
+from snowid.ids._parse import parse_time
+from snowid.ids._timerange import EMPTY, range_info
 
 
 def last_ms(layout: Layout) -> int:

@@ -8,9 +8,9 @@ import pytest
 
 import snowid
 from snowid import DISCORD, LAYOUTS, SONYFLAKE, TWITTER, Layout
-from snowid._layouts import builtin_layout, get_layout, layout_info, parse_layout_spec
 from snowid.errors import LAYOUT_REASONS, InvalidLayoutError, WrongTypeError
 from snowid.i18n import catalog
+from snowid.ids._builtins import builtin_layout, get_layout, layout_info, parse_layout_spec
 
 
 def test_every_shift_mask_and_limit_comes_from_the_widths() -> None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import pytest
 
 from snowid import SnowId
-from snowid._fields import read_field
-from snowid._parse import to_int
 from snowid.errors import (
     EmptyValueError,
     IdTooLargeError,
@@ -14,6 +12,8 @@ from snowid.errors import (
     NumberTooLongError,
     TimestampAfterEndError,
 )
+from snowid.ids._fields import read_field
+from snowid.ids._parse import to_int
 
 
 @pytest.mark.parametrize(

@@ -25,9 +25,9 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from snowid._redact import MASK, hide, hides_raw_password, redact, scrub, secrets_in, url_kind
 from snowid.errors import SnowIdError
-from snowid.lease import open_lease
+from snowid.lease import open_lease, url_kind
+from snowid.lease._redact import MASK, hide, hides_raw_password, redact, scrub, secrets_in
 
 MARKERS = "ΣΔΩΘΛΞΠΦΨ"
 ENCODED = [quote(marker) for marker in MARKERS]  # "%CE%A3": two bytes each

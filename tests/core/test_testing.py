@@ -111,7 +111,7 @@ def test_known_answers_cover_the_seed_the_epoch_and_the_last_millisecond() -> No
 
 def test_offset_clock_shifts_only_the_wall_clock() -> None:
     """OffsetClock reads the real clock plus its offset; the monotonic clock is untouched."""
-    from snowid._clock import SYSTEM_CLOCK
+    from snowid.ids._clock import SYSTEM_CLOCK
     from snowid.testing import OffsetClock
 
     ahead = OffsetClock(3_600_000)

@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from snowid import TWITTER, SnowId
-from snowid._timerange import first_id_at, id_range, last_id_at
 from snowid.errors import TimestampAfterEndError, TimestampBeforeEpochError
+from snowid.ids._timerange import first_id_at, id_range, last_id_at
 
 SEED_MS = 1288834975657  # the seed's example: 4194439168 was made in this millisecond
 UTC = dt.UTC

@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from snowid import TWITTER, Generator, GeneratorStats
-from snowid._generator import DEFAULT_MAX_BACKWARD_MS
 from snowid.errors import (
     ClockMovedBackwards,
     EmptyValueError,
@@ -24,6 +23,7 @@ from snowid.errors import (
     TimestampBeforeEpochError,
     WrongTypeError,
 )
+from snowid.generate._generator import DEFAULT_MAX_BACKWARD_MS
 from snowid.i18n import translate
 from snowid.testing import FakeClock
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import snowid
-from snowid import SnowId, _default
+from snowid import SnowId
 from snowid.errors import (
     AlreadyConfiguredError,
     ForkedGeneratorError,
@@ -25,6 +25,7 @@ from snowid.errors import (
     StaticIdentityInUseError,
     WrongTypeError,
 )
+from snowid.process import _default
 from tests.support.process_wide import process_wide, run_in_child, worker_of
 
 __all__ = ["process_wide"]  # the fixture, imported for the tests below

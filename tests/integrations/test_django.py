@@ -21,7 +21,7 @@ from django.db.models import Max  # noqa: E402
 from django.test import override_settings  # noqa: E402
 from django.utils import translation  # noqa: E402
 
-from snowid import SnowId, _default  # noqa: E402
+from snowid import SnowId  # noqa: E402
 from snowid.django import SnowIdField, SnowIdFormField, created_between, new_id  # noqa: E402
 from snowid.errors import (  # noqa: E402
     AlreadyConfiguredError,
@@ -33,6 +33,7 @@ from snowid.errors import (  # noqa: E402
     NotConfiguredError,
     SignBitSetError,
 )
+from snowid.process import _default  # noqa: E402
 from tests.integrations.djangoapp.models import Customer, Order  # noqa: E402
 from tests.support.process_wide import run_in_child, worker_of  # noqa: E402
 

@@ -37,7 +37,7 @@ def test_import_snowid_and_the_process_wide_generator_load_no_extra(tmp_path: Pa
         import snowid
         snowid.configure(lease="file://{tmp_path}/slots")
         snowid.next_id(), snowid.next_ids(3), snowid.SnowId(4194439168).datetime
-        print(*sorted(m for m in {EXTRAS!r} + ("snowid._pydantic", "snowid.dbapi", "snowid.django")
+        print(*sorted(m for m in {EXTRAS!r} + ("snowid.integrations.pydantic", "snowid.dbapi", "snowid.django")
                       if m in sys.modules))
         """
     )
@@ -52,10 +52,10 @@ def test_pydantic_support_loads_when_a_model_uses_snowid_not_before() -> None:
         import snowid
         class Plain(pydantic.BaseModel):
             n: int
-        print("before:" + str("snowid._pydantic" in sys.modules))
+        print("before:" + str("snowid.integrations.pydantic" in sys.modules))
         class Keyed(pydantic.BaseModel):
             id: snowid.SnowId
-        print("after:" + str("snowid._pydantic" in sys.modules))
+        print("after:" + str("snowid.integrations.pydantic" in sys.modules))
         """
     )
     assert loaded == ["before:False", "after:True"]

@@ -18,9 +18,7 @@ import psycopg  # the test extra installs it: a missing driver fails, never skip
 import pytest
 
 from snowid import SnowId
-from snowid._layout import TWITTER, TwitterLayout
-from snowid._sql import FUNCTIONS, apply_postgres, postgres_script, postgres_statements
-from snowid._timerange import first_id_at, last_id_at, utc_datetime
+from snowid._isotime import utc_datetime
 from snowid.cli import main
 from snowid.errors import (
     DatabaseRefusedError,
@@ -28,6 +26,9 @@ from snowid.errors import (
     TimestampAfterEndError,
     TimestampBeforeEpochError,
 )
+from snowid.ids._layout import TWITTER, TwitterLayout
+from snowid.ids._timerange import first_id_at, last_id_at
+from snowid.integrations.sql import FUNCTIONS, apply_postgres, postgres_script, postgres_statements
 from snowid.testing import KNOWN_ANSWERS
 
 SERVER = "postgresql://postgres@127.0.0.1:5432/test"
@@ -295,7 +296,7 @@ def test_a_server_that_refuses_the_sql_changes_nothing(schema: str) -> None:
         apply_postgres(url, postgres_statements())
     assert "cannot change return type" in caught.value.reason
     assert SECRET not in str(caught.value)
-    assert caught.value.url == "postgresql://127.0.0.1:5432/test"  # snowid._redact's display
+    assert caught.value.url == "postgresql://127.0.0.1:5432/test"  # snowid.lease._redact's display
     with _connect() as conn:
         names = conn.execute(
             "SELECT proname FROM pg_proc WHERE pronamespace = %s::regnamespace", (schema,)

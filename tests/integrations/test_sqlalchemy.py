@@ -273,7 +273,7 @@ def test_the_key_is_never_made_by_the_database(engine: Engine, table: Table) -> 
     assert column["default"] is None
     assert not column.get("autoincrement", False)
     assert str(column["type"]).upper() == "BIGINT"
-    snowid._default._reset()
+    snowid.process._default._reset()
     with engine.begin() as conn, pytest.raises(StatementError) as caught:
         conn.execute(insert(table).values(name="no generator"))
     assert isinstance(caught.value.orig, NotConfiguredError)

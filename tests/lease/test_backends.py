@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 
 import snowid.lease
-from snowid._clock import Clock
-from snowid._fence import Grant
-from snowid._layout import TWITTER
 from snowid.errors import InvalidLeaseUrlError
+from snowid.generate._fence import Grant
+from snowid.ids._clock import Clock
+from snowid.ids._layout import TWITTER
 from snowid.lease import (
     FileLease,
     Lease,

@@ -228,7 +228,7 @@ def test_libpq_passfile_and_pgpassfile_give_the_password(
 @pytest.mark.postgres
 def test_sql_apply_keeps_no_secret(scram: PgCluster) -> None:
     """``snowid sql postgres --apply``: a server that is down, and a wrong password."""
-    from snowid._sql import apply_postgres
+    from snowid.integrations.sql import apply_postgres
 
     for url in (
         f"postgresql://u:{M}@127.0.0.1:1/db",

@@ -24,7 +24,6 @@ from pathlib import Path
 
 import pytest
 
-from snowid._layout import TWITTER
 from snowid.errors import (
     InvalidLeaseUrlError,
     LeaseLostError,
@@ -32,6 +31,7 @@ from snowid.errors import (
     OutOfRangeError,
     SlotEntryError,
 )
+from snowid.ids._layout import TWITTER
 from snowid.lease import FileLease, lease_status, open_lease
 from snowid.lease._hwm import HORIZON_MS
 from snowid.lease.file import slot_path

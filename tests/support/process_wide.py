@@ -18,8 +18,9 @@ from typing import TypeVar
 
 import pytest
 
-from snowid import SnowId, _default
-from snowid._layout import TWITTER
+from snowid import SnowId
+from snowid.ids._layout import TWITTER
+from snowid.process import _default
 
 __all__ = [
     "MARIADB_URL",

@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from snowid import TWITTER
-from snowid._parse import to_int
+from snowid.ids._parse import to_int
 from snowid.web import Settings, create_app
 from tests.support.web import fixed_identity_service
 

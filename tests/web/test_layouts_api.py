@@ -8,8 +8,8 @@ import httpx
 import pytest
 
 from snowid import LAYOUTS, decode
-from snowid._layouts import layout_info
-from snowid._timerange import range_info
+from snowid.ids._builtins import layout_info
+from snowid.ids._timerange import range_info
 from snowid.web import Settings, create_app
 from tests.support.web import error_of, fixed_identity_service, serving
 

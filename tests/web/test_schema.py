@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis import checks
 
 from snowid import LAYOUTS
-from snowid._encoding import read_number
+from snowid.ids._encoding import read_number
 from snowid.web import Settings, create_app
 from snowid.web.openapi import document
 from tests.support.web import fixed_identity_service, serving

@@ -14,10 +14,10 @@ import sys
 from collections.abc import Sequence
 
 from snowid import __version__
+from snowid._exceptions import SnowIdError
 from snowid.cli import _compose, _decode, _generate, _lease, _range, _serve, _sql
 from snowid.cli._common import Handler, OutputError, discard_stdout, guarded_stdout
 from snowid.cli._usage import Parser, lang_from_argv, usage_lang
-from snowid.errors import SnowIdError
 from snowid.i18n import LANGS, translate
 
 __all__ = ["build_parser", "main"]

@@ -1,5 +1,5 @@
 """``snowid compose`` and ``snowid explain``: the seed's tool on the terminal (``snowid decode``,
-which reads every layout, is in ``_decode.py``)."""
+which reads every layout, is in ``snowid/ids/_decode.py``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import argparse
 from snowid import SnowId, breakdown
 from snowid.cli._common import add_lang_option, print_json, use_colour
 from snowid.cli._render import render_breakdown
-from snowid.fields import COMPOSE_FIELDS, read_compose_fields, read_id
+from snowid.ids import COMPOSE_FIELDS, read_compose_fields, read_id
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

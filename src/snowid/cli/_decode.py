@@ -12,9 +12,8 @@ import argparse
 from snowid import BASES, TWITTER, Decoded, SnowId, breakdown, decode, readings
 from snowid.cli._common import add_lang_option, print_json, use_colour
 from snowid.cli._render import aligned, local_text, render_blocks, render_breakdown
-from snowid.fields import read_number
 from snowid.i18n import translate, translate_field, translate_layout
-from snowid.layouts import encode, get_layout
+from snowid.ids import encode, get_layout, read_number
 
 _LAYOUT_HELP = (
     "layout: twitter (default), discord, instagram, sonyflake, sonyflake-v2, mastodon, or"

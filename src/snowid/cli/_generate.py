@@ -9,14 +9,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from snowid import Generator
-from snowid._clock import SYSTEM_CLOCK
+from snowid._exceptions import EmptyValueError, OutOfRangeError
 from snowid.cli._common import add_lang_option
-from snowid.errors import EmptyValueError, OutOfRangeError
-from snowid.fields import to_int
+from snowid.ids import SYSTEM_CLOCK, to_int
 
 if TYPE_CHECKING:
-    from snowid.lease import Lease
-    from snowid.lease._staticguard import StaticGuard
+    from snowid.lease import Lease, StaticGuard
 
 MAX_COUNT = 10_000_000
 _CHUNK = 65_536  # ids per write: output streams instead of holding millions of strings
@@ -73,10 +71,10 @@ def _generate(args: argparse.Namespace, lang: str) -> int:
 def _guard(datacenter: int, machine: int) -> StaticGuard:
     """The fixed identity taken on this host as a ``static:`` lease takes it: refused
     (StaticIdentityInUseError) before any id while another process holds it."""
-    from snowid.lease._staticguard import StaticGuard
+    from snowid.lease import StaticGuard
 
     guard = StaticGuard(datacenter, machine)
-    guard.take(SYSTEM_CLOCK)
+    guard.take(SYSTEM_CLOCK)  # waits past the millisecond a previous holder may have used
     return guard
 
 

@@ -7,7 +7,7 @@ import dataclasses
 
 from snowid.cli._common import add_lang_option, print_json
 from snowid.i18n import translate
-from snowid.layouts import iso_ms
+from snowid.ids import iso_ms
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -5,12 +5,11 @@ from __future__ import annotations
 import argparse
 
 from snowid import LAYOUTS, SYSTEM_CLOCK
+from snowid._exceptions import ReversedWindowError
 from snowid.cli._common import add_lang_option, print_json
 from snowid.cli._render import aligned
-from snowid.errors import ReversedWindowError
-from snowid.fields import parse_time
 from snowid.i18n import translate, translate_layout
-from snowid.layouts import get_layout, layout_info, range_info
+from snowid.ids import get_layout, layout_info, parse_time, range_info
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

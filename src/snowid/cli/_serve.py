@@ -19,9 +19,9 @@ from collections.abc import Iterator
 from dataclasses import MISSING, fields, replace
 from typing import TYPE_CHECKING
 
-from snowid._foreign import detached
+from snowid._exceptions import detached
 from snowid.cli._common import add_lang_option
-from snowid.errors import AddressUnavailableError, ServerStartError
+from snowid.cli._exceptions import AddressUnavailableError, ServerStartError
 from snowid.i18n import translate
 from snowid.web import Settings, preflight
 

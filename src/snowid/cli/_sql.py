@@ -35,7 +35,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _postgres(args: argparse.Namespace, lang: str) -> int:
-    from snowid.sql import FUNCTIONS, apply_postgres, postgres_script, postgres_statements
+    from snowid.integrations.sql import (
+        FUNCTIONS,
+        apply_postgres,
+        postgres_script,
+        postgres_statements,
+    )
 
     if args.apply is None:
         print(postgres_script(lang=lang), end="")

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from typing import NoReturn
 
-from snowid.errors import SnowIdError
+from snowid._exceptions import SnowIdError
 from snowid.i18n import LANGS, detect_lang, translate
 
 __all__ = ["Parser", "lang_from_argv", "usage_lang"]

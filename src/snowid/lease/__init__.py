@@ -69,10 +69,11 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from snowid._clock import Clock
-from snowid._redact import redact, url_kind
+from snowid.ids import Clock
 from snowid.lease._base import IdentityStatus, Lease, LeaseEvent, LeaseState
-from snowid.lease._registry import backend_for
+from snowid.lease._redact import driver_detail, redact, scrub
+from snowid.lease._registry import backend_for, url_kind
+from snowid.lease._staticguard import StaticGuard
 from snowid.lease._storeops import worker_ranges
 from snowid.lease._url import parse_lease_url
 from snowid.lease.file import FileLease, default_state_dir
@@ -85,14 +86,19 @@ __all__ = [
     "Lease",
     "LeaseEvent",
     "LeaseState",
+    "StaticGuard",
     "StaticLease",
+    "backend_for",
     "default_state_dir",
+    "driver_detail",
     "init_lease",
     "lease_status",
     "open_lease",
+    "parse_lease_url",
     "redact",
     "release_on_sigterm",
     "resolve_lease_url",
+    "scrub",
     "url_kind",
     "worker_ranges",
 ]

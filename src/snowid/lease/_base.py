@@ -28,10 +28,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal
 
-from snowid._clock import SYSTEM_CLOCK, Clock
-from snowid._fence import Grant
-from snowid._layout import TWITTER
-from snowid.errors import LeaseLostError
+from snowid._exceptions import LeaseLostError
+from snowid.generate import Grant
+from snowid.ids import SYSTEM_CLOCK, TWITTER, Clock
 
 if TYPE_CHECKING:
     from snowid.lease._url import LeaseUrl

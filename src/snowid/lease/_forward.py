@@ -11,9 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from snowid._clock import wall_lead_ms
-from snowid._fence import Grant
-from snowid._layout import TWITTER
+from snowid.generate import Grant
+from snowid.ids import TWITTER, wall_lead_ms
 
 __all__ = ["ForwardJumpGuard", "ForwardVerdict"]
 

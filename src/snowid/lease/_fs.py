@@ -19,8 +19,12 @@ import os
 import stat
 from pathlib import Path
 
-from snowid._foreign import detached
-from snowid.errors import SlotEntryError, SlotEntryKind, UnsupportedFileSystemError
+from snowid._exceptions import (
+    SlotEntryError,
+    SlotEntryKind,
+    UnsupportedFileSystemError,
+    detached,
+)
 
 __all__ = [
     "NETWORK_FS",

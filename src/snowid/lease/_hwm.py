@@ -31,7 +31,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from snowid.errors import SlotEntryError, SlotQuarantinedError
+from snowid._exceptions import SlotEntryError, SlotQuarantinedError
 
 __all__ = [
     "HORIZON_MS",

@@ -20,7 +20,7 @@ rows it passed over are unlocked at once.
 
 from __future__ import annotations
 
-from snowid._layout import TWITTER
+from snowid.ids import TWITTER
 from snowid.lease._url import check_identifier
 
 __all__ = ["NOW_MS", "Sql"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from snowid._layout import TWITTER
+from snowid.ids import TWITTER
 from snowid.lease._storeops import STORE_FORMAT, Initialised
 from snowid.lease._url import check_identifier
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from snowid._layout import TWITTER
+from snowid.ids import TWITTER
 from snowid.lease._storeops import STORE_FORMAT
 
 __all__ = ["CLAIM", "INIT", "RELEASE", "RENEW", "REPAIR", "Keys"]

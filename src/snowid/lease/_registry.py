@@ -11,11 +11,13 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
+from snowid.lease._redact import _conninfo, _parse_url
+
 if TYPE_CHECKING:
     from snowid.lease._base import Lease
     from snowid.lease._url import LeaseUrl
 
-__all__ = ["BACKENDS", "backend_for"]
+__all__ = ["BACKENDS", "backend_for", "url_kind"]
 
 BACKENDS: dict[str, str] = {
     "static": "snowid.lease.static:StaticLease",
@@ -45,3 +47,19 @@ def backend_for(url: LeaseUrl) -> type[Lease]:
     module_name, _, class_name = target.partition(":")
     backend: type[Lease] = getattr(importlib.import_module(module_name), class_name)
     return backend
+
+
+def url_kind(text: str | None) -> str:
+    """``postgresql``, ``redis``, ``mysql``, ``k8s``, ``file`` or ``static`` (``postgres:``
+    counts as postgresql, ``rediss:`` as redis, ``mariadb:`` as mysql, ``ordinal:`` as
+    k8s); ``other`` for anything else. Says nothing about where the store is."""
+    if not text:
+        return "static"
+    url = _parse_url(text.strip())
+    if url is None:
+        return "postgresql" if _conninfo(text) is not None else "other"
+    # A backend's kind is the first scheme registered for it.
+    target = BACKENDS.get(url.scheme.lower())
+    if target is None:
+        return "other"
+    return next(scheme for scheme, where in BACKENDS.items() if where == target)

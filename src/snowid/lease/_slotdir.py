@@ -12,9 +12,13 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from snowid._foreign import detached
-from snowid._layout import TWITTER
-from snowid.errors import SlotEntryError, SlotQuarantinedError, StateDirUnusableError
+from snowid._exceptions import (
+    SlotEntryError,
+    SlotQuarantinedError,
+    StateDirUnusableError,
+    detached,
+)
+from snowid.ids import TWITTER
 from snowid.lease._base import IdentityStatus
 from snowid.lease._fs import open_slot
 from snowid.lease._hwm import HwmFile, HwmRecord

@@ -32,8 +32,8 @@ import struct
 import sys
 import weakref
 
-from snowid._clock import Clock
-from snowid.errors import StaticIdentityInUseError
+from snowid._exceptions import StaticIdentityInUseError
+from snowid.ids import Clock
 
 __all__ = ["AVAILABLE", "StaticGuard"]
 

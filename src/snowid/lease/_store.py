@@ -26,10 +26,7 @@ import uuid
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
-from snowid._clock import Clock
-from snowid._fence import Grant
-from snowid._layout import TWITTER
-from snowid.errors import (
+from snowid._exceptions import (
     CeilingAheadError,
     ClockSkewError,
     LeaseError,
@@ -39,6 +36,8 @@ from snowid.errors import (
     StoreRegressedError,
     StoreUnreachableError,
 )
+from snowid.generate import Grant
+from snowid.ids import TWITTER, Clock
 from snowid.lease._base import IdentityStatus, Lease
 from snowid.lease._storeops import (
     STORE_FORMAT,

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, TypedDict
 
-from snowid.errors import StoreNotDurableError
+from snowid._exceptions import StoreNotDurableError
 
 __all__ = [
     "DURABILITY",

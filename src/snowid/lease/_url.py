@@ -10,7 +10,7 @@ default; so is an option given twice in the query (which one was meant?).
 
 Every refusal is an :class:`InvalidLeaseUrlError` whose ``reason`` picks its
 catalog message (en/vi), naming the field (``lease``), the URL without its password
-and what is allowed. Numbers follow the core's rules (``snowid._parse.to_int``):
+and what is allowed. Numbers follow the core's rules (``snowid.ids._parse.to_int``):
 ASCII digits only.
 """
 
@@ -27,11 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import SplitResult, parse_qsl, unquote, urlsplit
 
-from snowid._foreign import detached, driver_detail
-from snowid._layout import TWITTER
-from snowid._parse import to_int
-from snowid._redact import hide, hides_raw_password, redact
-from snowid.errors import (
+from snowid._exceptions import (
     InvalidLeaseUrlError,
     InvalidValueError,
     LeaseUrlReason,
@@ -39,7 +35,10 @@ from snowid.errors import (
     OutOfRangeError,
     PasswordFileEmptyError,
     PasswordFileError,
+    detached,
 )
+from snowid.ids import TWITTER, to_int
+from snowid.lease._redact import driver_detail, hide, hides_raw_password, redact
 
 __all__ = [
     "LeaseUrl",
@@ -97,7 +96,7 @@ class LeaseUrl:
 
     @property
     def shown(self) -> str:
-        """The URL as it may be printed (``snowid._redact.redact``: never a secret)."""
+        """The URL as it may be printed (``snowid.lease._redact.redact``: never a secret)."""
         return redact(self.raw)
 
     def with_options(self, options: Mapping[str, object], objects: Iterable[str] = ()) -> LeaseUrl:

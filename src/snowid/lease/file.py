@@ -41,10 +41,7 @@ import socket
 from collections.abc import Callable
 from pathlib import Path
 
-from snowid._clock import Clock
-from snowid._fence import Grant
-from snowid._layout import TWITTER
-from snowid.errors import (
+from snowid._exceptions import (
     CeilingAheadError,
     LeaseError,
     LeaseLostError,
@@ -53,6 +50,8 @@ from snowid.errors import (
     SlotEntryError,
     SlotQuarantinedError,
 )
+from snowid.generate import Grant
+from snowid.ids import TWITTER, Clock
 from snowid.lease._base import IdentityStatus, Lease
 from snowid.lease._forward import ForwardJumpGuard
 from snowid.lease._fs import check_state_dir, open_slot, same_file

@@ -28,13 +28,61 @@ import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from snowid._clock import Clock
-from snowid._layout import TWITTER
-from snowid.errors import OrdinalMissingError, OrdinalNotANumberError, OrdinalOutOfRangeError
+from snowid._exceptions import LeaseError, display_value, error_data
+from snowid.ids import TWITTER, Clock
 from snowid.lease._url import LeaseUrl
 from snowid.lease.file import FileLease
 
-__all__ = ["DEFAULT_ORDINAL_ENV", "OPTIONS", "PodBlock", "PodLease", "pod_block"]
+__all__ = [
+    "DEFAULT_ORDINAL_ENV",
+    "OPTIONS",
+    "OrdinalMissingError",
+    "OrdinalNotANumberError",
+    "OrdinalOutOfRangeError",
+    "PodBlock",
+    "PodLease",
+    "pod_block",
+]
+
+
+@error_data
+class OrdinalMissingError(LeaseError):
+    """``k8s:``: the pod's ordinal cannot be read: ``source`` (the host name or an
+    environment variable) is ``value``, which does not end in a number."""
+
+    code = "ordinal_missing"
+    _shown = frozenset({"value"})
+    source: str
+    value: str
+
+
+class OrdinalNotANumberError(OrdinalMissingError):
+    """``k8s:``: the environment variable ``source`` holds ``value``, which is not a plain
+    decimal number (digits only: no space, sign or point)."""
+
+    code = "ordinal_not_a_number"
+
+    def _derived(self) -> dict[str, object]:
+        return {"value": display_value(repr(self.value))}  # quoted: " 4" shows its space
+
+
+@error_data
+class OrdinalOutOfRangeError(LeaseError):
+    """``k8s:``: the pod's ordinal ``ordinal`` (from ``source`` = ``value``) is negative, or
+    plus ``offset`` is past ``max``, the largest pod number ``pod_bits`` bits hold."""
+
+    code = "ordinal_out_of_range"
+    _shown = frozenset({"value", "ordinal"})
+    source: str
+    value: str
+    ordinal: int
+    offset: int
+    max: int
+    pod_bits: int
+
+    def _derived(self) -> dict[str, object]:
+        return {"max_ordinal": self.max - self.offset}
+
 
 log = logging.getLogger("snowid.lease")
 

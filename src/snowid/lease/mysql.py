@@ -32,15 +32,13 @@ import time
 import uuid
 from typing import Any, Unpack
 
-from snowid._clock import Clock
-from snowid._foreign import detached, driver_detail
-from snowid._layout import TWITTER
-from snowid._redact import scrub
-from snowid.errors import (
+from snowid._exceptions import (
     StoreRefusedError,
     StoreUnreachableError,
     StoreVersionError,
+    detached,
 )
+from snowid.ids import TWITTER, Clock
 from snowid.lease._base import IdentityStatus
 from snowid.lease._mysqlconn import (
     MIN_VERSION,
@@ -52,6 +50,7 @@ from snowid.lease._mysqlconn import (
 )
 from snowid.lease._mysqlconn import reason as reason_of
 from snowid.lease._mysqlsql import SESSION, Sql
+from snowid.lease._redact import driver_detail, scrub
 from snowid.lease._store import (
     Claimed,
     Initialised,

@@ -16,13 +16,12 @@ import os
 import threading
 from typing import Any, Unpack
 
-from snowid._clock import Clock
-from snowid._foreign import detached, driver_detail
-from snowid._redact import redact, scrub
-from snowid.errors import StoreUnreachableError
+from snowid._exceptions import StoreUnreachableError, detached
+from snowid.ids import Clock
 from snowid.lease._base import IdentityStatus
 from snowid.lease._pgconn import StatementTimer, abandon_inherited, libpq_conninfo
 from snowid.lease._pgsql import Sql
+from snowid.lease._redact import driver_detail, redact, scrub
 from snowid.lease._store import (
     Claimed,
     Initialised,

@@ -23,16 +23,16 @@ from __future__ import annotations
 import uuid
 from typing import Any, Unpack
 
-from snowid._clock import Clock
-from snowid._foreign import detached, driver_detail
-from snowid._redact import scrub
-from snowid.errors import (
+from snowid._exceptions import (
     StoreConfigHiddenError,
     StoreRefusedError,
     StoreReplicationError,
     StoreUnreachableError,
+    detached,
 )
+from snowid.ids import Clock
 from snowid.lease._base import IdentityStatus
+from snowid.lease._redact import driver_detail, scrub
 from snowid.lease._redis_lua import CLAIM, INIT, RELEASE, RENEW, REPAIR, Keys
 from snowid.lease._store import (
     Claimed,

@@ -19,10 +19,9 @@ import logging
 import os
 import threading
 
-from snowid._clock import Clock
-from snowid._fence import Grant
-from snowid._layout import TWITTER
-from snowid.errors import ForkedGeneratorError
+from snowid._exceptions import ForkedGeneratorError
+from snowid.generate import Grant
+from snowid.ids import TWITTER, Clock
 from snowid.lease._base import Lease
 from snowid.lease._staticguard import AVAILABLE, StaticGuard
 from snowid.lease._url import LeaseUrl

@@ -13,7 +13,7 @@ from starlette.routing import BaseRoute, Match, Mount
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from snowid.errors import SnowIdError
+from snowid._exceptions import SnowIdError
 from snowid.i18n import detect_lang, translate
 from snowid.web import _log_start, api, pages
 from snowid.web._auth import TokenFile

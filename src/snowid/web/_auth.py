@@ -20,10 +20,10 @@ from collections.abc import Callable
 from starlette.requests import Request
 from starlette.responses import Response
 
-from snowid._foreign import detached
-from snowid.errors import AuthTokenFileEmptyError, AuthTokenFileError
+from snowid._exceptions import detached
 from snowid.i18n import detect_lang, translate
 from snowid.web._errors import error_response
+from snowid.web._exceptions import AuthTokenFileEmptyError, AuthTokenFileError
 from snowid.web._lang import negotiate
 
 __all__ = ["CHECK_INTERVAL_S", "TokenFile", "read_tokens"]

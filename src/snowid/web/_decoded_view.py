@@ -14,10 +14,9 @@ from typing import Any
 from urllib.parse import urlencode
 
 from snowid import LAYOUTS, SYSTEM_CLOCK, TWITTER, Clock, Decoded, Layout, SnowId, readings
-from snowid.errors import InvalidLayoutError
-from snowid.fields import display_value
+from snowid._exceptions import InvalidLayoutError
 from snowid.i18n import translate, translate_layout
-from snowid.layouts import builtin_layout, iso_ms
+from snowid.ids import builtin_layout, display_value, iso_ms
 from snowid.web._view import (
     decode_href,
     field_label,

@@ -24,7 +24,7 @@ import time
 
 from starlette.responses import Response
 
-from snowid.errors import (
+from snowid._exceptions import (
     GeneratorError,
     InvalidIdError,
     InvalidLeaseUrlError,

@@ -1,6 +1,6 @@
 """Reading the compose and decode inputs, with every invalid field reported on its own.
 
-The reading is the core's one reader (``snowid.fields``, shared with the CLI); this
+The reading is the core's one reader (``snowid.ids``, shared with the CLI); this
 module keeps the raw inputs alongside, for refilling the form. ``check_single_values``
 is the JSON API's refusal of a parameter given twice; ``repeated`` gives the pages the
 same errors, shown on their fields.
@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from starlette.datastructures import QueryParams
 
 from snowid import SYSTEM_CLOCK, Clock, SnowId
-from snowid.errors import DuplicateParameterError, InvalidValueError, SnowIdError
-from snowid.fields import COMPOSE_FIELDS, first_error, read_compose_fields
+from snowid._exceptions import InvalidValueError, SnowIdError
+from snowid.ids import COMPOSE_FIELDS, first_error, read_compose_fields
+from snowid.web._exceptions import DuplicateParameterError
 
 __all__ = [
     "COMPOSE_FIELDS",

@@ -15,8 +15,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from snowid import LAYOUTS, SYSTEM_CLOCK, Clock, Layout, decode, readings
-from snowid.fields import parse_time, read_number
-from snowid.layouts import builtin_layout, layout_info, range_info
+from snowid.ids import builtin_layout, layout_info, parse_time, range_info, read_number
 from snowid.web._errors import json_response
 from snowid.web._forms import check_single_values
 from snowid.web._lang import negotiate

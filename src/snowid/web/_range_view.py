@@ -16,10 +16,9 @@ from urllib.parse import urlencode
 from starlette.datastructures import QueryParams
 
 from snowid import SYSTEM_CLOCK, Clock, Layout
-from snowid.errors import InvalidLayoutError, InvalidValueError, ReversedWindowError
-from snowid.fields import parse_time
+from snowid._exceptions import InvalidLayoutError, InvalidValueError, ReversedWindowError
 from snowid.i18n import translate, translate_layout
-from snowid.layouts import range_info
+from snowid.ids import parse_time, range_info
 from snowid.web._decoded_view import layout_message, layout_summary, page_layout
 from snowid.web._forms import localized_message, repeated
 from snowid.web._view import decode_href, input_value, time_view, translator

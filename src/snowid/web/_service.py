@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from snowid import Generator, GeneratorStats, Grant
-from snowid.errors import GeneratorError, LeaseError, SnowIdError
+from snowid._exceptions import GeneratorError, LeaseError, SnowIdError
 from snowid.lease import StaticLease
 
 if TYPE_CHECKING:

@@ -15,16 +15,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import ClassVar
 
-from snowid.errors import (
-    AuthTokenFileMissingError,
-    EmptyValueError,
-    ForwardedIpsError,
-    InvalidLeaseUrlError,
-    NotABooleanError,
-    OutOfRangeError,
-)
-from snowid.fields import to_int
+from snowid._exceptions import EmptyValueError, InvalidLeaseUrlError, OutOfRangeError
+from snowid.ids import to_int
 from snowid.lease import redact
+from snowid.web._exceptions import AuthTokenFileMissingError, ForwardedIpsError, NotABooleanError
 
 __all__ = ["DEFAULT_MAX_COUNT", "Settings", "preflight"]
 

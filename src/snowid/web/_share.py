@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from snowid import GeneratorStats, Grant
-from snowid.errors import MetricsDirError
+from snowid.web._exceptions import MetricsDirError
 from snowid.web._service import Snapshot
 
 if TYPE_CHECKING:

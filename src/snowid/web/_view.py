@@ -30,9 +30,9 @@ from snowid import (
     breakdown,
     decode,
 )
-from snowid.errors import InvalidValueError
+from snowid._exceptions import InvalidValueError
 from snowid.i18n import catalog, translate
-from snowid.layouts import iso_ms
+from snowid.ids import iso_ms
 from snowid.web._forms import localized_message
 
 __all__ = [

@@ -10,8 +10,8 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from snowid import breakdown
-from snowid.errors import OutOfRangeError
-from snowid.fields import to_int
+from snowid._exceptions import OutOfRangeError
+from snowid.ids import to_int
 from snowid.web import _layout_api as layout_api
 from snowid.web import _metrics
 from snowid.web._auth import TokenFile

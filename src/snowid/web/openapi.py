@@ -6,9 +6,9 @@ from typing import Any
 
 from snowid import TWITTER, __version__
 from snowid.i18n import LANGS
-from snowid.web._openapi_layouts import json_response
-from snowid.web._openapi_layouts import paths as layout_paths
-from snowid.web._openapi_layouts import schemas as layout_schemas
+from snowid.web._layout_schemas import json_response
+from snowid.web._layout_schemas import paths as layout_paths
+from snowid.web._layout_schemas import schemas as layout_schemas
 
 __all__ = ["document"]
 

@@ -20,7 +20,7 @@ from starlette.routing import BaseRoute, Route
 from starlette.templating import Jinja2Templates
 
 from snowid import SYSTEM_CLOCK
-from snowid.errors import InvalidLayoutError, InvalidValueError
+from snowid._exceptions import InvalidLayoutError, InvalidValueError
 from snowid.i18n import LANGS, translate
 from snowid.web._about import REFERENCES, faq, faq_json_ld
 from snowid.web._decoded_view import decoded_view, layout_message, layout_options, page_layout

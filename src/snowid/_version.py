@@ -1,0 +1,3 @@
+"""The package version: written only here (pyproject.toml reads it, via hatch)."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,30 @@
+"""The CLI's own errors: ``snowid serve`` cannot listen where it was told to, or one of its
+server processes failed to start.
+
+Raised by ``_serve``; users import it from ``snowid.errors``.
+"""
+
+from __future__ import annotations
+
+from snowid._exceptions import SnowIdError, error_data
+
+__all__ = ["AddressUnavailableError", "ServerStartError"]
+
+
+@error_data
+class AddressUnavailableError(SnowIdError, OSError):
+    """``snowid serve`` cannot listen on ``host`` port ``port`` (``reason``)."""
+
+    code = "address_unavailable"
+    host: str
+    port: int
+    reason: str
+
+
+@error_data
+class ServerStartError(SnowIdError, RuntimeError):
+    """A process of ``snowid serve`` (one of ``workers``) failed to start; its own error is
+    in the log before this one. The server stopped rather than run short of a process."""
+
+    code = "server_start_failed"
+    workers: int

@@ -1,0 +1,8 @@
+"""Django model and form fields of Snowflake ids; the public path is ``snowid.django``."""
+
+from __future__ import annotations
+
+from snowid.integrations.django._forms import SnowIdFormField, SnowIdWidget
+from snowid.integrations.django._model import SnowIdField, created_between, new_id
+
+__all__ = ["SnowIdField", "SnowIdFormField", "SnowIdWidget", "created_between", "new_id"]

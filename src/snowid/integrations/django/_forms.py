@@ -1,0 +1,103 @@
+"""The form field and widget of ``SnowIdField``: decimal digits in, the id's time shown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from snowid._exceptions import InvalidValueError
+from snowid._isotime import iso_utc
+from snowid.i18n import DEFAULT_LANG, normalize_lang, translate
+from snowid.ids import SnowId, to_snowid
+
+__all__ = ["SnowIdFormField", "SnowIdWidget", "django_lang"]
+
+
+def django_lang() -> str:
+    """snowid's catalog language for Django's active language (English unless Vietnamese)."""
+    from django.utils.translation import get_language
+
+    return normalize_lang(get_language()) or DEFAULT_LANG
+
+
+def _valid(value: object) -> SnowId | None:
+    try:
+        return None if value is None or value == "" else to_snowid(value)
+    except InvalidValueError:
+        return None
+
+
+class SnowIdWidget(forms.TextInput):  # type: ignore[misc]  # Django has no types
+    """A text box of decimal digits, followed by the id's UTC time (read-only text).
+
+    Not a number box: browsers keep those as floating-point numbers, which cannot hold
+    every id above 2^53 (``9223372036854775807`` would come back as ...5808).
+    """
+
+    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
+        defaults = {"inputmode": "numeric", "pattern": "[0-9]{1,19}", "autocomplete": "off"}
+        super().__init__({**defaults, **(attrs or {})})
+
+    def format_value(self, value: Any) -> str | None:
+        if value is None or value == "":
+            return None
+        return str(value)  # a SnowId or an int as its digits; text as typed
+
+    def render(
+        self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: Any = None
+    ) -> SafeString:
+        html: SafeString = super().render(name, value, attrs, renderer)
+        made = _valid(value)
+        if made is None:
+            return html
+        when = iso_utc(made.datetime)
+        label = translate("django.made_at", django_lang(), time=when)
+        return html + format_html(
+            ' <time class="snowid-time" datetime="{}" title="{}">{}</time>', when, label, when
+        )
+
+
+class SnowIdFormField(forms.CharField):  # type: ignore[misc]  # Django has no types
+    """A form field whose cleaned value is a ``SnowId`` (or None when left empty).
+
+    Takes the decimal digits (spaces around them are trimmed); anything else is a
+    ``ValidationError`` carrying snowid's message (code: the snowid error's code).
+    """
+
+    widget = SnowIdWidget
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("empty_value", None)
+        for unused in ("max_length", "min_length"):  # set by the digits, not by callers
+            kwargs.pop(unused, None)
+        super().__init__(**kwargs)
+
+    def prepare_value(self, value: Any) -> Any:
+        return str(value) if isinstance(value, SnowId) else value
+
+    def to_python(self, value: Any) -> SnowId | None:
+        if isinstance(value, SnowId):
+            return value
+        if not isinstance(value, str) and value is not None:
+            text: Any = value  # an int or a float from a JSON body: to_snowid judges it
+        else:
+            text = super().to_python(value)  # trims; empty is None
+            if text is None:
+                return None
+        try:
+            return to_snowid(text)
+        except InvalidValueError as error:
+            raise ValidationError(error.message(django_lang()), code=error.code) from None
+
+    def has_changed(self, initial: Any, data: Any) -> bool:
+        # The hidden initial comes back as text, the data as a SnowId: compare ids.
+        if self.disabled:
+            return False
+        try:
+            return self.to_python(initial) != self.to_python(data)
+        except ValidationError:
+            return True

@@ -1,0 +1,130 @@
+"""``SnowIdField``: the model field, its attribute and its default."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models.query_utils import DeferredAttribute
+from django.utils.functional import cached_property
+
+from snowid._exceptions import InvalidValueError
+from snowid.ids import SnowId, id_range, to_snowid
+from snowid.integrations.django._forms import SnowIdFormField, SnowIdWidget, django_lang
+from snowid.process import configure, next_id, started
+
+__all__ = ["SETTING", "SnowIdField", "created_between", "new_id"]
+
+SETTING = "SNOWID_LEASE"
+"""The Django setting naming the process-wide generator's lease (as the environment variable)."""
+
+
+def new_id() -> SnowId:
+    """A new id from the process-wide generator: the default of every ``SnowIdField``.
+
+    Before this process's first id, ``settings.SNOWID_LEASE`` (when set and not empty)
+    is passed to ``snowid.configure``: it wins over the environment variable, and a
+    different lease configured in code is refused with ``AlreadyConfiguredError``.
+    """
+    if not started():  # once per process (and again in a forked child)
+        from django.conf import settings
+
+        lease = getattr(settings, SETTING, None)
+        if lease is not None and lease != "":
+            configure(lease=lease)  # the same URL again is a no-op
+    return next_id()
+
+
+def _as_snowid(value: Any, field: str) -> Any:
+    """A value for the model attribute: a SnowId, None, or a query expression as given."""
+    if value is None or type(value) is SnowId or hasattr(value, "resolve_expression"):
+        return value
+    return to_snowid(value, field)
+
+
+class _SnowIdAttribute(DeferredAttribute):  # type: ignore[misc]  # Django has no types
+    """The model attribute: whatever is assigned is kept as a SnowId (or refused at once),
+    so ``Order(id="4194439168").id == Order.objects.get(...).id``."""
+
+    def __set__(self, instance: Any, value: Any) -> None:
+        instance.__dict__[self.field.attname] = _as_snowid(value, self.field.name)
+
+
+class SnowIdField(models.BigIntegerField):  # type: ignore[misc]  # Django has no types
+    """A Snowflake id column: ``BIGINT`` in the database, ``SnowId`` in Python.
+
+    ``default`` is ``new_id`` unless given (``default=None`` for a column that holds
+    other rows' ids). Values in queries and assignments may be a SnowId, an int or a
+    decimal string; anything else raises snowid's specific error before the database
+    sees it (in a form or ``full_clean``: a ``ValidationError`` with that message).
+    """
+
+    descriptor_class = _SnowIdAttribute
+    description = "Snowflake id (64-bit integer)"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("default", new_id)
+        super().__init__(*args, **kwargs)
+
+    def deconstruct(self) -> tuple[str, str, list[Any], dict[str, Any]]:
+        name, _path, args, kwargs = super().deconstruct()
+        if kwargs.get("default") is new_id:
+            del kwargs["default"]  # __init__ puts it back: migrations name no function
+        # The public path, so that migrations survive a move inside the package.
+        return name, "snowid.django.SnowIdField", args, kwargs
+
+    @cached_property  # type: ignore[untyped-decorator]  # Django has no types
+    def validators(self) -> list[Any]:
+        # Not BigIntegerField's min/max validators: every SnowId is in range, and they
+        # would compare a SnowId with an int, which SnowId refuses.
+        return [*self.default_validators, *self._validators]
+
+    def from_db_value(self, value: Any, expression: Any, connection: Any) -> SnowId | None:
+        del expression, connection
+        if value is None:
+            return None
+        return to_snowid(value, "stored id")  # a corrupt row is an error, not a wrong id
+
+    def to_python(self, value: Any) -> SnowId | None:
+        if value is None:
+            return None
+        try:
+            return to_snowid(value, self.name or "id")
+        except InvalidValueError as error:
+            raise ValidationError(error.message(django_lang()), code=error.code) from None
+
+    def get_prep_value(self, value: Any) -> Any:
+        value = models.Field.get_prep_value(self, value)  # resolves lazy objects
+        if value is None or hasattr(value, "resolve_expression"):
+            return value
+        return int(to_snowid(value, self.name or "id"))
+
+    def value_to_string(self, obj: Any) -> str:
+        value = self.value_from_object(obj)
+        return "" if value is None else str(value)
+
+    def formfield(self, **kwargs: Any) -> Any:
+        # The admin asks for its number box (AdminBigIntegerFieldWidget): a browser may
+        # round an id in a number box, so any number widget is replaced by the text one.
+        widget = kwargs.get("widget")
+        if widget is None or _is_number_widget(widget):
+            kwargs["widget"] = SnowIdWidget
+        # models.Field's formfield, not IntegerField's: no min_value/max_value/step.
+        return models.Field.formfield(self, **{"form_class": SnowIdFormField, **kwargs})
+
+
+def _is_number_widget(widget: Any) -> bool:
+    from django import forms
+
+    if isinstance(widget, type):
+        return issubclass(widget, forms.NumberInput)
+    return isinstance(widget, forms.NumberInput)
+
+
+def created_between(field: str, start: _dt.datetime | int, end: _dt.datetime | int) -> models.Q:
+    """``Q(field__range=...)``: the rows whose id in ``field`` was made from ``start`` to
+    ``end`` (both included; datetimes, naive = UTC, or Unix ms). Uses the key's index."""
+    low, high = id_range(start, end)
+    return models.Q(**{f"{field}__range": (low, high)})

@@ -1,0 +1,216 @@
+"""The process-wide generator behind ``snowid.next_id()``: what the integrations use for defaults.
+
+One lease URL per program, from ``snowid.configure(lease=...)`` or else the ``SNOWID_LEASE``
+environment variable; there is no silent default, because application ids usually meet in
+one database written from several hosts and ``file:`` slots are unique on one host only.
+
+Each process builds its own ``Generator(fence=open_lease(url))`` on first use. A forked
+child (a pre-forked web worker, a multiprocessing or Celery child) forgets what it
+inherited and builds its own on its first call, so it claims its own identity; the lock
+is replaced in the child too, as a parent thread may have held it at the fork.
+
+A fixed identity (``static:``) cannot be claimed, only promised, so two processes using
+the same one would issue the same ids. The lease layer keeps it to one process at a time
+in this network namespace (``StaticIdentityInUseError``, see ``snowid.lease.static``);
+on top of that, a process forked from one that claimed it is refused
+(``ForkedGeneratorError``), even once that one has let go.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from snowid._exceptions import (
+    AlreadyConfiguredError,
+    ForkedGeneratorError,
+    NotConfiguredError,
+)
+from snowid.generate import Generator, count_of
+from snowid.ids import SnowId, wrong_type
+
+if TYPE_CHECKING:
+    from snowid.lease import Lease, LeaseEvent
+    from snowid.lease.static import StaticLease
+
+__all__ = ["ENV_VAR", "anext_id", "configure", "next_id", "next_ids", "started"]
+
+ENV_VAR = "SNOWID_LEASE"
+"""The same variable as ``snowid.lease.ENV_VAR``, named here so that importing snowid does
+not load the lease layer (it loads on the first id)."""
+
+
+class _State:
+    """Everything the process-wide generator keeps; one instance, module-level."""
+
+    __slots__ = (
+        "ancestor_fixed",
+        "configured",
+        "fixed",
+        "generator",
+        "lease",
+        "lock",
+        "next_int",
+    )
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.configured: str | None = None
+        """The URL given to configure(), or read from the environment at first use."""
+        self.generator: Generator | None = None
+        """This process's generator; None until first use, and again in a forked child."""
+        self.next_int: Callable[[], int] = _first_int
+        """The generator's ``next_id``, or ``_first_int`` while there is no generator."""
+        self.lease: Lease | None = None
+        self.fixed: tuple[int, int] | None = None
+        """The static (datacenter, machine) this process claimed, if any."""
+        self.ancestor_fixed: set[tuple[int, int]] = set()
+        """Static identities that a process this one was forked from had taken."""
+
+
+def _first_int() -> int:
+    return _start().next_id()
+
+
+_state = _State()
+_from_int = SnowId._from_int
+
+next_id = SnowId._from_source(
+    _state,
+    __name__,
+    "next_id",
+    "A new id from this process's generator (built, and its identity claimed, on first use).",
+)
+# One function, no call of its own: _from_int(_state.next_int()) fused (the hot path).
+
+
+def configure(*, lease: str) -> None:
+    """Choose where the process-wide generator gets its worker identity: a lease URL.
+
+    ``file:`` (host slots: the processes of one host), ``postgresql://host/db`` (a fleet),
+    ``static://DATACENTER/MACHINE`` (your own promise) and every other URL that
+    ``snowid.lease.open_lease`` takes. Checked now (an ``InvalidLeaseUrlError`` names what
+    is wrong); nothing is claimed until the first id, in each process.
+    Takes precedence over ``SNOWID_LEASE``.
+    The same URL again is a no-op; another one raises ``AlreadyConfiguredError``.
+    """
+    url = _check_url(lease)
+    from snowid.lease import open_lease
+
+    open_lease(url).close()  # every option is checked now, not at the first id; no I/O
+    with _state.lock:
+        current = _state.configured
+        if current is not None and current != url:
+            from snowid.lease import redact
+
+            raise AlreadyConfiguredError(field="lease", value=redact(url), current=redact(current))
+        _state.configured = url
+
+
+def started() -> bool:
+    """Whether this process has its generator (it may still lose it: a fork)."""
+    return _state.generator is not None
+
+
+def next_ids(n: int) -> list[SnowId]:
+    """``n`` new ids in increasing order (see ``Generator.next_ids``)."""
+    count_of(n, "snowid.next_ids()")  # before a lease is claimed for nothing
+    generator = _state.generator
+    if generator is None:
+        generator = _start()
+    return [_from_int(value) for value in generator.next_ids(n)]
+
+
+async def anext_id() -> SnowId:
+    """``next_id`` for asyncio: a wait (for a lease, or the next millisecond) is awaited."""
+    generator = _state.generator
+    if generator is None:
+        generator = _start()  # builds objects only: the claim itself is awaited below
+    return _from_int(await generator.anext_id())
+
+
+# --- building this process's generator ------------------------------------------------
+
+
+def _check_url(lease: object) -> str:
+    from snowid.lease import backend_for, parse_lease_url
+
+    if not isinstance(lease, str):
+        raise wrong_type("lease", lease, "snowid.configure()", "str")
+    url = lease.strip()
+    backend_for(parse_lease_url(url))  # "" and unknown schemes are refused here, never defaulted
+    return url
+
+
+def _start() -> Generator:
+    with _state.lock:
+        if _state.generator is not None:  # another thread got here first
+            return _state.generator
+        url = _state.configured or os.environ.get(ENV_VAR, "").strip()
+        if not url:
+            raise NotConfiguredError(env=ENV_VAR)
+        # Not empty, so open_lease reads this URL, not its default; it refuses a bad one
+        # with the errors configure() gives.
+        from snowid.lease import open_lease
+        from snowid.lease.static import StaticLease
+
+        lease = open_lease(url)
+        try:
+            if isinstance(lease, StaticLease):
+                _check_not_inherited(lease)
+            generator = Generator(fence=lease)
+        except BaseException:
+            lease.close()
+            raise
+        _state.configured = url
+        _state.lease = lease
+        _state.generator = generator
+        _state.next_int = generator.next_id
+        return generator
+
+
+def _check_not_inherited(lease: StaticLease) -> None:
+    """Refuse a static identity that a process this one was forked from claimed; else
+    remember it once claimed, for this process's own forked children."""
+    identity = (lease.datacenter, lease.machine)
+    if identity in _state.ancestor_fixed:
+        raise ForkedGeneratorError(datacenter=lease.datacenter, machine=lease.machine)
+
+    def on_event(event: LeaseEvent) -> None:
+        if event.kind == "claim":
+            _state.fixed = identity
+
+    lease.listeners.append(on_event)
+
+
+def _after_fork_in_child() -> None:
+    state = _state
+    state.lock = threading.Lock()
+    state.generator = None
+    state.next_int = _first_int
+    state.lease = None  # the inherited lease drops its grant itself (Lease)
+    if state.fixed is not None:
+        # The guard itself is dropped by the lease layer (the parent keeps it); if the
+        # parent lets go first, this child still refuses the identity (ancestor_fixed).
+        state.ancestor_fixed.add(state.fixed)
+        state.fixed = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def _reset() -> None:
+    """Forget the configuration and close this process's lease (for tests)."""
+    with _state.lock:
+        lease = _state.lease
+        _state.configured = None
+        _state.generator = None
+        _state.next_int = _first_int
+        _state.lease = None
+        _state.fixed = None
+        _state.ancestor_fixed.clear()
+    if lease is not None:
+        lease.close()

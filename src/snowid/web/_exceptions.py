@@ -1,0 +1,81 @@
+"""The web service's own errors: a query parameter given twice and the service's settings.
+
+Raised by ``_forms``, ``_settings`` and ``_auth``; shown by ``_errors`` (the one error
+shape of the service). Users import them from ``snowid.errors``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from snowid._exceptions import DriverDetail, InvalidValueError, error_data
+
+__all__ = [
+    "AuthTokenFileEmptyError",
+    "AuthTokenFileError",
+    "AuthTokenFileMissingError",
+    "DuplicateParameterError",
+    "ForwardedIpsError",
+    "MetricsDirError",
+    "NotABooleanError",
+]
+
+
+@error_data
+class DuplicateParameterError(InvalidValueError):
+    """A query parameter of the HTTP API given ``count`` times (``?machine=1&machine=2``):
+    which value counts would be a guess. ``parameter`` is its name as sent (also ``field``),
+    ``value`` the values given.
+    """
+
+    code = "duplicate_parameter"
+    _shown = frozenset({"value", "parameter"})  # the client's text, shortened and made visible
+    parameter: str
+    count: int
+
+
+class NotABooleanError(InvalidValueError):
+    """A yes/no setting (``field``, a SNOWID_* variable) whose ``value`` is neither."""
+
+    code = "not_a_boolean"
+
+
+@error_data
+class AuthTokenFileError(InvalidValueError, DriverDetail):
+    """The bearer-token file ``value`` of ``snowid serve`` cannot be read (``reason``)."""
+
+    code = "auth_token_file_unreadable"
+    # The operator's own path: shown whole, not shortened.
+    _shown: ClassVar[frozenset[str]] = frozenset()
+    field: str = "auth_token_file"
+    reason: str = ""
+
+
+class AuthTokenFileEmptyError(AuthTokenFileError):
+    """The bearer-token file ``value`` holds no token."""
+
+    code = "auth_token_file_empty"
+
+
+class AuthTokenFileMissingError(AuthTokenFileError):
+    """Token authentication for /metrics (``field``) is on without a token file."""
+
+    code = "auth_token_file_missing"
+
+
+@error_data
+class MetricsDirError(InvalidValueError):
+    """The directory ``value`` where ``snowid serve``'s worker processes share their metrics
+    cannot be created or written (it is a file, under /proc, read-only, ...): ``reason``."""
+
+    code = "metrics_dir_unusable"
+    _shown: ClassVar[frozenset[str]] = frozenset()  # the operator's own path, shown whole
+    field: str = "metrics_dir"
+    reason: str = ""
+
+
+class ForwardedIpsError(InvalidValueError):
+    """``forwarded_allow_ips`` (``field``) is ``value``: neither ``*`` nor a list of IP
+    addresses and networks separated by commas."""
+
+    code = "forwarded_allow_ips"

@@ -1,0 +1,253 @@
+"""The OpenAPI paths and schemas of the layout endpoints (decode, readings, layouts, range).
+
+``openapi.document`` merges these in, and builds its own answers with ``json_response``;
+the numbers come from the layouts themselves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from snowid.ids import BEFORE_FIRST_SNOWFLAKE, IN_THE_FUTURE, LAYOUTS, MAX_EXACT_MS
+
+__all__ = ["json_response", "paths", "schemas"]
+
+_NAMES = [layout.name for layout in LAYOUTS]
+_MAX_U64 = 2**64 - 1
+
+
+def _ref(name: str) -> dict[str, Any]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def json_response(description: str, schema: str) -> dict[str, Any]:
+    """An answer whose JSON body is the component schema ``schema``."""
+    return {"description": description, "content": {"application/json": {"schema": _ref(schema)}}}
+
+
+def _id_param() -> dict[str, Any]:
+    return {
+        "name": "id",
+        "in": "path",
+        "required": True,
+        "description": (
+            "A number in decimal (0..18446744073709551615) or 0x… hex. Twitter and"
+            " Sonyflake ids stop at 9223372036854775807 (bit 63 is their sign bit): a"
+            " larger number read in those layouts is answered with 422 id_sign_bit_set."
+        ),
+        "schema": {
+            "anyOf": [
+                {"type": "integer", "minimum": 0, "maximum": _MAX_U64},
+                {"type": "string", "pattern": "^0[xX][0-9a-fA-F]{1,16}$"},
+            ]
+        },
+    }
+
+
+def _layout_param() -> dict[str, Any]:
+    return {
+        "name": "layout",
+        "in": "query",
+        "required": False,
+        "description": "A built-in layout, exactly as listed by /api/layouts; absent means twitter.",
+        "schema": {"type": "string", "enum": _NAMES},
+    }
+
+
+def _time_param(name: str, required: bool, default: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "in": "query",
+        "required": required,
+        "description": (
+            f"Unix milliseconds or an RFC 3339 date and time{default}. A time before the"
+            " layout's epoch or after its last time is cut to the layout, never refused."
+        ),
+        "schema": {
+            "anyOf": [
+                {"type": "integer", "minimum": 0, "maximum": MAX_EXACT_MS},
+                {"type": "string", "format": "date-time"},
+            ]
+        },
+    }
+
+
+def paths(errors: dict[str, Any], lang_param: dict[str, Any]) -> dict[str, Any]:
+    """The four paths; ``errors`` are the shared 400/422 responses."""
+    not_found = {"404": json_response("No route (for example an empty id).", "Error")}
+    return {
+        "/api/decode/{id}": {
+            "get": {
+                "operationId": "decode",
+                "summary": "Read one number in a layout (Twitter unless ?layout= says otherwise).",
+                "description": (
+                    "The Twitter layout's answer also carries every key of the compose"
+                    " breakdown (datacenter, machine, sequence, worker, steps)."
+                ),
+                "parameters": [_id_param(), _layout_param(), lang_param],
+                "responses": {
+                    "200": json_response("The id, its time, fields and warnings.", "Decoded"),
+                    **errors,
+                    **not_found,
+                },
+            }
+        },
+        "/api/readings/{id}": {
+            "get": {
+                "operationId": "readings",
+                "summary": "The number read in every built-in layout with a plausible time.",
+                "parameters": [_id_param(), lang_param],
+                "responses": {
+                    "200": json_response("Twitter first.", "Readings"),
+                    **errors,
+                    **not_found,
+                },
+            }
+        },
+        "/api/layouts": {
+            "get": {
+                "operationId": "layouts",
+                "summary": "The built-in layouts, with their sources.",
+                "parameters": [lang_param],
+                "responses": {"200": json_response("Twitter first.", "Layouts"), **errors},
+            }
+        },
+        "/api/range": {
+            "get": {
+                "operationId": "range",
+                "summary": "The lowest and highest id made in a time window (both ends included).",
+                "parameters": [
+                    _time_param("from", True, ""),
+                    _time_param("to", False, "; absent means now"),
+                    _layout_param(),
+                    lang_param,
+                ],
+                "responses": {
+                    "200": json_response("For WHERE id BETWEEN low AND high.", "Range"),
+                    **errors,
+                },
+            }
+        },
+    }
+
+
+def schemas(breakdown: dict[str, Any]) -> dict[str, Any]:
+    """The response schemas; ``breakdown`` (the compose answer's schema) lends the keys every
+    id's answer shares (hex, binary) and those only a Twitter id's answer has."""
+    number = {"type": "integer", "minimum": 0}
+    id_string = {"type": "string", "pattern": "^[0-9]{1,20}$"}
+    moment = {
+        "type": "object",
+        "required": ["timestamp", "datetime"],
+        "additionalProperties": False,
+        "properties": {"timestamp": {"type": "integer"}, "datetime": {"type": ["string", "null"]}},
+    }
+    borrowed = {
+        key: breakdown["properties"][key]
+        for key in ("hex", "binary", "datacenter", "machine", "sequence", "worker", "steps")
+    }
+    segment = breakdown["properties"]["segments"]["items"]
+    return {
+        "Decoded": {
+            "type": "object",
+            "required": [
+                "id",
+                "layout",
+                "timestamp",
+                "datetime",
+                "fields",
+                "warnings",
+                "hex",
+                "binary",
+                "segments",
+            ],
+            "additionalProperties": False,
+            "properties": {
+                "id": id_string,
+                "layout": {"enum": _NAMES},
+                "timestamp": {**number, "maximum": MAX_EXACT_MS},
+                "datetime": {
+                    "type": ["string", "null"],
+                    "description": "ISO 8601 UTC with ms; null after year 9999.",
+                },
+                "fields": {"type": "object", "additionalProperties": number},
+                "warnings": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["code", "message"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "code": {"enum": [BEFORE_FIRST_SNOWFLAKE, IN_THE_FUTURE]},
+                            "message": {"type": "string", "minLength": 1},
+                        },
+                    },
+                },
+                "segments": {
+                    "type": "array",
+                    "minItems": 2,
+                    "maxItems": 5,
+                    "items": {
+                        **segment,
+                        "properties": {**segment["properties"], "name": {"type": "string"}},
+                    },
+                },
+                **borrowed,
+            },
+        },
+        "Readings": {
+            "type": "object",
+            "required": ["id", "readings"],
+            "additionalProperties": False,
+            "properties": {
+                "id": id_string,
+                "readings": {"type": "array", "maxItems": len(LAYOUTS), "items": _ref("Decoded")},
+            },
+        },
+        "Layouts": {
+            "type": "object",
+            "required": ["layouts"],
+            "additionalProperties": False,
+            "properties": {
+                "layouts": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["name", "epoch_ms", "unit_ms", "signed", "fields", "max_id"],
+                        "properties": {
+                            "name": {"enum": _NAMES},
+                            "label": {"type": "string"},
+                            "epoch_ms": number,
+                            "epoch": {"type": ["string", "null"]},
+                            "unit_ms": {**number, "minimum": 1},
+                            "signed": {"type": "boolean"},
+                            "fields": {"type": "array", "minItems": 1},
+                            "max_id": id_string,
+                            "last_timestamp": number,
+                            "last_datetime": {"type": ["string", "null"]},
+                            "generates": {"type": "boolean"},
+                            "source": {"type": ["string", "null"]},
+                            "note": {"type": ["string", "null"]},
+                        },
+                    },
+                }
+            },
+        },
+        "Range": {
+            "type": "object",
+            "required": ["layout", "from", "to", "low", "high", "empty", "sql"],
+            "additionalProperties": False,
+            "properties": {
+                "layout": {"enum": _NAMES},
+                "from": moment,
+                "to": moment,
+                "low": id_string,
+                "high": id_string,
+                "empty": {
+                    "type": "boolean",
+                    "description": "No id in the window: low is 1 and high 0.",
+                },
+                "sql": {"type": "string"},
+            },
+        },
+    }
