@@ -8,10 +8,10 @@ from __future__ import annotations
 from snowid.generate._default import anext_id, configure, next_id, next_ids
 from snowid.generate._fence import Fence, Grant
 from snowid.generate._generator import Generator, GeneratorStats
-from snowid.ids._breakdown import Breakdown, Segment, Step, breakdown
+from snowid.ids._breakdown import Breakdown, Decoded, Segment, Step
 from snowid.ids._builtins import DISCORD, INSTAGRAM, LAYOUTS, MASTODON, SONYFLAKE, SONYFLAKE_V2
 from snowid.ids._clock import SYSTEM_CLOCK, Clock, SystemClock
-from snowid.ids._decode import Decoded, compose, decode, readings
+from snowid.ids._decode import breakdown, compose, decode, readings
 from snowid.ids._encoding import BASES
 from snowid.ids._layout import TWITTER, TWITTER_EPOCH_MS, Layout, Parts
 from snowid.ids._snowid import SnowId

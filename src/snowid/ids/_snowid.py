@@ -12,7 +12,7 @@ from snowid.ids._parse import digits_int, strict_int, wrong_type
 from snowid.ids._timerange import first_id_at, last_id_at, unix_ms, utc_datetime
 
 if TYPE_CHECKING:
-    from snowid.ids._decode import Decoded
+    from snowid.ids._breakdown import Decoded
 
 __all__ = ["SnowId"]
 
