@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -143,3 +145,19 @@ def test_the_breakdown_is_the_twitter_view_of_the_decoded_id_not_a_second_model(
     assert view.steps == decode(4194439168).steps
     assert decode(4194439168, DISCORD).breakdown is None
 
+
+def test_web_and_cli_never_branch_on_the_twitter_layout() -> None:
+    """What a decoded id offers (its ``breakdown``) decides what is shown: no adapter
+    compares a layout with TWITTER or asks for a TwitterLayout."""
+    root = Path(snowid.__file__).parent
+    found = []
+    for path in [*(root / "web").rglob("*.py"), *(root / "cli").rglob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = set()
+            if isinstance(node, ast.Compare):
+                names = {n.id for n in (node.left, *node.comparators) if isinstance(n, ast.Name)}
+            elif isinstance(node, ast.Call) and getattr(node.func, "id", "") == "isinstance":
+                names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+            if names & {"TWITTER", "TwitterLayout"}:
+                found.append(f"{path.relative_to(root)}:{getattr(node, 'lineno', 0)}")
+    assert found == []
