@@ -9,10 +9,10 @@ import snowid.integrations._hooks  # noqa: F401  (installs pydantic's hooks on S
 from snowid._version import __version__ as __version__
 from snowid.generate._fence import Fence, Grant
 from snowid.generate._generator import Generator, GeneratorStats
-from snowid.ids._breakdown import Breakdown, Segment, Step, breakdown
+from snowid.ids._breakdown import Breakdown, Decoded, Segment, Step
 from snowid.ids._builtins import DISCORD, INSTAGRAM, LAYOUTS, MASTODON, SONYFLAKE, SONYFLAKE_V2
 from snowid.ids._clock import SYSTEM_CLOCK, Clock, SystemClock
-from snowid.ids._decode import Decoded, compose, decode, readings
+from snowid.ids._decode import breakdown, compose, decode, readings
 from snowid.ids._encoding import BASES
 from snowid.ids._layout import TWITTER, TWITTER_EPOCH_MS, Layout, Parts
 from snowid.ids._snowid import SnowId

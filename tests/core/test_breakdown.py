@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import ast
+import dataclasses
+from pathlib import Path
+
 from hypothesis import given
 from hypothesis import strategies as st
 
-from snowid import SnowId, breakdown
+import snowid
+from snowid import DISCORD, LAYOUTS, SONYFLAKE, Breakdown, Layout, SnowId, breakdown, decode
 
 
 def test_the_seed_worked_example_steps() -> None:
@@ -100,3 +105,59 @@ def test_to_json_is_gone_breakdown_as_dict_replaces_it() -> None:
         "segments",
         "steps",
     ]
+
+
+LAYOUT_IDS = st.sampled_from(LAYOUTS).flatmap(
+    lambda layout: st.tuples(st.just(layout), st.integers(0, layout.max_id))
+)
+
+
+@given(LAYOUT_IDS)
+def test_the_worked_formula_is_a_view_of_the_decoded_id_in_every_layout(
+    case: tuple[Layout, int],
+) -> None:
+    """One model: the steps are computed from the Decoded of any layout, the delta in the
+    layout's ticks, one shift per field by its name, and their sum is the id."""
+    layout, value = case
+    decoded = decode(value, layout)
+    steps = decoded.steps
+    assert [s.key for s in steps] == ["delta", layout.time_field, *layout.field_names, "combine"]
+    ticks = (decoded.timestamp - layout.epoch_ms) // layout.unit_ms
+    assert steps[0].result == ticks == steps[1].result >> layout.shifts[0]
+    assert sum(s.result for s in steps[1:-1]) == steps[-1].result == value
+
+
+def test_a_layout_in_ticks_divides_the_delta_by_its_unit() -> None:
+    number = snowid.compose(SONYFLAKE.epoch_ms + 10_000, SONYFLAKE)
+    delta = decode(number, SONYFLAKE).steps[0]
+    assert (delta.expression, delta.result) == ("(1409529610000 − 1409529600000) / 10", 1000)
+
+
+def test_the_breakdown_is_the_twitter_view_of_the_decoded_id_not_a_second_model() -> None:
+    """breakdown(sid) and decode(sid).breakdown are the same view, holding only the model;
+    a layout that is not Twitter-shaped has no such view."""
+    assert [f.name for f in dataclasses.fields(Breakdown)] == ["decoded"]
+    view = decode(4194439168).breakdown
+    assert view == breakdown(SnowId(4194439168))
+    assert view is not None
+    assert view.decoded == decode(4194439168)
+    assert view.id == SnowId(4194439168)
+    assert view.steps == decode(4194439168).steps
+    assert decode(4194439168, DISCORD).breakdown is None
+
+
+def test_web_and_cli_never_branch_on_the_twitter_layout() -> None:
+    """What a decoded id offers (its ``breakdown``) decides what is shown: no adapter
+    compares a layout with TWITTER or asks for a TwitterLayout."""
+    root = Path(snowid.__file__).parent
+    found = []
+    for path in [*(root / "web").rglob("*.py"), *(root / "cli").rglob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = set()
+            if isinstance(node, ast.Compare):
+                names = {n.id for n in (node.left, *node.comparators) if isinstance(n, ast.Name)}
+            elif isinstance(node, ast.Call) and getattr(node.func, "id", "") == "isinstance":
+                names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+            if names & {"TWITTER", "TwitterLayout"}:
+                found.append(f"{path.relative_to(root)}:{getattr(node, 'lineno', 0)}")
+    assert found == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import re
 
 import pytest
 
@@ -29,10 +30,27 @@ def test_every_shift_mask_and_limit_comes_from_the_widths() -> None:
     assert DISCORD.spans()[0] == ("timestamp", 63, 22)
 
 
-def test_twitter_keeps_segment_spans_as_its_spans() -> None:
-    """The other names kept for the generator and leases (timestamp_shift, max_worker …) are
-    pinned in test_layout.test_constants_are_derived_from_the_widths."""
-    assert TWITTER.spans() == TWITTER.segment_spans()
+def test_twitter_layout_adds_only_names_the_library_uses() -> None:
+    """TwitterLayout keeps the names the generator, leases, SnowId and the SQL functions use
+    (the constants are pinned in test_layout.test_constants_are_derived_from_the_widths):
+    no alias (``segment_spans`` was ``spans``) and no member only tests called
+    (``worker_ms``). Each method it adds over Layout is called somewhere in ``src/``."""
+    from pathlib import Path
+
+    from snowid.ids._layout import TwitterLayout
+
+    added = {
+        name
+        for name, value in vars(TwitterLayout).items()
+        if callable(value) and not name.startswith("_")
+    }
+    assert not {"segment_spans", "worker_ms", "shifted_fields"} & added
+    root = Path(snowid.__file__).parent
+    sources = "\n".join(
+        path.read_text() for path in root.rglob("*.py") if path.name != "_layout.py"
+    )
+    unused = {name for name in added if not re.search(rf"\.{name}\b", sources)}
+    assert unused == set()
 
 
 def test_built_ins_are_listed_twitter_first_with_sources() -> None:

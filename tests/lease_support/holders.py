@@ -19,7 +19,7 @@ FAIL_CLOSED_CODES = {"store_unreachable", "ceiling_reached"}
 
 def worker_ms(ids: Iterable[int]) -> set[tuple[int, int]]:
     """(worker, ms) of every id: the unit two writers must never share."""
-    return {TWITTER.worker_ms(value) for value in ids}
+    return {(TWITTER.worker_of(value), TWITTER.timestamp_of(value)) for value in ids}
 
 
 def wait_until(check: Callable[[], bool], seconds: float, what: str) -> None:

@@ -7,13 +7,13 @@ import pytest
 
 from snowid import DISCORD, SONYFLAKE, decode, id_range
 from snowid.testing import FakeClock
-from snowid.web._range_view import range_view, read_range
+from snowid.web._range_view import RangeView, range_view, read_range
 
 NOW = FakeClock(1764547200000)  # 2025-12-01T00:00:00Z
 DISCORD_MS = 1462015105796  # 2016-04-30T11:18:25.796Z, Discord's documented example
 
 
-def view(query: dict[str, str], lang: str = "en") -> dict[str, object]:
+def view(query: dict[str, str], lang: str = "en") -> RangeView:
     form = read_range(query, lang, NOW)
     assert form is not None
     shown = range_view(form, lang, NOW)
@@ -29,14 +29,14 @@ def test_a_discord_window_gives_the_librarys_tight_bounds_and_the_sql() -> None:
     start, end = "2016-04-30T11:18:25.796", "2016-04-30T11:18:26.000"
     shown = view({"from": start, "to": end, "layout": "discord"})
     low, high = id_range(DISCORD_MS, DISCORD_MS + 204, DISCORD)
-    assert (shown["low"], shown["high"]) == (str(low), str(high))
-    assert shown["sql"] == f"WHERE id BETWEEN {low} AND {high}"
+    assert (shown.low, shown.high) == (str(low), str(high))
+    assert shown.sql == f"WHERE id BETWEEN {low} AND {high}"
     # tight: the id below low is earlier than the start, the one above high later than the end
     assert decode(low - 1, DISCORD).timestamp < DISCORD_MS <= decode(low, DISCORD).timestamp
     assert decode(high, DISCORD).timestamp <= DISCORD_MS + 204 < decode(high + 1, DISCORD).timestamp
     assert low <= 175928847299117063 <= high  # the documented id is in its own millisecond
-    assert shown["empty"] is False
-    assert shown["announce"] == f"low {low}, high {high}"
+    assert shown.empty is False
+    assert shown.announce == f"low {low}, high {high}"
 
 
 def test_the_inputs_are_shown_again_as_utc_date_and_time_values() -> None:
@@ -50,9 +50,9 @@ def test_the_inputs_are_shown_again_as_utc_date_and_time_values() -> None:
 
 def test_a_blank_end_is_now_and_the_api_link_leaves_it_out() -> None:
     shown = view({"from": "2025-11-30T00:00", "to": ""})
-    assert shown["end_is_now"] is True
-    assert shown["end"]["timestamp"] == NOW.time_ms()  # type: ignore[index]
-    assert shown["api_href"] == "/api/range?from=1764460800000&layout=twitter"
+    assert shown.end_is_now is True
+    assert shown.end.timestamp == NOW.time_ms()
+    assert shown.api_href == "/api/range?from=1764460800000&layout=twitter"
 
 
 @pytest.mark.parametrize(
@@ -81,8 +81,8 @@ def test_bad_times_and_layouts_get_the_librarys_messages_each_on_its_own_field()
 
 def test_a_window_without_ids_says_so() -> None:
     shown = view({"from": "2000-01-01", "to": "2001-01-01"})
-    assert shown["empty"] is True
-    assert shown["announce"] == "No ID in that window"
+    assert shown.empty is True
+    assert shown.announce == "No ID in that window"
 
 
 @pytest.mark.parametrize(
@@ -106,9 +106,8 @@ def test_swapped_bounds_are_an_error_on_the_end_field_not_an_empty_window(
 
 def test_a_window_reaching_past_the_layout_is_cut_and_noted() -> None:
     shown = view({"from": "2000-01-01", "to": "2014-09-01T00:00:00.019", "layout": "sonyflake"})
-    assert shown["low"] == "0"
-    assert shown["high"] == str(id_range(0, SONYFLAKE.epoch_ms + 19, SONYFLAKE)[1])
-    notes = shown["notes"]
-    assert isinstance(notes, list)
+    assert shown.low == "0"
+    assert shown.high == str(id_range(0, SONYFLAKE.epoch_ms + 19, SONYFLAKE)[1])
+    notes = shown.notes
     assert notes[0].startswith("The window starts before the Sonyflake epoch")
     assert notes[1].startswith("Sonyflake counts time in ticks of 10 ms")

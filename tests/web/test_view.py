@@ -3,8 +3,10 @@ and the FAQ data (issue 10)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
+import typing
 from pathlib import Path
 
 import pytest
@@ -20,14 +22,26 @@ from snowid.errors import (
     SignBitSetError,
 )
 from snowid.web._about import FAQ_KEYS, faq, faq_json_ld
+from snowid.web._decoded_view import (
+    LayoutOption,
+    ReadingRow,
+    ResultView,
+    WarningView,
+    result_view,
+)
+from snowid.web._range_view import RangeView
 from snowid.web._view import (
     _UNITS,
     MAX_IDS,
+    BadRow,
+    Block,
     IdList,
+    Math,
+    TableRow,
+    TableView,
     bit_groups,
     read_page_ids,
     relative_time,
-    result_view,
     table_view,
     translator,
 )
@@ -96,6 +110,7 @@ def test_the_browser_and_the_server_pick_the_unit_of_a_relative_time_from_one_ta
 def test_the_decoder_reads_decimal_and_hexadecimal(text: str) -> None:
     """One reader: the page reads what snowid.decode reads, with the same answer."""
     read = read_page_ids(text)
+    assert not isinstance(read, IdList)
     assert read.id == SEED_ID
     assert read == decode(SnowId.parse(text))
 
@@ -126,7 +141,9 @@ def test_bad_hexadecimal_gets_the_libraries_specific_error(
 def test_the_decoder_reads_in_the_chosen_layout_with_that_layouts_limits() -> None:
     """A Discord id may use bit 63 (it is unsigned); a Twitter id may not."""
     big = 2**63 + 5
-    assert read_page_ids(str(big), DISCORD).fields == {"worker": 0, "process": 0, "increment": 5}
+    read = read_page_ids(str(big), DISCORD)
+    assert not isinstance(read, IdList)
+    assert read.fields == {"worker": 0, "process": 0, "increment": 5}
     with pytest.raises(SignBitSetError):
         read_page_ids(str(big))
     with pytest.raises(IdTooLargeError):
@@ -148,27 +165,48 @@ def test_the_table_has_a_row_per_line_and_a_link_to_each_breakdown() -> None:
     read = read_page_ids(f"{SEED_ID}\nnope\n9223372036854775807")
     assert isinstance(read, IdList)
     table = table_view(read, "vi", now_ms=SEED_MS + 3 * YEAR_MS + DAY_MS)
-    first, bad, last = table["rows"]
-    assert first["href"] == f"/decode?id={SEED_ID}&lang=vi"
-    assert first["relative"] == "3 năm trước"
-    assert table["columns"] == ["Trung tâm dữ liệu", "Máy", "Số thứ tự"]
-    assert first["values"] == [1, 1, 0]
-    assert first["warnings"] == ["có trước Snowflake: có thể không chứa thời gian"]
-    assert bad["error"] == "ID nope không phải là số nguyên"
-    assert last["iso"] == "2080-07-10T17:30:30.208Z"
-    assert table["announce"] == "Đã giải mã 3 ID, 2 ID hợp lệ"
+    first, bad, last = table.rows
+    assert isinstance(first, TableRow)
+    assert isinstance(last, TableRow)
+    assert first.href == f"/decode?id={SEED_ID}&lang=vi"
+    assert first.time.relative == "3 năm trước"
+    assert table.columns == ["Trung tâm dữ liệu", "Máy", "Số thứ tự"]
+    assert first.values == [1, 1, 0]
+    assert first.warnings == ["có trước Snowflake: có thể không chứa thời gian"]
+    assert bad == BadRow("nope", "ID nope không phải là số nguyên")
+    assert last.time.iso == "2080-07-10T17:30:30.208Z"
+    assert table.announce == "Đã giải mã 3 ID, 2 ID hợp lệ"
     assert MAX_IDS == 100
 
 
 def test_the_result_keeps_the_seeds_three_steps_and_the_copy_values() -> None:
     view = result_view(SnowId(SEED_ID), "en", now_ms=SEED_MS)
-    assert view["delta"] == {"expression": "1288834975657 − 1288834974657", "result": "1000"}
-    assert [s["result"] for s in view["shifts"]] == ["4194304000", "131072", "4096", "0"]
-    assert view["combine"]["result"] == str(SEED_ID)
-    assert view["binary"] == format(SEED_ID, "064b")
-    assert view["iso"] == "2010-11-04T01:42:55.657Z"
-    assert view["relative"] == "now"
-    assert view["announce"] == f"Result: ID {SEED_ID}"
+    assert view.formula is not None
+    assert view.reading is None
+    assert view.formula.delta == Math("1288834975657 − 1288834974657", "1000")
+    assert [s.result for s in view.formula.shifts] == ["4194304000", "131072", "4096", "0"]
+    assert [s.key for s in view.formula.shifts] == [
+        "timestamp",
+        "datacenter",
+        "machine",
+        "sequence",
+    ]
+    assert view.formula.combine.result == str(SEED_ID)
+    assert view.binary == format(SEED_ID, "064b")
+    assert view.time.iso == "2010-11-04T01:42:55.657Z"
+    assert view.time.relative == "now"
+    assert view.announce == f"Result: ID {SEED_ID}"
+
+
+def test_the_compose_result_shows_none_of_the_decoders_additions() -> None:
+    """The compose page's result is built whole (no placeholder for the decoder to fill):
+    no layout line, no warning (the seed's id is below Twitter's first Snowflake id), no
+    readings and no range link."""
+    view = result_view(SnowId(SEED_ID), "en", now_ms=SEED_MS)
+    assert (view.layout, view.warnings, view.readings, view.range_href) == (None, [], None, None)
+    assert view.compose_href == (
+        "/?timestamp=1288834975657&datacenter=1&machine=1&sequence=0&lang=en"
+    )
 
 
 @pytest.mark.parametrize("lang", ["en", "vi"])
@@ -189,3 +227,46 @@ def test_the_faq_data_is_the_faq_text_and_cannot_close_its_script_element(lang: 
     assert body is not None
     assert "<" not in body.group(1)  # "<<" of the formula is escaped
     assert json.loads(body.group(1)) == data
+
+
+# The names the templates give the views (pages.py's context, the loops over their lists).
+TEMPLATE_VIEWS = {
+    "result": ResultView,
+    "table": TableView,
+    "row": TableRow | BadRow,
+    "r": ReadingRow,
+    "b": Block,
+    "w": WarningView,
+    "o": LayoutOption,
+    "range": RangeView,
+}
+
+
+def _attribute_types(kind: object) -> dict[str, object]:
+    """The attributes a view (or each member of a union of views) has, with their types."""
+    found: dict[str, object] = {}
+    for member in typing.get_args(kind) or (kind,):
+        if dataclasses.is_dataclass(member):
+            found.update(typing.get_type_hints(member))
+    return found
+
+
+def test_every_attribute_a_template_reads_is_a_field_of_its_view() -> None:
+    """Which values a template reads is written in the views: each ``result.time.iso``,
+    ``range.low``, ``row.href`` … of the templates names a field of the dataclass, down
+    the whole chain."""
+    folder = Path(snowid.web.__file__).parent / "templates"
+    chain = re.compile(rf"(?<![\w.])({'|'.join(TEMPLATE_VIEWS)})((?:\.\w+)+)")
+    missing = []
+    for path in folder.glob("*.html"):
+        for name, rest in chain.findall(path.read_text()):
+            kind: object = TEMPLATE_VIEWS[name]
+            for attribute in rest.split(".")[1:]:
+                fields = _attribute_types(kind)
+                if not fields:  # a str, an int, a list: the chain leaves the views
+                    break
+                if attribute not in fields:
+                    missing.append(f"{path.name}: {name}{rest}")
+                    break
+                kind = fields[attribute]
+    assert missing == []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from snowid import BASES, TWITTER, Decoded, SnowId, breakdown, decode, readings
+from snowid import BASES, Decoded, decode, readings
 from snowid.cli._common import add_lang_option, print_json, use_colour
 from snowid.cli._render import aligned, local_text, render_blocks, render_breakdown
 from snowid.i18n import translate, translate_field, translate_layout
@@ -66,10 +66,9 @@ def _decode(args: argparse.Namespace, lang: str) -> int:
         print_json(decoded.as_dict(lang))
         return 0
     colour = use_colour()
-    if decoded.spec is TWITTER:
-        lines = render_breakdown(
-            breakdown(SnowId(decoded.id)), lang, colour=colour, steps=args.steps
-        )
+    view = decoded.breakdown  # a Twitter id is shown as it always was
+    if view is not None:
+        lines = render_breakdown(view, lang, colour=colour, steps=args.steps)
     else:
         lines = [
             *_render_fields(decoded, lang),

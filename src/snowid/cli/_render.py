@@ -7,7 +7,7 @@ import datetime as _dt
 from collections.abc import Sequence
 from itertools import cycle
 
-from snowid import TWITTER, Breakdown, Layout, Segment
+from snowid import Breakdown, Layout, Segment
 from snowid.i18n import translate, translate_field
 
 _GREY, _TIME = "\033[90m", "\033[34m"
@@ -89,7 +89,7 @@ def render_breakdown(data: Breakdown, lang: str, *, colour: bool, steps: bool) -
     lines = [
         *render_parts(data, lang),
         "",
-        *render_blocks(TWITTER, data.segments, lang, colour=colour, segment_names=True),
+        *render_blocks(data.decoded.spec, data.segments, lang, colour=colour, segment_names=True),
     ]
     if steps:
         lines += ["", *render_steps(data, lang)]

@@ -1,21 +1,25 @@
-"""The breakdown of one id as data: its bit segments and the formula worked through.
+"""The decoded id, one model for every layout, and the views computed from it.
 
-The CLI and the web page only render this; neither shifts bits itself (nor does this
-module: the shifts are ``Layout``'s). The steps follow the seed's worked example: the
-delta, each shift, then the OR (a sum, since no shifted field overlaps another), then
-the result. The id is decoded once, here; everything shown comes from that.
+``Decoded`` is what reading a number in a layout gives: the layout, the number, its time
+(Unix ms), its fields by name and its warnings. Everything else is a view of that model,
+computed when asked and never stored beside it: the bit ``segments``, the worked formula
+(``steps``: the delta, each field shifted into place, their sum; for any layout), and for
+a Twitter-shaped layout the ``Breakdown`` the CLI and the HTTP API print for a Twitter id
+(its parts, its worker, its JSON object). The shifts are ``Layout``'s; this module only
+names what they give.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from snowid._isotime import iso_utc, utc_datetime
-from snowid.ids._layout import TWITTER, Layout, Parts
+from snowid._isotime import LAST_DATETIME_MS, iso_ms, iso_utc, utc_datetime
+from snowid.ids._encoding import encode
+from snowid.ids._layout import Layout, Parts, TwitterLayout
 from snowid.ids._snowid import SnowId
 
-__all__ = ["Breakdown", "Segment", "Step", "breakdown", "segments"]
+__all__ = ["Breakdown", "Decoded", "Segment", "Step", "segments", "steps"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,14 +45,15 @@ class Segment:
         }
 
 
-def segments(layout: Layout, value: int) -> tuple[Segment, ...]:
+def segments(layout: Layout, value: int, raw: tuple[int, ...]) -> tuple[Segment, ...]:
     """``value``'s bits in ``layout`` as blocks, most significant first: the sign bit (when
-    the layout has one; its value is 0), then each field with its raw value (the time as
-    ticks since the epoch) and its slice of the binary string."""
+    the layout has one; its value is 0), then each field with its raw value (``raw``, as
+    ``Layout.split`` gives them: the time as ticks since the epoch) and its slice of the
+    binary string."""
     binary = layout.bits(value)
     top = layout.total_bits - 1
     # By position, not by name: a custom field may itself be called "sign".
-    values = ((0,) if layout.signed else ()) + layout.split(value)
+    values = ((0,) if layout.signed else ()) + raw
     return tuple(
         Segment(
             name=name,
@@ -71,20 +76,143 @@ class Step:
     result: int
 
 
+def steps(layout: Layout, value: int, raw: tuple[int, ...]) -> tuple[Step, ...]:
+    """The worked formula that builds ``value`` in ``layout`` from its fields' ``raw``
+    values, as the seed works it: the delta (the time minus the epoch, in the layout's
+    ticks), each field shifted into place (keyed by the field's name), then their sum (an
+    OR: no two shifted fields overlap)."""
+    timestamp = layout.epoch_ms + raw[0] * layout.unit_ms
+    delta = f"{timestamp} − {layout.epoch_ms}"
+    if layout.unit_ms != 1:
+        delta = f"({delta}) / {layout.unit_ms}"
+    shifted = tuple(
+        Step(name, f"{raw_value} << {shift}" if shift else f"{raw_value}", result)
+        for name, raw_value, shift, result in layout.shifted_fields(raw)
+    )
+    return (
+        Step("delta", delta, raw[0]),
+        *shifted,
+        Step("combine", " + ".join(str(step.result) for step in shifted), value),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Decoded:
+    """One number read in one layout: its time (Unix ms), its fields and any warnings.
+
+    ``fields`` holds every field but the time, most significant first. ``warnings`` are
+    codes (``"before_first_snowflake"``, ``"in_the_future"``); ``messages(lang)`` words them.
+    """
+
+    layout: str
+    id: int
+    timestamp: int
+    fields: dict[str, int] = field(hash=False)
+    warnings: tuple[str, ...]
+    spec: Layout = field(repr=False)
+    """The Layout itself (``layout`` is its name)."""
+
+    @property
+    def datetime(self) -> _dt.datetime | None:
+        """The time as an aware UTC datetime; None past year 9999 (a Mastodon id can be)."""
+        if self.timestamp > LAST_DATETIME_MS:
+            return None
+        return utc_datetime(self.timestamp)
+
+    @property
+    def iso_utc(self) -> str | None:
+        """ISO 8601 in UTC with milliseconds and ``Z``; None past year 9999."""
+        return iso_ms(self.timestamp)
+
+    @property
+    def raw(self) -> tuple[int, ...]:
+        """Every field's raw value, the time first as ticks since the epoch: what
+        ``Layout.split`` gave when the id was decoded (the views start from these, so an id
+        is split once)."""
+        return (self.spec.ticks(self.timestamp), *self.fields.values())
+
+    @property
+    def segments(self) -> tuple[Segment, ...]:
+        """The id's bits in blocks, most significant first (sign, then each field)."""
+        return segments(self.spec, self.id, self.raw)
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """The worked formula that builds the id from its fields (``steps``)."""
+        return steps(self.spec, self.id, self.raw)
+
+    @property
+    def breakdown(self) -> Breakdown | None:
+        """The Twitter view of this id (parts, worker, the compose answer's JSON) when its
+        layout is Twitter-shaped (``TWITTER``); None for every other layout."""
+        return Breakdown(self) if isinstance(self.spec, TwitterLayout) else None
+
+    def messages(self, lang: str = "en") -> list[dict[str, str]]:
+        """Each warning as ``{"code", "message"}`` in ``lang``."""
+        from snowid.i18n import translate
+
+        shown = self.iso_utc or f"{self.timestamp} ms"
+        return [
+            {"code": code, "message": translate(f"warning.{code}", lang, datetime=shown)}
+            for code in self.warnings
+        ]
+
+    def as_dict(self, lang: str = "en") -> dict[str, object]:
+        """The JSON object of the HTTP API and ``snowid decode --json``: 64-bit values as
+        decimal strings; for a Twitter id, also every key of its ``Breakdown.as_dict()``."""
+        data: dict[str, object] = {
+            "id": str(self.id),
+            "layout": self.layout,
+            "timestamp": self.timestamp,
+            "datetime": self.iso_utc,
+            "fields": dict(self.fields),
+            "warnings": self.messages(lang),
+        }
+        view = self.breakdown
+        if view is not None:
+            return {**view.as_dict(), **data}
+        data["hex"] = encode(self.id, "hex")
+        data["binary"] = self.spec.bits(self.id)
+        data["segments"] = [segment.as_dict() for segment in self.segments]
+        return data
+
+
 @dataclass(frozen=True, slots=True)
 class Breakdown:
-    """One id taken apart: its fields, its 64 bits as segments and the formula, step by step."""
+    """A Twitter id taken apart, as a view of its ``Decoded``: the four parts, the worker,
+    the 64 bits as segments and the formula step by step. It holds nothing but the model;
+    ``snowid.breakdown(sid)`` makes one, ``decoded.breakdown`` gives one."""
 
-    id: SnowId
-    segments: tuple[Segment, ...]
-    steps: tuple[Step, ...]
-    parts: Parts
-    worker: int
+    decoded: Decoded
+
+    @property
+    def id(self) -> SnowId:
+        return SnowId(self.decoded.id)
+
+    @property
+    def parts(self) -> Parts:
+        """timestamp (Unix ms), datacenter, machine, sequence."""
+        return Parts(self.decoded.timestamp, *self.decoded.fields.values())
+
+    @property
+    def worker(self) -> int:
+        """datacenter << 5 | machine, 0..1023."""
+        spec = self.decoded.spec
+        assert isinstance(spec, TwitterLayout)  # only Decoded.breakdown makes one
+        return spec.worker_of(self.decoded.id)
+
+    @property
+    def segments(self) -> tuple[Segment, ...]:
+        return self.decoded.segments
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        return self.decoded.steps
 
     @property
     def datetime(self) -> _dt.datetime:
         """The timestamp as an aware UTC datetime."""
-        return utc_datetime(self.parts.timestamp)
+        return utc_datetime(self.decoded.timestamp)
 
     @property
     def iso_utc(self) -> str:
@@ -92,50 +220,26 @@ class Breakdown:
         return iso_utc(self.datetime)
 
     def as_dict(self) -> dict[str, object]:
-        """The JSON object the CLI's ``--json`` prints and the HTTP API returns.
+        """The JSON object the CLI's ``compose --json`` prints and ``GET /api/id`` returns.
 
         Every value that can pass 2**53 (the id, each step's result) is a decimal string:
         JavaScript's ``JSON.parse`` rounds larger numbers. The fields stay numbers (the
         41-bit delta and the Unix milliseconds are far below 2**53)."""
         parts = self.parts
+        number = self.decoded.id
         return {
-            "id": str(self.id),
+            "id": str(number),
             "timestamp": parts.timestamp,
             "datacenter": parts.datacenter,
             "machine": parts.machine,
             "sequence": parts.sequence,
             "worker": self.worker,
             "datetime": self.iso_utc,
-            "hex": self.id.hex,
-            "binary": self.id.binary,
+            "hex": encode(number, "hex"),
+            "binary": self.decoded.spec.bits(number),
             "segments": [segment.as_dict() for segment in self.segments],
             "steps": [
                 {"key": s.key, "expression": s.expression, "result": str(s.result)}
                 for s in self.steps
             ],
         }
-
-
-def _steps(snow_id: SnowId, parts: Parts) -> tuple[Step, ...]:
-    shifted = tuple(
-        Step(name, f"{value} << {shift}" if shift else f"{value}", result)
-        for name, value, shift, result in TWITTER.shifted_fields(parts)
-    )
-    delta = parts.timestamp - TWITTER.epoch_ms
-    return (
-        Step("delta", f"{parts.timestamp} − {TWITTER.epoch_ms}", delta),
-        *shifted,
-        Step("combine", " + ".join(str(step.result) for step in shifted), int(snow_id)),
-    )
-
-
-def breakdown(snow_id: SnowId) -> Breakdown:
-    """``snow_id`` taken apart, decoding it once."""
-    parts = snow_id.parts
-    return Breakdown(
-        id=snow_id,
-        segments=segments(TWITTER, int(snow_id)),
-        steps=_steps(snow_id, parts),
-        parts=parts,
-        worker=TWITTER.worker_of(int(snow_id)),
-    )

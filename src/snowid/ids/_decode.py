@@ -9,15 +9,13 @@ not what it seems (``warnings``: codes, with a message in each catalog language)
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass, field
 from typing import Final
 
 from snowid._exceptions import IdTooLargeError, NegativeIdError, UnknownFieldError
-from snowid._isotime import LAST_DATETIME_MS, iso_ms, utc_datetime
-from snowid.ids._breakdown import Segment, breakdown, segments
+from snowid.ids._breakdown import Breakdown, Decoded
 from snowid.ids._builtins import LAYOUTS, get_layout
 from snowid.ids._clock import SYSTEM_CLOCK, Clock
-from snowid.ids._encoding import encode, read_number
+from snowid.ids._encoding import read_number
 from snowid.ids._layout import TWITTER, Layout
 from snowid.ids._parse import strict_int, unix_ms
 from snowid.ids._snowid import SnowId
@@ -26,7 +24,7 @@ __all__ = [
     "BEFORE_FIRST_SNOWFLAKE",
     "IN_THE_FUTURE",
     "LAST_SEQUENTIAL_TWEET_ID",
-    "Decoded",
+    "breakdown",
     "compose",
     "decode",
     "readings",
@@ -43,68 +41,6 @@ FUTURE_SLACK_MS: Final = 86_400_000
 """A decoded time more than this far ahead of now is implausible (one day)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Decoded:
-    """One number read in one layout: its time (Unix ms), its fields and any warnings.
-
-    ``fields`` holds every field but the time, most significant first. ``warnings`` are
-    codes (``"before_first_snowflake"``, ``"in_the_future"``); ``messages(lang)`` words them.
-    """
-
-    layout: str
-    id: int
-    timestamp: int
-    fields: dict[str, int] = field(hash=False)
-    warnings: tuple[str, ...]
-    spec: Layout = field(repr=False)
-    """The Layout itself (``layout`` is its name)."""
-
-    @property
-    def datetime(self) -> _dt.datetime | None:
-        """The time as an aware UTC datetime; None past year 9999 (a Mastodon id can be)."""
-        if self.timestamp > LAST_DATETIME_MS:
-            return None
-        return utc_datetime(self.timestamp)
-
-    @property
-    def iso_utc(self) -> str | None:
-        """ISO 8601 in UTC with milliseconds and ``Z``; None past year 9999."""
-        return iso_ms(self.timestamp)
-
-    def messages(self, lang: str = "en") -> list[dict[str, str]]:
-        """Each warning as ``{"code", "message"}`` in ``lang``."""
-        from snowid.i18n import translate
-
-        shown = self.iso_utc or f"{self.timestamp} ms"
-        return [
-            {"code": code, "message": translate(f"warning.{code}", lang, datetime=shown)}
-            for code in self.warnings
-        ]
-
-    def as_dict(self, lang: str = "en") -> dict[str, object]:
-        """The JSON object of the HTTP API and ``snowid decode --json``: 64-bit values as
-        decimal strings; for Twitter, also every key of ``breakdown(…).as_dict()``."""
-        data: dict[str, object] = {
-            "id": str(self.id),
-            "layout": self.layout,
-            "timestamp": self.timestamp,
-            "datetime": self.iso_utc,
-            "fields": dict(self.fields),
-            "warnings": self.messages(lang),
-        }
-        if self.spec is TWITTER:
-            return {**breakdown(SnowId(self.id)).as_dict(), **data}
-        data["hex"] = encode(self.id, "hex")
-        data["binary"] = self.spec.bits(self.id)
-        data["segments"] = [segment.as_dict() for segment in self.segments]
-        return data
-
-    @property
-    def segments(self) -> tuple[Segment, ...]:
-        """The id's bits in blocks, most significant first (sign, then each field)."""
-        return segments(self.spec, self.id)
-
-
 def decode(
     value: object, layout: Layout | str = "twitter", *, clock: Clock | None = None
 ) -> Decoded:
@@ -118,6 +54,12 @@ def decode(
     spec = get_layout(layout)
     number = spec.check_id(_number(value))
     return _decoded(spec, number, (clock or SYSTEM_CLOCK).time_ms())
+
+
+def breakdown(snow_id: SnowId) -> Breakdown:
+    """``snow_id`` taken apart (its parts, worker, bit segments and the formula step by
+    step): the Twitter view of its ``Decoded``, decoding it once."""
+    return Breakdown(_decoded(TWITTER, int(snow_id), SYSTEM_CLOCK.time_ms()))
 
 
 def compose(

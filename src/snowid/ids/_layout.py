@@ -209,6 +209,15 @@ class Layout:
             blocks.append((name, shift + width - 1, shift))
         return tuple(blocks)
 
+    def shifted_fields(self, values: Sequence[int]) -> tuple[tuple[str, int, int, int], ...]:
+        """(name, raw value, shift, value shifted into place) of each field, most significant
+        first, from every field's raw value (the time as ticks, as ``split`` gives them):
+        the worked formula's shifts. Their sum is the id (no two of them overlap)."""
+        return tuple(
+            (name, value, shift, value << shift)
+            for (name, _), value, shift in zip(self.fields, values, self.shifts, strict=True)
+        )
+
     def bits(self, value: int) -> str:
         """All 64 bits of ``value``, most significant first."""
         return f"{value:0{self.total_bits}b}"
@@ -341,25 +350,6 @@ class TwitterLayout(Layout):
     def worker_of(self, value: int) -> int:
         """The 10-bit worker (datacenter and machine) of an id known valid (no checks)."""
         return (value >> self.machine_shift) & self.max_worker
-
-    def worker_ms(self, value: int) -> tuple[int, int]:
-        """(worker, Unix-ms timestamp) of an id known valid: what two writers must never share."""
-        return (value >> self.machine_shift) & self.max_worker, (
-            value >> self.timestamp_shift
-        ) + self.epoch_ms
-
-    def shifted_fields(self, parts: Parts) -> tuple[tuple[str, int, int, int], ...]:
-        """(name, value, shift, value shifted into place) of each field, most significant
-        first; the timestamp's value is its delta from the epoch. Their sum is the id."""
-        values = (parts.timestamp - self.epoch_ms, parts.datacenter, parts.machine, parts.sequence)
-        return tuple(
-            (name, value, shift, value << shift)
-            for (name, _), value, shift in zip(self.fields, values, self.shifts, strict=True)
-        )
-
-    def segment_spans(self) -> tuple[tuple[str, int, int], ...]:
-        """(name, high bit, low bit) of each block, most significant first, sign included."""
-        return self.spans()
 
 
 TwitterLayout.__module__ = "snowid"  # pickles name snowid.TWITTER, never this class

@@ -1,40 +1,65 @@
-"""The decoder's result in any layout: its fields by the layout's own names, how each
-field is read, the other plausible readings of the same number, and the warnings, all
-worded in the page's language.
+"""The result of one id in any layout, as one typed view (``ResultView``): its writings,
+time, bit blocks and fields, how it is built or read, and on the decoder its layout, the
+other plausible readings of the same number and the warnings, all worded in the page's
+language.
 
-The numbers come from the library (``snowid.decode``, ``snowid.readings``, the layout's
-``split``); this module only words them (``_view.id_view`` builds what every result
-shares: the writings, the time and the bit blocks). The Twitter layout keeps the seed's
-worked formula (``_view.result_view``) and gains the same readings and warnings.
+The numbers come from the library: one ``Decoded`` per id (``snowid.decode``), with the
+views it offers (its ``segments``, its ``breakdown`` for a Twitter id: the seed's worked
+formula), and ``snowid.readings``. This module only words them; what the id offers
+decides what is shown (the seed's three steps for a Twitter id, the reading of each
+field for another layout), never the page.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from snowid import LAYOUTS, SYSTEM_CLOCK, TWITTER, Clock, Decoded, Layout, SnowId, readings
+from snowid import (
+    LAYOUTS,
+    SYSTEM_CLOCK,
+    Breakdown,
+    Clock,
+    Decoded,
+    Layout,
+    SnowId,
+    decode,
+    readings,
+)
 from snowid._exceptions import InvalidLayoutError
 from snowid.i18n import translate, translate_layout
 from snowid.ids import builtin_layout, display_value, iso_ms
 from snowid.web._view import (
+    DEFAULT_LAYOUT,
+    Block,
+    Math,
+    TimeView,
+    bit_groups,
     decode_href,
     field_label,
-    id_view,
     input_value,
-    result_view,
+    layout_blocks,
+    math,
     time_view,
     translator,
     utc_text,
 )
 
 __all__ = [
+    "Formula",
+    "LayoutOption",
+    "LayoutSummary",
+    "Reading",
+    "ReadingRow",
+    "ResultView",
+    "WarningView",
     "decoded_view",
     "layout_message",
     "layout_options",
     "layout_summary",
     "page_layout",
     "readings_view",
+    "result_view",
 ]
 
 
@@ -42,7 +67,7 @@ def page_layout(text: str | None) -> Layout:
     """The layout a page was asked for: a built-in's name in any case; none (or blank) is
     Twitter. Like the JSON API, the pages take only the built-ins, which the picker lists."""
     if text is None or not text.strip():
-        return TWITTER
+        return DEFAULT_LAYOUT
     return builtin_layout(text.strip().lower())
 
 
@@ -54,55 +79,130 @@ def layout_message(error: InvalidLayoutError, lang: str) -> str:
     return translate("web.layout.unknown", lang, value=shown, allowed=allowed)
 
 
-def layout_options(selected: str | None, lang: str) -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class LayoutOption:
+    """One option of the layout picker."""
+
+    name: str
+    label: str
+    selected: bool
+
+
+def layout_options(selected: str | None, lang: str) -> list[LayoutOption]:
     """The picker's options, Twitter first (the library's order)."""
-    chosen = (selected or "twitter").strip().lower()
+    chosen = (selected or DEFAULT_LAYOUT.name).strip().lower()
     return [
-        {
-            "name": layout.name,
-            "label": translate_layout(layout.name, lang),
-            "selected": layout.name == chosen,
-        }
+        LayoutOption(layout.name, translate_layout(layout.name, lang), layout.name == chosen)
         for layout in LAYOUTS
     ]
 
 
-def layout_summary(layout: Layout, lang: str) -> dict[str, str]:
+@dataclass(frozen=True, slots=True)
+class LayoutSummary:
+    """A layout in a result: its name and label, its epoch and unit in words, its note."""
+
+    name: str
+    label: str
+    text: str
+    note: str
+
+
+def layout_summary(layout: Layout, lang: str) -> LayoutSummary:
     """The layout's name, epoch and time unit in words, and its note (what is special)."""
     iso = iso_ms(layout.epoch_ms)
-    return {
-        "name": layout.name,
-        "label": translate_layout(layout.name, lang),
-        "text": translate(
+    return LayoutSummary(
+        name=layout.name,
+        label=translate_layout(layout.name, lang),
+        text=translate(
             "web.layout.summary",
             lang,
             epoch=utc_text(iso) if iso is not None else layout.epoch_ms,
             epoch_ms=layout.epoch_ms,
             unit=layout.unit_ms,
         ),
-        "note": translate(f"layout_note.{layout.name}", lang),
-    }
+        note=translate(f"layout_note.{layout.name}", lang),
+    )
 
 
-def decoded_view(decoded: Decoded, lang: str, clock: Clock = SYSTEM_CLOCK) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class WarningView:
+    """A warning of the library's (``Decoded.messages``): its code and its message."""
+
+    code: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReadingRow:
+    """The same number read in another built-in layout, with the link that shows it so."""
+
+    layout: str
+    label: str
+    time: TimeView
+    fields: list[tuple[str, int]]
+    warnings: list[str]
+    href: str
+    link_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Formula:
+    """The seed's worked formula that builds a Twitter id: the delta, the four shifts, the
+    sum (the library's ``Breakdown.steps``)."""
+
+    delta: Math
+    shifts: list[Math]
+    combine: Math
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """How an id of another layout is read: each field taken out, then its time."""
+
+    extract: list[Math]
+    to_time: Math
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ResultView:
+    """Everything the result block (``_result.html``) shows of one id. ``formula`` or
+    ``reading``, never both, says how the id is built or read. The compose page shows a
+    Twitter id as composed; the decoder adds the layout, the warnings, the readings in the
+    other layouts and the range page's link (None or empty on the compose page)."""
+
+    decimal: str
+    hex: str
+    binary: str
+    binary_groups: list[str]
+    time: TimeView
+    blocks: list[Block]
+    fields: list[tuple[str, int]]
+    formula: Formula | None
+    reading: Reading | None
+    announce: str
+    """What the live region says when the result changes."""
+    decode_href: str
+    compose_href: str | None
+    """The compose page's address for the same fields (a Twitter id only)."""
+    layout: LayoutSummary | None = None
+    warnings: list[WarningView]
+    readings: list[ReadingRow] | None = None
+    range_href: str | None = None
+
+
+def result_view(snow_id: SnowId, lang: str, now_ms: int | None = None) -> ResultView:
+    """The compose page's result: the id as composed, without the decoder's readings and
+    warnings."""
+    now = SYSTEM_CLOCK.time_ms() if now_ms is None else now_ms
+    return _result(decode(snow_id), lang, now, decoder=None)
+
+
+def decoded_view(decoded: Decoded, lang: str, clock: Clock = SYSTEM_CLOCK) -> ResultView:
     """Everything the decoder shows of one number read in one layout."""
-    t = translator(lang)
-    now = clock.time_ms()
-    if decoded.spec is TWITTER:
-        view = result_view(SnowId(decoded.id), lang, now)
-    else:
-        view = _layout_result(decoded, lang, now)
-    warnings = decoded.messages(lang)
-    view["layout"] = layout_summary(decoded.spec, lang)
-    view["warnings"] = warnings
-    view["readings"] = readings_view(decoded, lang, clock)
-    view["range_href"] = _range_href(decoded, lang)
-    if warnings:
-        view["announce"] += ". " + t("web.announce.warnings", count=len(warnings))
-    return view
+    return _result(decoded, lang, clock.time_ms(), decoder=clock)
 
 
-def readings_view(decoded: Decoded, lang: str, clock: Clock = SYSTEM_CLOCK) -> list[dict[str, Any]]:
+def readings_view(decoded: Decoded, lang: str, clock: Clock = SYSTEM_CLOCK) -> list[ReadingRow]:
     """The number's plausible readings in the other built-in layouts (``snowid.readings``),
     each with a link to the decoder in that layout: the reader chooses, the page does not
     guess."""
@@ -114,15 +214,15 @@ def readings_view(decoded: Decoded, lang: str, clock: Clock = SYSTEM_CLOCK) -> l
             continue
         label = translate_layout(other.layout, lang)
         rows.append(
-            {
-                "layout": other.layout,
-                "label": label,
-                **time_view(other.timestamp, lang, now),
-                "fields": [(field_label(name, lang), v) for name, v in other.fields.items()],
-                "warnings": [t(f"web.warning_short.{code}") for code in other.warnings],
-                "href": decode_href(other.id, other.spec, lang),
-                "link_text": t("web.readings.open", layout=label),
-            }
+            ReadingRow(
+                layout=other.layout,
+                label=label,
+                time=time_view(other.timestamp, lang, now),
+                fields=[(field_label(name, lang), v) for name, v in other.fields.items()],
+                warnings=[t(f"web.warning_short.{code}") for code in other.warnings],
+                href=decode_href(other.id, other.spec, lang),
+                link_text=t("web.readings.open", layout=label),
+            )
         )
     return rows
 
@@ -136,12 +236,89 @@ def _range_href(decoded: Decoded, lang: str) -> str | None:
     return "/range?" + urlencode(query)
 
 
-def _layout_result(decoded: Decoded, lang: str, now: int) -> dict[str, Any]:
-    """The result of a layout other than Twitter: its fields and the reading steps."""
+def _result(decoded: Decoded, lang: str, now: int, *, decoder: Clock | None) -> ResultView:
+    """The one builder of a result: what every id shows, then what the decoder adds when
+    ``decoder`` (its clock, for the readings) is given."""
     t = translator(lang)
+    number, spec = decoded.id, decoded.spec
+    binary = spec.bits(number)
+    decimal = str(number)
+    # What the id offers decides what is shown: a Twitter id has its breakdown (the seed's
+    # formula, the worker, the compose page's fields), any other is read field by field.
+    view = decoded.breakdown
+    if view is not None:
+        fields, formula, reading = _formula_fields(view, lang), _formula(view, lang), None
+        compose_href: str | None = _compose_href(view, lang)
+    else:
+        fields = [
+            (t("web.label.timestamp"), decoded.timestamp),
+            *((field_label(name, lang), value) for name, value in decoded.fields.items()),
+        ]
+        formula, reading, compose_href = None, _reading(decoded, lang), None
+    announce = translate("web.announce.id", lang, id=decimal)
+    layout, warnings, others, range_href = None, [], None, None
+    if decoder is not None:
+        layout = layout_summary(spec, lang)
+        warnings = [WarningView(m["code"], m["message"]) for m in decoded.messages(lang)]
+        others = readings_view(decoded, lang, decoder)
+        range_href = _range_href(decoded, lang)
+        if warnings:
+            announce += ". " + t("web.announce.warnings", count=len(warnings))
+    return ResultView(
+        decimal=decimal,
+        hex=f"0x{number:016x}",
+        binary=binary,
+        binary_groups=bit_groups(binary),
+        time=time_view(decoded.timestamp, lang, now),
+        blocks=layout_blocks(spec, decoded.segments, lang),
+        fields=fields,
+        formula=formula,
+        reading=reading,
+        announce=announce,
+        decode_href=decode_href(number, spec, lang),
+        compose_href=compose_href,
+        layout=layout,
+        warnings=warnings,
+        readings=others,
+        range_href=range_href,
+    )
+
+
+def _formula_fields(view: Breakdown, lang: str) -> list[tuple[str, int]]:
+    t = translator(lang)
+    parts = view.parts
+    return [
+        (t("web.label.timestamp"), parts.timestamp),
+        (t("web.label.datacenter"), parts.datacenter),
+        (t("web.label.machine"), parts.machine),
+        (t("web.label.sequence"), parts.sequence),
+        (t("web.result.worker"), view.worker),
+    ]
+
+
+def _formula(view: Breakdown, lang: str) -> Formula:
+    """The library's steps as the seed's three: the delta, the shifts, the sum."""
+    t = translator(lang)
+    delta, *shifts, combine = view.steps
+    return Formula(
+        delta=math(delta),
+        shifts=[math(s, t(f"web.step.shift.{s.key}"), keyed=True) for s in shifts],
+        combine=math(combine),
+    )
+
+
+def _compose_href(view: Breakdown, lang: str) -> str:
+    """The compose page with this id's four fields filled in."""
+    parts = view.parts
+    query = {**parts._asdict(), "lang": lang}
+    return "/?" + urlencode(query)
+
+
+def _reading(decoded: Decoded, lang: str) -> Reading:
+    """How each field of an id in another layout is taken out, then its time."""
     spec = decoded.spec
     number = decoded.id
-    raw = spec.split(number)  # every field's value, the time as ticks since the epoch
+    raw = decoded.raw  # every field's value, the time as ticks since the epoch
     extract = []
     for (name, width), shift, maximum, value in zip(
         spec.fields, spec.shifts, spec.maxima, raw, strict=True
@@ -152,22 +329,10 @@ def _layout_result(decoded: Decoded, lang: str, now: int) -> dict[str, Any]:
             expression = f"{number} >> {shift}"
         else:
             expression = f"({number} >> {shift}) & {maximum}"
-        extract.append(
-            {"label": field_label(name, lang), "expression": expression, "result": str(value)}
-        )
+        extract.append(Math(expression, str(value), field_label(name, lang)))
     ticks = raw[0]
     scaled = f"{ticks}" if spec.unit_ms == 1 else f"{ticks} × {spec.unit_ms}"
-    return {
-        "kind": "layout",
-        **id_view(number, spec, decoded.segments, decoded.timestamp, lang=lang, now_ms=now),
-        "fields": [
-            (t("web.label.timestamp"), decoded.timestamp),
-            *((field_label(name, lang), value) for name, value in decoded.fields.items()),
-        ],
-        "extract": extract,
-        "to_time": {
-            "expression": f"{spec.epoch_ms} + {scaled}",
-            "result": str(decoded.timestamp),
-        },
-        "compose_href": None,
-    }
+    return Reading(
+        extract=extract,
+        to_time=Math(f"{spec.epoch_ms} + {scaled}", str(decoded.timestamp)),
+    )

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 from urllib.parse import urlencode
 
 from starlette.datastructures import QueryParams
@@ -19,11 +18,11 @@ from snowid import SYSTEM_CLOCK, Clock, Layout
 from snowid._exceptions import InvalidLayoutError, InvalidValueError, ReversedWindowError
 from snowid.i18n import translate, translate_layout
 from snowid.ids import parse_time, range_info
-from snowid.web._decoded_view import layout_message, layout_summary, page_layout
+from snowid.web._decoded_view import LayoutSummary, layout_message, layout_summary, page_layout
 from snowid.web._forms import localized_message, repeated
-from snowid.web._view import decode_href, input_value, time_view, translator
+from snowid.web._view import TimeView, decode_href, input_value, time_view, translator
 
-__all__ = ["RANGE_FIELDS", "RangeForm", "range_view", "read_range"]
+__all__ = ["RANGE_FIELDS", "RangeForm", "RangeView", "range_view", "read_range"]
 
 RANGE_FIELDS = ("from", "to", "layout")
 
@@ -84,7 +83,29 @@ def read_range(
     return form
 
 
-def range_view(form: RangeForm, lang: str, clock: Clock = SYSTEM_CLOCK) -> dict[str, Any] | None:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RangeView:
+    """What the range page's result shows: the window, the ids ``low`` and ``high`` that
+    bound it (decimal strings) with the SQL using them, and notes where the window reaches
+    past the layout or its ticks are longer than a millisecond."""
+
+    layout: LayoutSummary
+    start: TimeView
+    end: TimeView
+    end_is_now: bool
+    empty: bool
+    """No id of the layout falls in the window (``low`` and ``high`` are then not shown)."""
+    low: str
+    high: str
+    sql: str
+    low_href: str
+    high_href: str
+    notes: list[str]
+    api_href: str
+    announce: str
+
+
+def range_view(form: RangeForm, lang: str, clock: Clock = SYSTEM_CLOCK) -> RangeView | None:
     """What the result shows: the window, ``low`` and ``high``, the SQL, and notes where
     the window reaches past the layout or its ticks are longer than a millisecond."""
     if form.errors or form.layout is None or form.start_ms is None or form.end_ms is None:
@@ -106,20 +127,20 @@ def range_view(form: RangeForm, lang: str, clock: Clock = SYSTEM_CLOCK) -> dict[
         del api["to"]
     now = clock.time_ms()
     empty = bool(info["empty"])
-    return {
-        "layout": layout_summary(layout, lang),
-        "start": time_view(start, lang, now),
-        "end": time_view(end, lang, now),
-        "end_is_now": form.end_is_now,
-        "empty": empty,
-        "low": low,
-        "high": high,
-        "sql": f"WHERE {info['sql']}",
-        "low_href": decode_href(int(low), layout, lang),
-        "high_href": decode_href(int(high), layout, lang),
-        "notes": notes,
-        "api_href": "/api/range?" + urlencode(api),
-        "announce": t("web.announce.range_empty")
+    return RangeView(
+        layout=layout_summary(layout, lang),
+        start=time_view(start, lang, now),
+        end=time_view(end, lang, now),
+        end_is_now=form.end_is_now,
+        empty=empty,
+        low=low,
+        high=high,
+        sql=f"WHERE {info['sql']}",
+        low_href=decode_href(int(low), layout, lang),
+        high_href=decode_href(int(high), layout, lang),
+        notes=notes,
+        api_href="/api/range?" + urlencode(api),
+        announce=t("web.announce.range_empty")
         if empty
         else t("web.announce.range", low=low, high=high),
-    }
+    )

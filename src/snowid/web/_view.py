@@ -1,12 +1,12 @@
-"""What the page shows of one id, or of a list of ids, as strings ready for the templates.
+"""What the page shows of one id, or of a list of ids, as typed views ready for the templates.
 
-The numbers are the library's (the Twitter formula is the core's ``breakdown``, the bit
-blocks of every layout its ``spans`` and ``split``); this module only words them in the
-page's language: bit strings grouped for reading, the formula as the seed's three steps,
-times with a relative time beside them, and the values the copy buttons copy. What
-every result shows of an id, in any layout, is built once (``id_view``). The decoder reads what is typed with the library's one
-reader (``snowid.decode``: decimal or ``0x`` hex, in the chosen layout); the views of
-other layouts, readings and warnings are in ``_decoded_view.py``.
+The numbers are the library's (the bit blocks of every layout its ``segments``, the
+Twitter formula its ``steps``); this module only words them in the page's language: bit
+strings grouped for reading, times with a relative time beside them, and the values the
+copy buttons copy. The pieces every result shares are here (``TimeView``, ``Block``,
+``Math``), with the decoder's table of many ids (``TableView``); the result of one id,
+in any layout, is ``_decoded_view.ResultView``. The decoder reads what is typed with the
+library's one reader (``snowid.decode``: decimal or ``0x`` hex, in the chosen layout).
 """
 
 from __future__ import annotations
@@ -15,39 +15,33 @@ import datetime as _dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import cycle
-from typing import Any
 from urllib.parse import urlencode
 
-from snowid import (
-    SYSTEM_CLOCK,
-    TWITTER,
-    Clock,
-    Decoded,
-    Layout,
-    Segment,
-    SnowId,
-    Step,
-    breakdown,
-    decode,
-)
+from snowid import SYSTEM_CLOCK, TWITTER, Clock, Decoded, Layout, Segment, Step, decode
 from snowid._exceptions import InvalidValueError
 from snowid.i18n import catalog, translate
 from snowid.ids import iso_ms
 from snowid.web._forms import localized_message
 
 __all__ = [
+    "DEFAULT_LAYOUT",
     "MAX_IDS",
+    "BadRow",
+    "Block",
     "IdList",
+    "Math",
+    "TableRow",
+    "TableView",
+    "TimeView",
     "bit_groups",
     "decode_href",
     "field_label",
     "id_lines",
-    "id_view",
     "input_value",
     "layout_blocks",
+    "math",
     "read_page_ids",
     "relative_time",
-    "result_view",
     "table_view",
     "time_view",
     "translator",
@@ -55,6 +49,8 @@ __all__ = [
 ]
 
 MAX_IDS = 100  # ids the decoder takes at once, one per line
+DEFAULT_LAYOUT = TWITTER
+"""The layout a page reads when none is named: its links leave the layout out."""
 # The colours of the blocks below the time, in order (the Twitter fields' three hues).
 _TONES = ("datacenter", "machine", "sequence")
 _DAY = 86_400.0
@@ -110,7 +106,7 @@ def field_label(name: str, lang: str) -> str:
 def decode_href(number: int, layout: Layout, lang: str) -> str:
     """The decoder's address for ``number`` in ``layout`` (Twitter, the default, unnamed)."""
     query: dict[str, str | int] = {"id": number}
-    if layout is not TWITTER:
+    if layout is not DEFAULT_LAYOUT:
         query["layout"] = layout.name
     query["lang"] = lang
     return "/decode?" + urlencode(query)
@@ -130,7 +126,7 @@ def id_lines(text: str) -> list[str]:
 
 
 def read_page_ids(
-    text: str, layout: Layout = TWITTER, clock: Clock = SYSTEM_CLOCK
+    text: str, layout: Layout = DEFAULT_LAYOUT, clock: Clock = SYSTEM_CLOCK
 ) -> Decoded | IdList:
     """One id (a single non-blank line), or the list of several; blank lines are skipped.
     Each id is read in ``layout`` by the library's one reader (``snowid.decode``: decimal,
@@ -161,31 +157,59 @@ def utc_text(iso: str) -> str:
     return iso.replace("T", " ").replace("Z", " UTC")
 
 
-def time_view(ms: int, lang: str, now_ms: int) -> dict[str, Any]:
-    """A time (Unix ms) as the page shows it: UTC, local, and relative to now. Past what a
-    date can show (after year 9999: a Mastodon id can be) ``iso`` and ``local`` are None."""
+@dataclass(frozen=True, slots=True)
+class TimeView:
+    """A time (Unix ms) as the page shows it (the ``when`` macro): ``utc`` and ``iso``, the
+    local time and its zone, and how long ago or ahead of now it is. Past what a date can
+    show (after year 9999: a Mastodon id can be) ``iso`` and ``local`` are None and
+    ``utc`` says so in words."""
+
+    iso: str | None
+    utc: str
+    local: str | None
+    local_zone: str
+    timestamp: int
+    relative: str
+
+
+def time_view(ms: int, lang: str, now_ms: int) -> TimeView:
+    """``ms`` as the page shows it, seen from ``now_ms``, in ``lang``."""
     iso = iso_ms(ms)
-    shown: dict[str, Any] = {
-        "iso": iso,
-        "utc": translate("web.result.past_9999", lang, timestamp=ms),
-        "local": None,
-        "local_zone": "",
-        "timestamp": ms,
-        "relative": relative_time(ms, now_ms, lang),
-    }
+    relative = relative_time(ms, now_ms, lang)
     if iso is None:
-        return shown
-    shown["utc"] = utc_text(iso)
+        utc = translate("web.result.past_9999", lang, timestamp=ms)
+        return TimeView(iso, utc, None, "", ms, relative)
     try:
         local = _dt.datetime.fromisoformat(iso).astimezone()
     except OverflowError:  # within hours of year 1 or 9999 and the zone crosses it
-        return shown
-    shown["local"] = local.strftime("%Y-%m-%d %H:%M:%S.") + f"{local.microsecond // 1000:03d}"
-    shown["local_zone"] = local.strftime("%Z") or local.strftime("%z")
-    return shown
+        return TimeView(iso, utc_text(iso), None, "", ms, relative)
+    return TimeView(
+        iso=iso,
+        utc=utc_text(iso),
+        local=local.strftime("%Y-%m-%d %H:%M:%S.") + f"{local.microsecond // 1000:03d}",
+        local_zone=local.strftime("%Z") or local.strftime("%z"),
+        timestamp=ms,
+        relative=relative,
+    )
 
 
-def layout_blocks(layout: Layout, segments: Sequence[Segment], lang: str) -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One block of an id's bit picture: its field, label, bits and which colour it takes."""
+
+    name: str
+    label: str
+    value_text: str
+    tone: str
+    """One of the five colours: sign, timestamp, then the Twitter fields' three hues."""
+    width: int
+    width_text: str
+    span_text: str
+    bits: str
+    groups: list[str]
+
+
+def layout_blocks(layout: Layout, segments: Sequence[Segment], lang: str) -> list[Block]:
     """The bit picture of an id: the library's ``segments`` of it in ``layout`` (the sign
     bit when the layout has one, then each field), each with its label, its value and its
     ``tone`` (which of the five colours it takes: the time is always the timestamp's, the
@@ -209,127 +233,102 @@ def layout_blocks(layout: Layout, segments: Sequence[Segment], lang: str) -> lis
             value_text = t("web.block.value", value=seg.value)
         one = high == low
         blocks.append(
-            {
-                "name": seg.name,
-                "label": label,
-                "value_text": value_text,
-                "tone": tone,
-                "width": seg.width,
-                "width_text": t("web.block.width_one")
+            Block(
+                name=seg.name,
+                label=label,
+                value_text=value_text,
+                tone=tone,
+                width=seg.width,
+                width_text=t("web.block.width_one")
                 if one
                 else t("web.block.width", width=seg.width),
-                "span_text": t("web.block.span_one", high=high)
+                span_text=t("web.block.span_one", high=high)
                 if one
                 else t("web.block.span", high=high, low=low),
-                "bits": seg.bits,
-                "groups": bit_groups(seg.bits),
-            }
+                bits=seg.bits,
+                groups=bit_groups(seg.bits),
+            )
         )
     return blocks
 
 
-def id_view(
-    number: int,
-    layout: Layout,
-    segments: Sequence[Segment],
-    timestamp: int,
-    *,
-    lang: str,
-    now_ms: int,
-) -> dict[str, Any]:
-    """What every result shows of one id, whatever its layout: its decimal, hex and binary
-    writings, its time (``timestamp``, Unix ms), its bit blocks (from ``segments``), what
-    the live region announces and the decoder's link. The callers add the fields and the
-    steps."""
-    binary = layout.bits(number)
-    decimal = str(number)
-    return {
-        "decimal": decimal,
-        "hex": f"0x{number:016x}",
-        "binary": binary,
-        "binary_groups": bit_groups(binary),
-        **time_view(timestamp, lang, now_ms),
-        "blocks": layout_blocks(layout, segments, lang),
-        "announce": translate("web.announce.id", lang, id=decimal),
-        "decode_href": decode_href(number, layout, lang),
-    }
+@dataclass(frozen=True, slots=True)
+class Math:
+    """One step of arithmetic as the ``math`` macros show it: ``expression = result``; in a
+    list of steps, with its ``label`` and the ``key`` its class is named after."""
+
+    expression: str
+    result: str
+    label: str | None = None
+    key: str | None = None
 
 
-def result_view(snow_id: SnowId, lang: str, now_ms: int | None = None) -> dict[str, Any]:
-    """Everything the result block shows of one Twitter id (the compose page's result, and
-    the decoder's in the Twitter layout, which adds its readings and warnings)."""
-    t = translator(lang)
-    now = SYSTEM_CLOCK.time_ms() if now_ms is None else now_ms
-    view = breakdown(snow_id)
-    parts = view.parts
-    steps = {s.key: s for s in view.steps}
-    shifts = [
-        {"key": key, "label": t(f"web.step.shift.{key}"), **_math(steps[key])}
-        for key in ("timestamp", "datacenter", "machine", "sequence")
-    ]
-    return {
-        "kind": "twitter",
-        **id_view(int(snow_id), TWITTER, view.segments, parts.timestamp, lang=lang, now_ms=now),
-        "fields": [
-            (t("web.label.timestamp"), parts.timestamp),
-            (t("web.label.datacenter"), parts.datacenter),
-            (t("web.label.machine"), parts.machine),
-            (t("web.label.sequence"), parts.sequence),
-            (t("web.result.worker"), view.worker),
-        ],
-        "delta": _math(steps["delta"]),
-        "shifts": shifts,
-        "combine": _math(steps["combine"]),
-        "compose_href": "/?"
-        + urlencode(
-            {
-                "timestamp": parts.timestamp,
-                "datacenter": parts.datacenter,
-                "machine": parts.machine,
-                "sequence": parts.sequence,
-                "lang": lang,
-            }
-        ),
-        # What only the decoder shows (``_decoded_view.decoded_view`` fills them in).
-        "layout": None,
-        "warnings": [],
-        "readings": None,
-        "range_href": None,
-    }
+def math(step: Step, label: str | None = None, *, keyed: bool = False) -> Math:
+    """A step of the library's formula as the page shows it (the result as digits); with
+    ``keyed``, its class names the step's key (the seed's shifts: ``shift-datacenter``)."""
+    return Math(step.expression, str(step.result), label, step.key if keyed else None)
 
 
-def _math(step: Step) -> dict[str, str]:
-    return {"expression": step.expression, "result": str(step.result)}
+@dataclass(frozen=True, slots=True)
+class BadRow:
+    """A line of the decoder's table that is not an id: the text and why."""
+
+    input: str
+    error: str
 
 
-def table_view(ids: IdList, lang: str, now_ms: int | None = None) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A line of the decoder's table read as an id: its time, its fields (the table's
+    columns, in order), a short word per warning and the link to its full result."""
+
+    input: str
+    decimal: str
+    time: TimeView
+    values: list[int]
+    warnings: list[str]
+    href: str
+    details_label: str
+    error: None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """The decoder's compact table of up to ``MAX_IDS`` ids, all in one layout."""
+
+    columns: list[str]
+    rows: list[TableRow | BadRow]
+    count: int
+    announce: str
+
+
+def table_view(ids: IdList, lang: str, now_ms: int | None = None) -> TableView:
     """The decoder's compact table: one row per line, the layout's fields as columns, each
     row with a link to its breakdown and a short word for each warning."""
     t = translator(lang)
     now = SYSTEM_CLOCK.time_ms() if now_ms is None else now_ms
     layout = ids.layout
-    rows: list[dict[str, Any]] = []
+    rows: list[TableRow | BadRow] = []
     for text, read in ids.lines:
         if isinstance(read, InvalidValueError):
-            rows.append({"input": text, "error": localized_message(read, lang)})
+            rows.append(BadRow(text, localized_message(read, lang)))
             continue
         decimal = str(read.id)
         rows.append(
-            {
-                "input": text,
-                "error": None,
-                "decimal": decimal,
-                **time_view(read.timestamp, lang, now),
-                "values": list(read.fields.values()),
-                "warnings": [t(f"web.warning_short.{code}") for code in read.warnings],
-                "href": decode_href(read.id, layout, lang),
-                "details_label": t("web.table.details_label", id=decimal),
-            }
+            TableRow(
+                input=text,
+                decimal=decimal,
+                time=time_view(read.timestamp, lang, now),
+                values=list(read.fields.values()),
+                warnings=[t(f"web.warning_short.{code}") for code in read.warnings],
+                href=decode_href(read.id, layout, lang),
+                details_label=t("web.table.details_label", id=decimal),
+            )
         )
-    valid = sum(1 for row in rows if row["error"] is None)
-    return {
-        "columns": [field_label(name, lang) for name in layout.field_names],
-        "rows": rows,
-        "count": len(rows),
-        "announce": t("web.announce.many", count=len(rows), valid=valid),
-    }
+    valid = sum(1 for row in rows if row.error is None)
+    return TableView(
+        columns=[field_label(name, lang) for name in layout.field_names],
+        rows=rows,
+        count=len(rows),
+        announce=t("web.announce.many", count=len(rows), valid=valid),
+    )

@@ -23,19 +23,17 @@ from snowid import SYSTEM_CLOCK
 from snowid._exceptions import InvalidLayoutError, InvalidValueError
 from snowid.i18n import LANGS, translate
 from snowid.web._about import REFERENCES, faq, faq_json_ld
-from snowid.web._decoded_view import decoded_view, layout_message, layout_options, page_layout
+from snowid.web._decoded_view import (
+    decoded_view,
+    layout_message,
+    layout_options,
+    page_layout,
+    result_view,
+)
 from snowid.web._forms import COMPOSE_FIELDS, localized_message, read_compose, repeated
 from snowid.web._lang import COOKIE, PAGE_LANG, negotiate, requested_lang
 from snowid.web._range_view import range_view, read_range
-from snowid.web._view import (
-    MAX_IDS,
-    IdList,
-    id_lines,
-    read_page_ids,
-    result_view,
-    table_view,
-    translator,
-)
+from snowid.web._view import MAX_IDS, IdList, id_lines, read_page_ids, table_view, translator
 
 __all__ = ["not_found_page", "routes", "templates"]
 
