@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.lease_support.pg import fresh_table
+from tests.support.pg import fresh_table
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ import pytest
 
 from snowid.cli import main
 from snowid.lease import open_lease
-from tests.lease_support.marks import write_mark
-from tests.lease_support.pg import PG, fresh_table, sql
+from tests.support.marks import write_mark
+from tests.support.pg import PG, fresh_table, sql
 
 FAR = 8999998203945426302  # a stored ceiling far past year 9999
 

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.lease_support.pg import PG, fresh_table
+from tests.support.pg import PG, fresh_table
 from tests.support.web import free_port
 
 README = Path(__file__).resolve().parents[2] / "README.md"

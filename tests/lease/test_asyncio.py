@@ -18,7 +18,7 @@ import pytest
 
 from snowid import TWITTER, Generator
 from snowid.lease import Lease, lease_status, open_lease
-from tests.lease_support.stores import Store, store
+from tests.support.stores import Store, store
 
 __all__ = ["store"]  # the fixture, imported for pytest
 

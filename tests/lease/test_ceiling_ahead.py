@@ -15,10 +15,10 @@ import pytest
 
 from snowid.errors import CeilingAheadError, ClockSkewError
 from snowid.lease import lease_status, open_lease
-from tests.lease_support.holders import wait_until
-from tests.lease_support.marks import write_mark
-from tests.lease_support.pg import PG, open_pg, sql
-from tests.lease_support.stores import Store, store
+from tests.support.holders import wait_until
+from tests.support.marks import write_mark
+from tests.support.pg import PG, open_pg, sql
+from tests.support.stores import Store, store
 
 __all__ = ["store"]  # the fixture, imported for pytest
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.lease_support.chaos import SPAN, TTL, Chaos, check_run
-from tests.lease_support.stores import Store, store
+from tests.support.chaos import SPAN, TTL, Chaos, check_run
+from tests.support.stores import Store, store
 
 __all__ = ["store"]  # the fixture, imported for pytest
 

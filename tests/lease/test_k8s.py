@@ -20,7 +20,7 @@ from snowid.errors import (
     OrdinalOutOfRangeError,
 )
 from snowid.lease import FileLease, lease_status, open_lease
-from tests.lease_support.procs import read_ids, start_worker, wait_all
+from tests.support.procs import read_ids, start_worker, wait_all
 
 pytestmark = pytest.mark.timeout(60)
 

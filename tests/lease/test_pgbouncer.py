@@ -27,8 +27,8 @@ import pytest
 from snowid import TWITTER, Generator
 from snowid.lease import init_lease, lease_status, open_lease
 from snowid.lease.postgres import PostgresLease
-from tests.lease_support.need import unavailable
-from tests.lease_support.pg import pg_available, sql
+from tests.support.need import unavailable
+from tests.support.pg import pg_available, sql
 from tests.support.web import free_port
 
 pytestmark = [pytest.mark.postgres, pytest.mark.timeout(60)]

@@ -18,8 +18,8 @@ import pytest
 from snowid import TWITTER, Generator
 from snowid.lease import lease_status
 from snowid.testing import FakeClock
-from tests.lease_support.need import unavailable
-from tests.lease_support.pg import PG, open_pg, sql
+from tests.support.need import unavailable
+from tests.support.pg import PG, open_pg, sql
 
 pytestmark = [pytest.mark.postgres, pytest.mark.timeout(120)]
 

@@ -20,10 +20,10 @@ from collections.abc import Iterator
 import pytest
 
 from snowid import TWITTER, Generator
-from tests.lease_support.holders import FAIL_CLOSED_CODES, Issuer, wait_until, worker_ms
-from tests.lease_support.pg import PG, open_pg, sql
-from tests.lease_support.proxy import DelayProxy
-from tests.lease_support.stores import Store, store, wait_for_claim
+from tests.support.holders import FAIL_CLOSED_CODES, Issuer, wait_until, worker_ms
+from tests.support.pg import PG, open_pg, sql
+from tests.support.proxy import DelayProxy
+from tests.support.stores import Store, store, wait_for_claim
 
 __all__ = ["store"]  # the fixture, imported for pytest
 

@@ -20,8 +20,8 @@ import pytest
 from snowid import TWITTER, Generator
 from snowid.errors import StoreRegressedError
 from snowid.lease._store import StoreLease
-from tests.lease_support.holders import wait_until
-from tests.lease_support.stores import SqlStore, Store, store
+from tests.support.holders import wait_until
+from tests.support.stores import SqlStore, Store, store
 
 __all__ = ["store"]  # the fixture, imported for pytest
 

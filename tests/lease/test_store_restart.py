@@ -31,13 +31,13 @@ import pytest
 from snowid import TWITTER, Generator
 from snowid.errors import NoFreeIdentityError, StoreRegressedError, StoreUnreachableError
 from snowid.lease import LeaseEvent, init_lease
-from tests.lease_support.holders import FAIL_CLOSED_CODES, Issuer, wait_until, worker_ms
-from tests.lease_support.mysql import maria_server
-from tests.lease_support.pg import open_pg, pg_cluster
-from tests.lease_support.proxy import TcpProxy
-from tests.lease_support.redis import redis_server
-from tests.lease_support.servers import OwnServer, PgCluster
-from tests.lease_support.stores import Store, store_on, wait_for_claim
+from tests.support.holders import FAIL_CLOSED_CODES, Issuer, wait_until, worker_ms
+from tests.support.mysql import maria_server
+from tests.support.pg import open_pg, pg_cluster
+from tests.support.proxy import TcpProxy
+from tests.support.redis import redis_server
+from tests.support.servers import OwnServer, PgCluster
+from tests.support.stores import Store, store_on, wait_for_claim
 
 pytestmark = pytest.mark.timeout(90)
 

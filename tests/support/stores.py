@@ -10,7 +10,7 @@ the meta record or everything (case 22).
 
 ``store`` is the fixture, parametrised over the backends (PostgreSQL and MariaDB: the
 shared servers; Redis: a server of the test's own, as the shared one keeps nothing on
-disk); a test module imports it (``from tests.lease_support.stores import store``).
+disk); a test module imports it (``from tests.support.stores import store``).
 ``store_on(server)`` makes a fresh store on a server of the test's own.
 """
 
@@ -26,9 +26,9 @@ import pytest
 
 from snowid.lease import Lease, init_lease, open_lease
 from snowid.lease._redis_lua import Keys
-from tests.lease_support import mysql, pg
-from tests.lease_support.redis import redis_server
-from tests.lease_support.servers import MariaDb, OwnServer, PgDb, RedisServer, new_name
+from tests.support import mysql, pg
+from tests.support.redis import redis_server
+from tests.support.servers import MariaDb, OwnServer, PgDb, RedisServer, new_name
 
 
 class Store:

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from snowid import TWITTER
-from tests.lease_support.holders import worker_ms
-from tests.lease_support.procs import read_ids, read_log, start_worker, wait_all
-from tests.lease_support.proxy import TcpProxy
-from tests.lease_support.stores import Store
+from tests.support.holders import worker_ms
+from tests.support.procs import read_ids, read_log, start_worker, wait_all
+from tests.support.proxy import TcpProxy
+from tests.support.stores import Store
 
 TTL, RENEW, SPAN = 2.0, 0.6, 2.0
 
