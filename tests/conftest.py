@@ -1,11 +1,12 @@
-"""Fixtures shared by several test modules."""
+"""Fixtures shared by several test modules, and the ``slow`` mark's check (tests/support/slow.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 import pytest
 
+from tests.support import slow
 from tests.support.pg import fresh_table
 
 
@@ -14,3 +15,38 @@ def table() -> Iterator[str]:
     """A fresh, initialised lease table in the test database, dropped afterwards."""
     with fresh_table() as name:
         yield name
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    slow.install()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, None, None]:
+    slow.watch(item)
+    yield
+    slow.unwatch(item)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
+    slow.pause()
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, None]:
+    """After teardown, a test that reached a server without the mark fails, naming it."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "teardown":
+        return
+    reached = slow.unwatch(item)
+    if reached and report.passed:
+        report.outcome = "failed"
+        report.longrepr = (
+            f"{item.nodeid} reached {', '.join(dict.fromkeys(reached))} but is not marked"
+            " @pytest.mark.slow (scripts/test's first stage runs without servers)"
+        )

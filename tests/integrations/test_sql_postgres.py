@@ -30,6 +30,8 @@ from snowid.errors import (
 )
 from snowid.testing import KNOWN_ANSWERS
 
+pytestmark = pytest.mark.slow  # the shared PostgreSQL, for almost every test here
+
 SERVER = "postgresql://postgres@127.0.0.1:5432/test"
 SECRET = "s3cr3t-Pw"
 

@@ -22,7 +22,7 @@ from tests.support.stores import Store, store
 
 __all__ = ["store"]  # the fixture, imported for pytest
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(60)]
 
 MAX_GAP_S = 0.5
 

@@ -50,7 +50,7 @@ def test_file_slot_ahead_by_more_than_the_wait_names_the_slot(tmp_path: Path) ->
     assert (caught.value.worker, caught.value.ceiling) == (3, mark)
 
 
-@pytest.mark.postgres
+@pytest.mark.slow
 @pytest.mark.timeout(60)
 def test_postgres_far_ahead_ceiling_is_refused_at_once(table: str) -> None:
     """Before: ClockSkewError after waiting the whole claim_wait (here ttl+span+max_skew+1)."""

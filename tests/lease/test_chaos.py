@@ -14,7 +14,7 @@ from tests.support.stores import Store, store
 
 __all__ = ["store"]  # the fixture, imported for pytest
 
-pytestmark = pytest.mark.timeout(150)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(150)]
 
 
 @pytest.mark.parametrize("seed", [int(os.environ.get("SNOWID_CHAOS_SEED", "20261130"))])

@@ -44,7 +44,7 @@ from tests.support.servers import MariaServer, new_name
 
 __all__ = ["maria", "murl"]  # fixtures, imported for pytest
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(60)]
 
 
 @pytest.fixture

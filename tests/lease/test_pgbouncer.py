@@ -31,7 +31,7 @@ from tests.support.need import unavailable
 from tests.support.pg import pg_available, sql
 from tests.support.web import free_port
 
-pytestmark = [pytest.mark.postgres, pytest.mark.timeout(60)]
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(60)]
 
 PGBOUNCER = "/usr/sbin/pgbouncer"
 

@@ -131,6 +131,7 @@ def _serve_and_collect(argv: list[str], tmp_path: Path, *, preclaim: bool) -> No
         wait_all([server], 20)
 
 
+@pytest.mark.slow
 def test_gunicorn_preload_4_workers_serve_unique_ids_from_4_identities(tmp_path: Path) -> None:
     """Case 6: real `gunicorn -w 4 --preload`, the master holding a slot before forking."""
     gunicorn = Path(sys.executable).with_name("gunicorn")
@@ -152,6 +153,7 @@ def test_gunicorn_preload_4_workers_serve_unique_ids_from_4_identities(tmp_path:
     _serve_and_collect(argv, tmp_path, preclaim=True)
 
 
+@pytest.mark.slow
 def test_uvicorn_4_workers_serve_unique_ids_from_4_identities(tmp_path: Path) -> None:
     """Case 6: real `uvicorn --workers 4` (spawned workers), ids over loopback HTTP."""
     argv = [

@@ -39,7 +39,7 @@ from tests.support.servers import RedisServer, new_name
 
 __all__ = ["rurl", "server"]  # fixtures, imported for pytest
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(60)]
 
 
 def _keys(client: object, prefix: str) -> list[str]:

@@ -26,7 +26,7 @@ from tests.support.stores import Store, store, wait_for_claim
 
 __all__ = ["store"]  # the fixture, imported for pytest
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
 
 
 def test_claim_renew_release_and_generator(store: Store) -> None:

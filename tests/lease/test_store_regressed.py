@@ -25,7 +25,7 @@ from tests.support.stores import SqlStore, Store, store
 
 __all__ = ["store"]  # the fixture, imported for pytest
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(60)]
 
 QUARANTINE_MS = 1000 + 1000 + 500  # ttl + span (1 s by default) + max_skew, as below
 

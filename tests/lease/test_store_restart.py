@@ -39,7 +39,7 @@ from tests.support.redis import redis_server
 from tests.support.servers import OwnServer, PgCluster
 from tests.support.stores import Store, store_on, wait_for_claim
 
-pytestmark = pytest.mark.timeout(90)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(90)]
 
 TTL, RENEW, TIMEOUT = 2.0, 0.5, 1.0
 TIMINGS = f"ttl={TTL:g}&renew={RENEW:g}&timeout={TIMEOUT:g}"

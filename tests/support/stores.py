@@ -229,7 +229,10 @@ def store_on(server: OwnServer | PgDb | MariaDb) -> Store:
     return store
 
 
-@pytest.fixture(params=["postgres", "redis", "mysql"])
+# Every backend is a server: a test using this fixture is slow (tests/support/slow.py).
+@pytest.fixture(
+    params=[pytest.param(name, marks=pytest.mark.slow) for name in ("postgres", "redis", "mysql")]
+)
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     """A fresh lease store of each backend (first deployment: no quarantine)."""
     if request.param == "postgres":
