@@ -1,7 +1,7 @@
 """What the store columns of ``bench_lease.py`` share (PostgreSQL, Redis, MySQL).
 
 Each store runs on a server the benchmark starts itself (the classes the tests start their
-own servers with, tests/lease_support/servers.py), and ``StorePart`` measures every store
+own servers with, tests/support/servers.py), and ``StorePart`` measures every store
 the same way; a store's module only says how to start its server, how to write held
 identities straight into it, and which counters stand for its writes.
 
@@ -35,7 +35,7 @@ from snowid import Generator
 from snowid.lease import init_lease, open_lease
 from snowid.lease._store import Claimed
 
-# The store modules import tests.lease_support.servers: run as a script, only bench/ is on
+# The store modules import tests.support.servers: run as a script, only bench/ is on
 # the path, so the repository root is put there first.
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -105,7 +105,7 @@ class StorePart:
     # --- hooks --------------------------------------------------------------------------
 
     def start(self) -> Any:
-        """Start the store's server (a tests.lease_support.servers.OwnServer)."""
+        """Start the store's server (a tests.support.servers.OwnServer)."""
         raise NotImplementedError
 
     def cpu(self) -> float:

@@ -1,7 +1,7 @@
 """The MySQL / MariaDB column of ``bench_lease.py`` (run that script; ``--no-mysql`` skips it).
 
 Everything runs on a mariadbd the benchmark starts itself
-(tests/lease_support/servers.MariaServer): a data directory made by
+(tests/support/servers.MariaServer): a data directory made by
 ``mariadb-install-db`` under the system's temporary directory (ext4 here, so the
 commit ``fsync`` is real), a free loopback port, ``innodb_flush_log_at_trx_commit=1``
 (what strict mode requires), no binary log, ``max_connections=2000``. Its own server,
@@ -26,7 +26,7 @@ class MysqlPart(StorePart):
 
     def start(self) -> Any:
         # Imported here: bench_lease_common has put the repository root on the path by now.
-        from tests.lease_support.servers import MariaServer, binary
+        from tests.support.servers import MariaServer, binary
 
         server, install = binary("mariadbd"), binary("mariadb-install-db")
         if server is None or install is None:

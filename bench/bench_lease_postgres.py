@@ -1,6 +1,6 @@
 """The PostgreSQL column of ``bench_lease.py`` (run that script; ``--no-postgres`` skips it).
 
-A cluster of the benchmark's own (tests/lease_support/servers.PgCluster): ``initdb`` into a
+A cluster of the benchmark's own (tests/support/servers.PgCluster): ``initdb`` into a
 temporary directory (ext4 here, so the commit's WAL flush is real; run as the ``postgres``
 user when we are root, since the server refuses root), a free loopback port, ``fsync`` and
 ``synchronous_commit`` on, ``max_connections = 300``, ``shared_buffers = 32MB``. Its own cluster rather than the shared server on 5432, so the
@@ -34,7 +34,7 @@ class PostgresPart(StorePart):
         import psycopg
 
         # Imported here: bench_lease_common has put the repository root on the path by now.
-        from tests.lease_support.servers import PgCluster, binary
+        from tests.support.servers import PgCluster, binary
 
         initdb = binary("initdb")
         if initdb is None:

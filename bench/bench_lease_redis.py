@@ -1,6 +1,6 @@
 """The Redis column of ``bench_lease.py`` (run that script; ``--no-redis`` skips it).
 
-A redis-server of the benchmark's own (tests/lease_support/servers.RedisServer): a free
+A redis-server of the benchmark's own (tests/support/servers.RedisServer): a free
 loopback port, ``appendonly yes``,
 ``appendfsync always`` (every write on disk before it is acknowledged), ``maxclients
 4096``, data in a temporary directory; the shared Redis on 6379 allows about 100-150
@@ -23,7 +23,7 @@ class RedisPart(StorePart):
 
     def start(self) -> Any:
         # Imported here: bench_lease_common has put the repository root on the path by now.
-        from tests.lease_support.servers import RedisServer, binary
+        from tests.support.servers import RedisServer, binary
 
         found = binary("redis-server")
         if found is None:

@@ -1,12 +1,20 @@
-"""Fixtures shared by several test modules."""
+"""Fixtures shared by several test modules, and the ``slow`` mark's check (tests/support/slow.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 import pytest
+from hypothesis import settings
 
-from tests.lease_support.pg import fresh_table
+from tests.support import slow
+from tests.support.pg import fresh_table
+
+# Hypothesis fails an example slower than its deadline (200 ms by default): on a loaded
+# machine a plain example can take that long (tests/core/test_redact.py did). The deadline
+# only guards against a pathologically slow example; tests that set their own keep theirs.
+settings.register_profile("snowid", deadline=2000)
+settings.load_profile("snowid")
 
 
 @pytest.fixture
@@ -14,3 +22,38 @@ def table() -> Iterator[str]:
     """A fresh, initialised lease table in the test database, dropped afterwards."""
     with fresh_table() as name:
         yield name
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    slow.install()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, None, None]:
+    slow.watch(item)
+    yield
+    slow.unwatch(item)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
+    slow.pause()
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, None]:
+    """After teardown, a test that reached a server without the mark fails, naming it."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "teardown":
+        return
+    reached = slow.unwatch(item)
+    if reached and report.passed:
+        report.outcome = "failed"
+        report.longrepr = (
+            f"{item.nodeid} reached {', '.join(dict.fromkeys(reached))} but is not marked"
+            " @pytest.mark.slow (scripts/test's first stage runs without servers)"
+        )

@@ -9,8 +9,8 @@ import pytest
 
 from snowid.cli import main
 from snowid.lease import open_lease
-from tests.lease_support.marks import write_mark
-from tests.lease_support.pg import PG, fresh_table, sql
+from tests.support.marks import write_mark
+from tests.support.pg import PG, fresh_table, sql
 
 FAR = 8999998203945426302  # a stored ceiling far past year 9999
 
@@ -57,7 +57,7 @@ def test_unsupported_file_system_is_reported(capsys: pytest.CaptureFixture[str])
     assert "tmpfs" in capsys.readouterr().err
 
 
-@pytest.mark.postgres
+@pytest.mark.slow
 def test_postgres_init_is_idempotent_and_status_shows_ceilings(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -75,7 +75,7 @@ def test_postgres_init_is_idempotent_and_status_shows_ceilings(
             assert row["expires_ms"] is not None
 
 
-@pytest.mark.postgres
+@pytest.mark.slow
 def test_postgres_init_on_a_new_table_quarantines_unless_first_deployment(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -113,7 +113,7 @@ def test_status_all_shows_a_ceiling_beyond_any_date_as_the_raw_number(
     assert rows[1][-2:] == ["253402300799999", "(9999-12-31T23:59:59.999Z)"]
 
 
-@pytest.mark.postgres
+@pytest.mark.slow
 def test_status_all_shows_a_far_ahead_postgres_ceiling(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -89,6 +89,7 @@ def test_generate_with_a_lease_never_prints_its_password(url: str, named: str) -
     assert named in said
 
 
+@pytest.mark.slow
 def test_serve_with_a_static_url_and_workers_never_prints_its_password() -> None:
     done = _cli("serve", "--workers", "2", "--lease", "static:?worker=1&password=qz7wk9")
     assert done.returncode == 1

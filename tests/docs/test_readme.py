@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.lease_support.pg import PG, fresh_table
+from tests.support.pg import PG, fresh_table
 from tests.support.web import free_port
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -135,9 +135,14 @@ def pg_url(request: pytest.FixtureRequest) -> Iterator[str]:
         yield f"{PG}?table={table}"
 
 
+def _marks(example: str) -> list[pytest.MarkDecorator]:
+    """An example that uses the PostgreSQL server or starts the service is slow."""
+    return [pytest.mark.slow] if README_PG in example or "snowid serve" in example else []
+
+
 @pytest.mark.parametrize(
     ("heading", "code"),
-    [pytest.param(h, c, id=f"{i}-{h[:30]}") for i, (h, c) in enumerate(PYTHON)],
+    [pytest.param(h, c, id=f"{i}-{h[:30]}", marks=_marks(c)) for i, (h, c) in enumerate(PYTHON)],
 )
 def test_each_python_example_runs_and_shows_what_it_says(
     heading: str, code: str, tmp_path: Path, pg_url: str
@@ -175,7 +180,7 @@ def _commands() -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize(
     ("heading", "command"),
-    [pytest.param(h, c, id=c[:60]) for h, c in _commands()],
+    [pytest.param(h, c, id=c[:60], marks=_marks(c)) for h, c in _commands()],
 )
 def test_each_command_line_example_exits_0(
     heading: str, command: str, tmp_path: Path, pg_url: str

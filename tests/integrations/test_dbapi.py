@@ -24,6 +24,7 @@ def test_importing_the_sqlalchemy_integration_registers_every_installed_driver()
     assert snowid.dbapi.register_adapters() == ("psycopg", "pymysql", "sqlite3")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("value", [SEED, MAX])
 def test_psycopg_text_and_binary_parameters(value: int, tmp_path: Path) -> None:
     import psycopg
@@ -38,6 +39,7 @@ def test_psycopg_text_and_binary_parameters(value: int, tmp_path: Path) -> None:
     assert quoted.strip("' ").removesuffix("::int8") == str(value)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("value", [SEED, MAX])
 def test_pymysql_parameters(value: int, tmp_path: Path) -> None:
     import pymysql

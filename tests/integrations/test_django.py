@@ -41,7 +41,7 @@ SEED = 4194439168
 MAX = 2**63 - 1
 MAX_TIME = "2080-07-10T17:30:30.208Z"
 
-pytestmark = pytest.mark.django_db(transaction=True, databases="__all__")
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True, databases="__all__")]
 
 
 @pytest.fixture(params=django_site.ALIASES)

@@ -31,6 +31,8 @@ from snowid.ids._timerange import first_id_at, last_id_at
 from snowid.integrations.sql import FUNCTIONS, apply_postgres, postgres_script, postgres_statements
 from snowid.testing import KNOWN_ANSWERS
 
+pytestmark = pytest.mark.slow  # the shared PostgreSQL, for almost every test here
+
 SERVER = "postgresql://postgres@127.0.0.1:5432/test"
 SECRET = "s3cr3t-Pw"
 

@@ -33,7 +33,12 @@ from tests.support.process_wide import engine_url, run_in_child, unique_name, wo
 
 SEED = 4194439168
 MAX = 2**63 - 1
-KINDS = ["sqlite", "postgresql", "mariadb"]
+# PostgreSQL and MariaDB are servers: their cases are slow (tests/support/slow.py).
+KINDS = [
+    "sqlite",
+    pytest.param("postgresql", marks=pytest.mark.slow),
+    pytest.param("mariadb", marks=pytest.mark.slow),
+]
 
 
 @pytest.fixture(params=KINDS)

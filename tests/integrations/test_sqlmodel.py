@@ -35,7 +35,7 @@ def example() -> ModuleType:
     return module
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def engine(request: pytest.FixtureRequest, tmp_path: Path, example: ModuleType) -> Iterator[Engine]:
     url = engine_url(request.param, tmp_path)
     if url.startswith("sqlite"):

@@ -18,11 +18,11 @@ import pytest
 
 from snowid import TWITTER, Generator
 from snowid.lease import Lease, lease_status, open_lease
-from tests.lease_support.stores import Store, store
+from tests.support.stores import Store, store
 
 __all__ = ["store"]  # the fixture, imported for pytest
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(60)]
 
 MAX_GAP_S = 0.5
 

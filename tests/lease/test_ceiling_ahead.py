@@ -15,10 +15,10 @@ import pytest
 
 from snowid.errors import CeilingAheadError, ClockSkewError
 from snowid.lease import lease_status, open_lease
-from tests.lease_support.holders import wait_until
-from tests.lease_support.marks import write_mark
-from tests.lease_support.pg import PG, open_pg, sql
-from tests.lease_support.stores import Store, store
+from tests.support.holders import wait_until
+from tests.support.marks import write_mark
+from tests.support.pg import PG, open_pg, sql
+from tests.support.stores import Store, store
 
 __all__ = ["store"]  # the fixture, imported for pytest
 
@@ -50,7 +50,7 @@ def test_file_slot_ahead_by_more_than_the_wait_names_the_slot(tmp_path: Path) ->
     assert (caught.value.worker, caught.value.ceiling) == (3, mark)
 
 
-@pytest.mark.postgres
+@pytest.mark.slow
 @pytest.mark.timeout(60)
 def test_postgres_far_ahead_ceiling_is_refused_at_once(table: str) -> None:
     """Before: ClockSkewError after waiting the whole claim_wait (here ttl+span+max_skew+1)."""

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.lease_support.chaos import SPAN, TTL, Chaos, check_run
-from tests.lease_support.stores import Store, store
+from tests.support.chaos import SPAN, TTL, Chaos, check_run
+from tests.support.stores import Store, store
 
 __all__ = ["store"]  # the fixture, imported for pytest
 
-pytestmark = pytest.mark.timeout(150)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(150)]
 
 
 @pytest.mark.parametrize("seed", [int(os.environ.get("SNOWID_CHAOS_SEED", "20261130"))])

@@ -19,7 +19,7 @@ from snowid.lease import FileLease, LeaseEvent, open_lease
 from snowid.lease._forward import ForwardJumpGuard
 from snowid.lease._hwm import HORIZON_MS
 from snowid.testing import FakeClock
-from tests.lease_support.marks import read_mark
+from tests.support.marks import read_mark
 
 NOW = 1_700_000_000_000
 HOUR_MS = 3_600_000

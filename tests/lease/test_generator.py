@@ -18,7 +18,7 @@ from snowid.errors import ClockMovedBackwards
 from snowid.lease import FileLease, open_lease
 from snowid.lease._hwm import HORIZON_MS
 from snowid.testing import FakeClock
-from tests.lease_support.marks import read_mark
+from tests.support.marks import read_mark
 
 NOW = 1_700_000_000_000
 

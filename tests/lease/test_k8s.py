@@ -21,7 +21,7 @@ from snowid.errors import (
     OrdinalOutOfRangeError,
 )
 from snowid.lease import FileLease, lease_status, open_lease
-from tests.lease_support.procs import read_ids, start_worker, wait_all
+from tests.support.procs import read_ids, start_worker, wait_all
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -268,6 +268,7 @@ def test_processes_of_one_pod_never_share_an_identity(
     assert len({v for batch in ids for v in batch}) == 9000
 
 
+@pytest.mark.slow
 def test_serve_with_a_k8s_lease(pod: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """`snowid serve --lease k8s:…` in pod ids-6 with two worker processes: each serves ids
     from its own machine of datacenter 6."""

@@ -5,7 +5,7 @@ slow store, asyncio and chaos modules); restarts, a frozen server and an emptied
 test_store_restart.py.
 
 Tests that change server settings run on a mariadbd of the module's own
-(tests/lease_support/mysql.py); the others use a fresh table on the shared server.
+(tests/support/mysql.py); the others use a fresh table on the shared server.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from snowid.errors import (
 )
 from snowid.lease import init_lease, lease_status, open_lease
 from snowid.lease._mysqlconn import parse_version
-from tests.lease_support.mysql import (
+from tests.support.mysql import (
     SHARED,
     fresh_table,
     maria,
@@ -40,11 +40,11 @@ from tests.lease_support.mysql import (
     open_mysql,
     sql,
 )
-from tests.lease_support.servers import MariaServer, new_name
+from tests.support.servers import MariaServer, new_name
 
 __all__ = ["maria", "murl"]  # fixtures, imported for pytest
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(60)]
 
 
 @pytest.fixture

@@ -18,9 +18,9 @@ import pytest
 
 from snowid.errors import InvalidLeaseUrlError, PasswordFileEmptyError, PasswordFileError
 from snowid.lease import init_lease, open_lease
-from tests.lease_support.mysql import SHARED_DB, require_shared
-from tests.lease_support.redis import redis_server
-from tests.lease_support.servers import new_name
+from tests.support.mysql import SHARED_DB, require_shared
+from tests.support.redis import redis_server
+from tests.support.servers import new_name
 
 SCHEMES = ("redis://127.0.0.1:1/0", "mysql://app@127.0.0.1:1/db")
 

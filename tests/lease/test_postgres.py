@@ -18,10 +18,10 @@ import pytest
 from snowid import TWITTER, Generator
 from snowid.lease import lease_status
 from snowid.testing import FakeClock
-from tests.lease_support.need import unavailable
-from tests.lease_support.pg import PG, open_pg, sql
+from tests.support.need import unavailable
+from tests.support.pg import PG, open_pg, sql
 
-pytestmark = [pytest.mark.postgres, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
 
 SOCKET_DIR = "/var/run/postgresql"
 
@@ -55,7 +55,6 @@ def test_unix_socket_forms_connect_as_psql_does(
 
 
 # Correctness review, finding 1. asyncio: a grant of a NEW identity is never applied by _agrab (failed before its fix).
-@pytest.mark.postgres
 @pytest.mark.timeout(60)
 def test_async_holder_that_lost_its_pg_worker_never_duplicates_the_successor(
     table: str,
@@ -94,7 +93,6 @@ def test_async_holder_that_lost_its_pg_worker_never_duplicates_the_successor(
 
 
 # Correctness review, finding 3. a claim that waited for its start makes the generator raise anyway (failed before its fix).
-@pytest.mark.postgres
 @pytest.mark.timeout(60)
 def test_restart_on_a_released_pg_worker_issues_without_error(table: str) -> None:
     url = f"{PG}?table={table}&range=5-5&ttl=1.5&span=1.5"

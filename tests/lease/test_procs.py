@@ -1,6 +1,6 @@
 """Host slots across real processes (docs/leases.md cases 5, 6, 7, 9 and 12).
 
-Workers are fresh interpreters (tests/lease_support/worker.py) that write each id as
+Workers are fresh interpreters (tests/support/worker.py) that write each id as
 8 bytes to their own file; the checks read those files.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from snowid import TWITTER
-from tests.lease_support.procs import (
+from tests.support.procs import (
     ROOT,
     read_ids,
     read_log,
@@ -131,6 +131,7 @@ def _serve_and_collect(argv: list[str], tmp_path: Path, *, preclaim: bool) -> No
         wait_all([server], 20)
 
 
+@pytest.mark.slow
 def test_gunicorn_preload_4_workers_serve_unique_ids_from_4_identities(tmp_path: Path) -> None:
     """Case 6: real `gunicorn -w 4 --preload`, the master holding a slot before forking."""
     gunicorn = Path(sys.executable).with_name("gunicorn")
@@ -147,11 +148,12 @@ def test_gunicorn_preload_4_workers_serve_unique_ids_from_4_identities(tmp_path:
         "warning",
         "-b",
         "127.0.0.1:PORT",
-        "tests.lease_support.wsgi_app:app",
+        "tests.support.wsgi_app:app",
     ]
     _serve_and_collect(argv, tmp_path, preclaim=True)
 
 
+@pytest.mark.slow
 def test_uvicorn_4_workers_serve_unique_ids_from_4_identities(tmp_path: Path) -> None:
     """Case 6: real `uvicorn --workers 4` (spawned workers), ids over loopback HTTP."""
     argv = [
@@ -162,7 +164,7 @@ def test_uvicorn_4_workers_serve_unique_ids_from_4_identities(tmp_path: Path) ->
         "4",
         "--log-level",
         "warning",
-        "tests.lease_support.wsgi_app:asgi_app",
+        "tests.support.wsgi_app:asgi_app",
         "--host",
         "127.0.0.1",
         "--port",

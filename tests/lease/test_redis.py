@@ -3,7 +3,7 @@ CLI). The fault cases shared with PostgreSQL and MySQL are in test_store_faults.
 test_store_regressed.py (and the slow store, asyncio and chaos modules); restarts, a frozen
 server and an emptied one in test_store_restart.py.
 
-Every test starts its own redis-server (tests/lease_support/redis.py) except the ones
+Every test starts its own redis-server (tests/support/redis.py) except the ones
 that show the shared server on 127.0.0.1:6379 (``appendonly no``) is refused.
 """
 
@@ -27,19 +27,19 @@ from snowid.errors import (
     StoreUnreachableError,
 )
 from snowid.lease import init_lease, lease_status
-from tests.lease_support.holders import wait_until
-from tests.lease_support.redis import (
+from tests.support.holders import wait_until
+from tests.support.redis import (
     SHARED,
     open_redis,
     redis_server,
     rurl,
     server,
 )
-from tests.lease_support.servers import RedisServer, new_name
+from tests.support.servers import RedisServer, new_name
 
 __all__ = ["rurl", "server"]  # fixtures, imported for pytest
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(60)]
 
 
 def _keys(client: object, prefix: str) -> list[str]:

@@ -21,11 +21,11 @@ import pytest
 
 from snowid.errors import InvalidLeaseUrlError, SnowIdError, StoreUnreachableError
 from snowid.lease import init_lease, open_lease
-from tests.lease_support.mysql import SHARED_DB, require_shared
-from tests.lease_support.pg import PG
-from tests.lease_support.redis import redis_server
-from tests.lease_support.secrets import MARKER, assert_clean, leaks, scram_cluster
-from tests.lease_support.servers import PgCluster, new_name
+from tests.support.mysql import SHARED_DB, require_shared
+from tests.support.pg import PG
+from tests.support.redis import redis_server
+from tests.support.secrets import MARKER, assert_clean, leaks, scram_cluster
+from tests.support.servers import PgCluster, new_name
 
 M = MARKER
 
@@ -169,7 +169,6 @@ def scram() -> Iterator[PgCluster]:
 
 
 @pytest.mark.slow
-@pytest.mark.postgres
 def test_postgresql_down_keeps_no_secret() -> None:
     for url in (
         f"postgresql://u:{M}@127.0.0.1:1/db?range=0-0",
@@ -182,7 +181,6 @@ def test_postgresql_down_keeps_no_secret() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.postgres
 def test_postgresql_up_keeps_no_secret(scram: PgCluster) -> None:
     """A database that does not exist (the shared server, which trusts), a wrong
     password, and the right password of a role that may not create the lease table (an
@@ -200,7 +198,6 @@ def test_postgresql_up_keeps_no_secret(scram: PgCluster) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.postgres
 def test_libpq_passfile_and_pgpassfile_give_the_password(
     scram: PgCluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -225,7 +222,6 @@ def test_libpq_passfile_and_pgpassfile_give_the_password(
 
 
 @pytest.mark.slow
-@pytest.mark.postgres
 def test_sql_apply_keeps_no_secret(scram: PgCluster) -> None:
     """``snowid sql postgres --apply``: a server that is down, and a wrong password."""
     from snowid.integrations.sql import apply_postgres

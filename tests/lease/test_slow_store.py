@@ -20,14 +20,14 @@ from collections.abc import Iterator
 import pytest
 
 from snowid import TWITTER, Generator
-from tests.lease_support.holders import FAIL_CLOSED_CODES, Issuer, wait_until, worker_ms
-from tests.lease_support.pg import PG, open_pg, sql
-from tests.lease_support.proxy import DelayProxy
-from tests.lease_support.stores import Store, store, wait_for_claim
+from tests.support.holders import FAIL_CLOSED_CODES, Issuer, wait_until, worker_ms
+from tests.support.pg import PG, open_pg, sql
+from tests.support.proxy import DelayProxy
+from tests.support.stores import Store, store, wait_for_claim
 
 __all__ = ["store"]  # the fixture, imported for pytest
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(60)]
 
 
 @pytest.fixture
@@ -115,7 +115,6 @@ def test_latency_beyond_the_timeout_fails_closed_then_recovers(
     holder.lease.close()
 
 
-@pytest.mark.postgres
 def test_stalled_store_fails_closed_at_the_deadline_then_resumes_the_same_lease(
     table: str,
 ) -> None:
@@ -166,7 +165,6 @@ def test_stalled_store_fails_closed_at_the_deadline_then_resumes_the_same_lease(
         assert grant.start_ms > store_ceiling
 
 
-@pytest.mark.postgres
 def test_timed_out_renewals_do_not_pile_up_on_the_server(table: str) -> None:
     """While the lease row is locked, each renewal times out client-side after 0.3 s and is
     retried; each abandoned statement is cancelled on the server, leaving at most the one

@@ -93,6 +93,7 @@ def test_the_cli_prints_it_on_stderr_once(tmp_path: Path) -> None:
     assert (guarded.returncode, guarded.stderr) == (0, "")
 
 
+@pytest.mark.slow
 def test_the_service_log_has_it_once(tmp_path: Path) -> None:
     log = tmp_path / "serve.log"
     with running_serve(["--lease", "static://4/5"], log) as url:

@@ -53,7 +53,7 @@ def _argv(entry: str, machine: int, state_dir: Path | None, *, hold: bool) -> li
     url = _url(machine, state_dir)
     if entry in ("library", "process_wide"):
         kind = "lease" if entry == "library" else "process_wide"
-        argv = ["-m", "tests.lease_support.static_user", kind, url, *(["--hold"] if hold else [])]
+        argv = ["-m", "tests.support.static_user", kind, url, *(["--hold"] if hold else [])]
     else:  # `snowid generate`: a holder blocks writing to a pipe nobody reads, identity held
         count = ["--count", "10000000" if hold else "1"]
         fixed = ["--datacenter", str(DATACENTER), "--machine", str(machine)]
@@ -101,7 +101,7 @@ def attempt(argv: list[str]) -> Outcome:
     lines = done.stdout.splitlines()
     ids = sum(1 for line in lines if line.isdigit() or line.startswith("id "))
     reported = re.fullmatch(r"error (\S+) (\S+)", lines[0]) if lines else None
-    if reported:  # tests.lease_support.static_user
+    if reported:  # tests.support.static_user
         pid = reported.group(2)
         return Outcome(ids, reported.group(1), None if pid == "-" else int(pid))
     refused = IN_USE.search(done.stderr)  # the CLI: exit 1 and its message
@@ -296,7 +296,7 @@ def test_another_network_namespace_is_not_seen_but_a_shared_state_dir_is(tmp_pat
     unshare = shutil.which("unshare")
     if unshare is None or subprocess.run([unshare, "-rn", "true"], check=False).returncode:
         pytest.skip("cannot create a network namespace here")
-    python = [unshare, "-rn", sys.executable, "-m", "tests.lease_support.static_user", "lease"]
+    python = [unshare, "-rn", sys.executable, "-m", "tests.support.static_user", "lease"]
     shared = f"static://{DATACENTER}/27?state_dir={tmp_path}"
     unseen = open_lease(f"static://{DATACENTER}/27")
     with holding([*python, f"static://{DATACENTER}/27", "--hold"]), unseen:

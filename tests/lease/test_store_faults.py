@@ -19,14 +19,14 @@ from snowid import TWITTER, Generator
 from snowid.errors import ClockSkewError, NoFreeIdentityError, StoreUnreachableError
 from snowid.lease import lease_status
 from snowid.testing import OffsetClock
-from tests.lease_support.holders import wait_until, worker_ms
-from tests.lease_support.procs import read_ids, read_log, start_worker, wait_all, wait_for_file
-from tests.lease_support.proxy import TcpProxy
-from tests.lease_support.stores import Store, store, wait_for_claim
+from tests.support.holders import wait_until, worker_ms
+from tests.support.procs import read_ids, read_log, start_worker, wait_all, wait_for_file
+from tests.support.proxy import TcpProxy
+from tests.support.stores import Store, store, wait_for_claim
 
 __all__ = ["store"]  # the fixture, imported for pytest
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
 
 
 def test_claim_renew_release_and_generator(store: Store) -> None:

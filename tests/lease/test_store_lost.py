@@ -31,10 +31,10 @@ from snowid.errors import LeaseRemovedError, NoFreeIdentityError
 from snowid.lease import init_lease
 from snowid.lease._redis_lua import Keys
 from snowid.lease._store import StoreLease
-from tests.lease_support.holders import Issuer, wait_until, worker_ms
-from tests.lease_support.redis import redis_server
-from tests.lease_support.servers import RedisServer, new_name
-from tests.lease_support.stores import Store, store
+from tests.support.holders import Issuer, wait_until, worker_ms
+from tests.support.redis import redis_server
+from tests.support.servers import RedisServer, new_name
+from tests.support.stores import Store, store
 
 __all__ = ["store"]  # the fixture, imported for pytest
 

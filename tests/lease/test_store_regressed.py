@@ -20,12 +20,12 @@ import pytest
 from snowid import TWITTER, Generator
 from snowid.errors import StoreRegressedError
 from snowid.lease._store import StoreLease
-from tests.lease_support.holders import wait_until
-from tests.lease_support.stores import SqlStore, Store, store
+from tests.support.holders import wait_until
+from tests.support.stores import SqlStore, Store, store
 
 __all__ = ["store"]  # the fixture, imported for pytest
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(60)]
 
 QUARANTINE_MS = 1000 + 1000 + 500  # ttl + span (1 s by default) + max_skew, as below
 

@@ -31,15 +31,15 @@ import pytest
 from snowid import TWITTER, Generator
 from snowid.errors import NoFreeIdentityError, StoreRegressedError, StoreUnreachableError
 from snowid.lease import LeaseEvent, init_lease
-from tests.lease_support.holders import FAIL_CLOSED_CODES, Issuer, wait_until, worker_ms
-from tests.lease_support.mysql import maria_server
-from tests.lease_support.pg import open_pg, pg_cluster
-from tests.lease_support.proxy import TcpProxy
-from tests.lease_support.redis import redis_server
-from tests.lease_support.servers import OwnServer, PgCluster
-from tests.lease_support.stores import Store, store_on, wait_for_claim
+from tests.support.holders import FAIL_CLOSED_CODES, Issuer, wait_until, worker_ms
+from tests.support.mysql import maria_server
+from tests.support.pg import open_pg, pg_cluster
+from tests.support.proxy import TcpProxy
+from tests.support.redis import redis_server
+from tests.support.servers import OwnServer, PgCluster
+from tests.support.stores import Store, store_on, wait_for_claim
 
-pytestmark = pytest.mark.timeout(90)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(90)]
 
 TTL, RENEW, TIMEOUT = 2.0, 0.5, 1.0
 TIMINGS = f"ttl={TTL:g}&renew={RENEW:g}&timeout={TIMEOUT:g}"
@@ -118,7 +118,8 @@ def test_crash_and_restart_holder_continues_or_fails_closed_then_issues_again(
     wait_until(lambda: holder.last_ok > 0, 10, "the holder to issue")
     grant = holder.lease.grant
     assert grant is not None
-    time.sleep(0.6)  # at least one renewal before the crash
+    renewed = holder.lease.renewals
+    wait_until(lambda: holder.lease.renewals > renewed, 10, "a renewal before the crash")
     failures_before = holder.lease.renew_failures
 
     crashed = time.monotonic()
@@ -129,12 +130,14 @@ def test_crash_and_restart_holder_continues_or_fails_closed_then_issues_again(
     restarted = time.monotonic()
     renewals_at_restart = holder.lease.renewals
     wait_until(
-        lambda: holder.lease.renewals > renewals_at_restart, 8, "a renewal after the restart"
+        lambda: holder.lease.renewals > renewals_at_restart, 30, "a renewal after the restart"
     )
-    wait_until(lambda: holder.last_ok > restarted + 0.3, 5, "the holder to issue again")
+    wait_until(lambda: holder.last_ok > restarted + 0.3, 15, "the holder to issue again")
     holder.finish()
 
-    assert restarted - crashed < TTL * 2  # "within about a TTL" (the start replays its log)
+    # "Within about a TTL" (the start replays its log): 2 TTLs unloaded; a loaded machine
+    # starts the server slower, and the checks below hold for an outage of any length.
+    assert restarted - crashed < TTL * 5
     assert holder.lease.renew_failures > failures_before  # the holder did see the outage
     codes = {code for _, code in holder.errors}
     assert codes <= FAIL_CLOSED_CODES  # continued, or failed closed; never anything else
@@ -167,8 +170,11 @@ def test_data_survives_the_crash_no_regression_no_new_incarnation(
     replay): same incarnation, owner and epoch, ceiling >= every one acknowledged. The
     holder renews without StoreRegressedError, and a re-run of the idempotent init
     (without first_deployment) sees the store as existing: no quarantine."""
-    url = store.url(f"range=0-3&{TIMINGS}")
-    holder = store.open(f"range=0-3&{TIMINGS}")
+    # A TTL of 6 s, not 2: the crash and restart must end within the holder's local deadline
+    # (TTL * 0.89), which a loaded machine's restart did not at 2 s (an "expired" event).
+    query = f"range=0-3&ttl=6&renew={RENEW:g}&timeout={TIMEOUT:g}"
+    url = store.url(query)
+    holder = store.open(query)
     events: list[LeaseEvent] = []
     holder.listeners.append(events.append)
     generator = Generator(fence=holder, max_wait_ms=100)
@@ -196,7 +202,7 @@ def test_data_survives_the_crash_no_regression_no_new_incarnation(
     )
 
     renewals = holder.renewals
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 20  # 5 s unloaded
     while holder.renewals == renewals:  # the holder's first round trip meets the dead socket
         assert time.monotonic() < deadline, "no renewal after the restart"
         with contextlib.suppress(StoreUnreachableError):  # StoreRegressedError would fail
@@ -227,7 +233,8 @@ def test_restart_with_data_kept_fails_closed_then_claims_above_the_old_ceiling(
     first = holder.lease.grant
     assert first is not None
     incarnation, run_id = holder.lease.incarnation, holder.lease.run_id
-    time.sleep(0.6)  # at least one renewal before the crash
+    renewed = holder.lease.renewals
+    wait_until(lambda: holder.lease.renewals > renewed, 10, "a renewal before the crash")
     with holder.lease._lock:
         acked = holder.lease.ceiling_ms
     server.crash()
@@ -236,9 +243,9 @@ def test_restart_with_data_kept_fails_closed_then_claims_above_the_old_ceiling(
     _owner, epoch, ceiling = store.row(0)
     assert epoch == first.epoch
     assert ceiling >= acked
-    wait_until(lambda: len([e for e in holder.events if e.kind == "claim"]) == 2, 10, "a new claim")
+    wait_until(lambda: len([e for e in holder.events if e.kind == "claim"]) == 2, 30, "a new claim")
     reclaimed = time.monotonic()
-    wait_until(lambda: holder.last_ok > reclaimed, 10, "the holder to issue again")
+    wait_until(lambda: holder.last_ok > reclaimed, 30, "the holder to issue again")
     holder.finish()
 
     assert holder.lease.run_id != run_id
@@ -285,7 +292,7 @@ def test_restart_longer_than_the_ttl_successor_starts_above_the_first_holder(
         granted: list[tuple[float, Any]] = []
 
         def claim() -> None:
-            deadline = time.monotonic() + 20
+            deadline = time.monotonic() + 40
             while time.monotonic() < deadline:
                 try:
                     grant = successor.acquire(0)
@@ -298,7 +305,7 @@ def test_restart_longer_than_the_ttl_successor_starts_above_the_first_holder(
 
         claimant = threading.Thread(target=claim, name="claimant", daemon=True)
         claimant.start()
-        wait_until(lambda: "no_free_identity" in waiting, 5, "the claimant to be refused")
+        wait_until(lambda: "no_free_identity" in waiting, 15, "the claimant to be refused")
         time.sleep(0.3)
 
         crashed = time.monotonic()
@@ -307,12 +314,12 @@ def test_restart_longer_than_the_ttl_successor_starts_above_the_first_holder(
         time.sleep(TTL + 0.7)
         restarting = time.monotonic()  # pg_ctl start -w returns a little after it is ready
         server.start()
-        claimant.join(10)
+        claimant.join(30)
         assert granted, f"the successor never claimed (saw {sorted(set(waiting))})"
         assert "store_unreachable" in waiting  # it kept trying through the outage
         proxy.set_mode("pass")
         wait_until(
-            lambda: any(e.kind == "lost" for e in holder.events), 5, "the holder's CAS to fail"
+            lambda: any(e.kind == "lost" for e in holder.events), 15, "the holder's CAS to fail"
         )
         time.sleep(0.2)
         holder.finish()
@@ -364,14 +371,14 @@ def test_a_frozen_server_fails_closed_at_the_deadline_then_resumes_the_same_leas
         wait_until(lambda: holder.lease.ceiling_ms == -1, 2, "the local deadline")
         dropped_after = time.monotonic() - stalled
         assert time.time_ns() // 1_000_000 < holder.acked_ceiling(0)  # before the span ran out
-        wait_until(lambda: bool(holder.errors), 2, "an error")
+        wait_until(lambda: bool(holder.errors), 10, "an error")
         stalled_ok = holder.last_ok
         time.sleep(max(0.0, 2.0 - (time.monotonic() - stalled)))
         assert holder.last_ok == stalled_ok  # nothing issued while the server was frozen
     finally:
         server.resume()
     resumed = time.monotonic()
-    wait_until(lambda: holder.last_ok > resumed, 8, "the holder to resume")
+    wait_until(lambda: holder.last_ok > resumed, 30, "the holder to resume")
     holder.finish()
 
     assert dropped_after < 1.0  # the deadline: TTL * 0.89 after the last acknowledged send
@@ -407,7 +414,7 @@ def test_a_server_back_empty_fails_holders_closed_and_quarantines(
     server.crash()
     server.wipe()
     server.start()
-    wait_until(lambda: holder.lease.state == "lost", 10, "the holder to fail closed")
+    wait_until(lambda: holder.lease.state == "lost", 30, "the holder to fail closed")
     holder.finish()
     assert any(e.kind == "lost" and missing in e.detail for e in holder.events)
     assert {code for _, code in holder.errors} <= FAIL_CLOSED_CODES | {"store_regressed"}

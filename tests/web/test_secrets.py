@@ -97,7 +97,7 @@ def test_an_anonymous_client_learns_nothing_about_the_store(lease: str, tmp_path
     assert "store_unreachable" in text, text
 
 
-@pytest.mark.postgres
+@pytest.mark.slow
 def test_a_held_lease_is_named_by_its_kind_only(table: str, tmp_path: Path) -> None:
     """With the identity held (the shared store trusts loopback and ignores the
     password), /metrics and the start log name the lease; never its password."""

@@ -116,6 +116,7 @@ def running_serve(args: list[str], log: Path, port: int | None = None) -> Iterat
             process.wait(5)
 
 
+@pytest.mark.slow
 def test_serve_logs_the_identity_it_holds(tmp_path: Path) -> None:
     log = tmp_path / "serve.log"
     with running_serve(["--lease", "static://4/5"], log) as url:
@@ -132,6 +133,7 @@ def test_serve_logs_the_identity_it_holds(tmp_path: Path) -> None:
     assert [(dc, m) for _, dc, m in started] == [("4", "5")]
 
 
+@pytest.mark.slow
 def test_port_0_takes_a_free_port_and_the_start_log_names_it(tmp_path: Path) -> None:
     log = tmp_path / "serve.log"
     with running_serve(["--lease", "static://4/6"], log, port=0) as url:
@@ -146,6 +148,7 @@ def metrics_by_pid(text: str, name: str) -> dict[str, float]:
     return {pid: float(value) for pid, value in found}
 
 
+@pytest.mark.slow
 def test_several_workers_never_return_a_duplicate(tmp_path: Path) -> None:
     log = tmp_path / "serve.log"
     lease = f"file://{tmp_path / 'slots'}?allow_volatile=1"

@@ -23,9 +23,9 @@ import httpx
 import pytest
 
 from snowid.lease import init_lease
-from tests.lease_support.redis import redis_server
-from tests.lease_support.secrets import MARKER
-from tests.lease_support.servers import RedisServer, new_name
+from tests.support.redis import redis_server
+from tests.support.secrets import MARKER
+from tests.support.servers import RedisServer, new_name
 from tests.support.web import free_port
 
 STARTED = re.compile(r"process (\d+) on http://\S+ holds datacenter \d+, machine \d+")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from snowid.cli import build_parser
+from snowid.cli._commands import CommandParser
 from snowid.cli._serve import FLAGS, settings_from
 from snowid.errors import (
     AuthTokenFileMissingError,
@@ -102,6 +103,8 @@ def test_every_serve_flag_has_its_variable_and_the_readme_names_them() -> None:
         for action in build_parser()._actions
         if isinstance(action, argparse._SubParsersAction)
     )
+    assert isinstance(serve, CommandParser)
+    serve.complete()  # its arguments are added when `serve` is first parsed
     flags = {option for action in serve._actions for option in action.option_strings}
     assert flags - {"-h", "--help", "--lang"} == {
         option

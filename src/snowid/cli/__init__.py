@@ -1,9 +1,11 @@
 """The ``snowid`` command: a thin adapter over the library.
 
-Each sub-command lives in its own module with ``register(subparsers)``; this module
-builds the parser, picks the language and turns snowid errors and a failed write
-to stdout into exit code 1 with ``Error: …`` on stderr (argparse's usage errors exit 2,
-in the same language and without repeating a value: see ``_usage``).
+Each sub-command lives in its own module, imported only when that command is parsed
+(``_commands`` holds the table, so ``snowid decode`` stays free of the web server, the
+lease stores and asyncio); this module builds the parser, picks the language and turns
+snowid errors and a failed write to stdout into exit code 1 with ``Error: …`` on stderr
+(argparse's usage errors exit 2, in the same language and without repeating a value:
+see ``_usage``).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Sequence
 
 from snowid import __version__
 from snowid._exceptions import SnowIdError
-from snowid.cli import _compose, _decode, _generate, _lease, _range, _serve, _sql
+from snowid.cli._commands import add_commands
 from snowid.cli._common import Handler, OutputError, discard_stdout, guarded_stdout
 from snowid.cli._usage import Parser, lang_from_argv, usage_lang
 from snowid.i18n import LANGS, translate
@@ -35,9 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--lang", choices=LANGS, default=None, help="language of messages (default: the locale)"
     )
     parser.add_argument("--version", action="version", version=f"snowid {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (_compose, _decode, _range, _generate, _lease, _serve, _sql):
-        module.register(sub)
+    add_commands(parser)
     return parser
 
 

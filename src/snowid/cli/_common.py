@@ -6,7 +6,6 @@ import argparse
 import contextlib
 import errno
 import io
-import json
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -24,6 +23,8 @@ def add_lang_option(parser: argparse.ArgumentParser) -> None:
 
 
 def print_json(value: object, stream: TextIO | None = None) -> None:
+    import json  # only for --json: a text decode starts without it
+
     print(json.dumps(value, ensure_ascii=False, indent=2), file=stream or sys.stdout)
 
 

@@ -6,15 +6,13 @@ from __future__ import annotations
 import argparse
 
 from snowid import SnowId, breakdown
+from snowid.cli._commands import Arguments
 from snowid.cli._common import add_lang_option, print_json, use_colour
 from snowid.cli._render import render_breakdown
 from snowid.ids import COMPOSE_FIELDS, read_compose_fields, read_id
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    compose = subparsers.add_parser(
-        "compose", help="build one id from its four fields and show its 64 bits"
-    )
+def _compose_arguments(compose: argparse.ArgumentParser) -> None:
     compose.add_argument(
         "--timestamp", default=None, help="Unix time in milliseconds (default: now)"
     )
@@ -24,12 +22,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     _add_output_options(compose)
     compose.set_defaults(func=_compose)
 
-    explain = subparsers.add_parser(
-        "explain", help="decode an id and walk through the formula that builds it"
-    )
+
+def _explain_arguments(explain: argparse.ArgumentParser) -> None:
     explain.add_argument("id", help="a Twitter Snowflake id in decimal (or 0x… hex)")
     _add_output_options(explain)
     explain.set_defaults(func=_decode, steps=True)
+
+
+ARGUMENTS: dict[str, Arguments] = {"compose": _compose_arguments, "explain": _explain_arguments}
 
 
 def _add_output_options(parser: argparse.ArgumentParser) -> None:

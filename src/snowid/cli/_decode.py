@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 
 from snowid import BASES, Decoded, decode, readings
+from snowid.cli._commands import Arguments
 from snowid.cli._common import add_lang_option, print_json, use_colour
 from snowid.cli._render import aligned, local_text, render_blocks, render_breakdown
 from snowid.i18n import translate, translate_field, translate_layout
@@ -21,8 +22,7 @@ _LAYOUT_HELP = (
 )
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    decoder = subparsers.add_parser("decode", help="split an id into its fields, in any layout")
+def _decode_arguments(decoder: argparse.ArgumentParser) -> None:
     decoder.add_argument("id", help="an id in decimal, 0x… hex, or in the base given by --from")
     decoder.add_argument("--layout", default="twitter", help=_LAYOUT_HELP)
     _add_from(decoder)
@@ -31,16 +31,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_lang_option(decoder)
     decoder.set_defaults(func=_decode)
 
-    reader = subparsers.add_parser(
-        "readings", help="the number read in every built-in layout with a plausible time"
-    )
+
+def _readings_arguments(reader: argparse.ArgumentParser) -> None:
     reader.add_argument("id", help="a number in decimal, 0x… hex, or in the base of --from")
     _add_from(reader)
     reader.add_argument("--json", action="store_true", help="print one JSON object")
     add_lang_option(reader)
     reader.set_defaults(func=_readings)
 
-    encoder = subparsers.add_parser("encode", help="write an id in hex, base32, … base62")
+
+def _encode_arguments(encoder: argparse.ArgumentParser) -> None:
     encoder.add_argument("id", help="an id in decimal, 0x… hex, or in the base of --from")
     encoder.add_argument("--to", choices=BASES, default=None, help="one base (default: all)")
     encoder.add_argument("--layout", default="twitter", help="the layout whose ids it must be")
@@ -48,6 +48,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     encoder.add_argument("--json", action="store_true", help="print one JSON object")
     add_lang_option(encoder)
     encoder.set_defaults(func=_encode)
+
+
+ARGUMENTS: dict[str, Arguments] = {
+    "decode": _decode_arguments,
+    "readings": _readings_arguments,
+    "encode": _encode_arguments,
+}
 
 
 def _add_from(parser: argparse.ArgumentParser) -> None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from snowid import Generator
 from snowid._exceptions import EmptyValueError, OutOfRangeError
+from snowid.cli._commands import Arguments
 from snowid.cli._common import add_lang_option
 from snowid.ids import SYSTEM_CLOCK, to_int
 
@@ -20,16 +21,12 @@ MAX_COUNT = 10_000_000
 _CHUNK = 65_536  # ids per write: output streams instead of holding millions of strings
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "generate",
-        help="print fresh ids from the production generator",
-        description=(
-            "Print COUNT fresh ids, one per line. With --datacenter and --machine the"
-            " identity is fixed: another process on this host using it at the same time is"
-            " refused, and no other host using it is your promise; otherwise a worker"
-            " identity is leased from --lease URL, SNOWID_LEASE or the default host slots."
-        ),
+def _generate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Print COUNT fresh ids, one per line. With --datacenter and --machine the"
+        " identity is fixed: another process on this host using it at the same time is"
+        " refused, and no other host using it is your promise; otherwise a worker"
+        " identity is leased from --lease URL, SNOWID_LEASE or the default host slots."
     )
     parser.add_argument("--count", default="1", help=f"how many ids, 1..{MAX_COUNT} (default 1)")
     parser.add_argument("--datacenter", default=None, help="datacenter id, 0..31 (with --machine)")
@@ -43,6 +40,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--json", action="store_true", help="print one JSON array of strings")
     add_lang_option(parser)
     parser.set_defaults(func=_generate)
+
+
+ARGUMENTS: dict[str, Arguments] = {"generate": _generate_arguments}
 
 
 def _generate(args: argparse.Namespace, lang: str) -> int:

@@ -5,20 +5,17 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
+from snowid.cli._commands import Arguments
 from snowid.cli._common import add_lang_option, print_json
 from snowid.i18n import translate
 from snowid.ids import iso_ms
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "lease",
-        help="set up a worker-identity lease store and list who holds which identity",
-        description=(
-            "Worker-identity leases. URL is a lease URL (static:, file:, postgresql:, redis:,"
-            " mysql:, k8s:);"
-            " without it, SNOWID_LEASE or the default host slots."
-        ),
+def _lease_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Worker-identity leases. URL is a lease URL (static:, file:, postgresql:, redis:,"
+        " mysql:, k8s:);"
+        " without it, SNOWID_LEASE or the default host slots."
     )
     sub = parser.add_subparsers(dest="lease_command", required=True, metavar="COMMAND")
     init = sub.add_parser(
@@ -53,6 +50,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     status.add_argument("--json", action="store_true", help="print the rows as JSON")
     add_lang_option(status)
     status.set_defaults(func=_status)
+
+
+ARGUMENTS: dict[str, Arguments] = {"lease": _lease_arguments}
 
 
 def _init(args: argparse.Namespace, lang: str) -> int:

@@ -6,27 +6,29 @@ import argparse
 
 from snowid import LAYOUTS, SYSTEM_CLOCK
 from snowid._exceptions import ReversedWindowError
+from snowid.cli._commands import Arguments
 from snowid.cli._common import add_lang_option, print_json
 from snowid.cli._render import aligned
 from snowid.i18n import translate, translate_layout
 from snowid.ids import get_layout, layout_info, parse_time, range_info
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    lister = subparsers.add_parser("layouts", help="the built-in layouts and their sources")
+def _layouts_arguments(lister: argparse.ArgumentParser) -> None:
     lister.add_argument("--json", action="store_true", help="print one JSON object")
     add_lang_option(lister)
     lister.set_defaults(func=_layouts)
 
-    window = subparsers.add_parser(
-        "range", help="the lowest and highest id made between two times (for WHERE id BETWEEN)"
-    )
+
+def _range_arguments(window: argparse.ArgumentParser) -> None:
     window.add_argument("start", help="ISO 8601 (no zone = UTC) or Unix milliseconds")
     window.add_argument("end", nargs="?", default=None, help="the same forms (default: now)")
     window.add_argument("--layout", default="twitter", help="a built-in name or a layout spec")
     window.add_argument("--json", action="store_true", help="print one JSON object")
     add_lang_option(window)
     window.set_defaults(func=_range, parser=window)
+
+
+ARGUMENTS: dict[str, Arguments] = {"layouts": _layouts_arguments, "range": _range_arguments}
 
 
 def _layouts(args: argparse.Namespace, lang: str) -> int:

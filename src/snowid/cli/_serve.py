@@ -20,6 +20,7 @@ from dataclasses import MISSING, fields, replace
 from typing import TYPE_CHECKING
 
 from snowid._exceptions import detached
+from snowid.cli._commands import Arguments
 from snowid.cli._common import add_lang_option
 from snowid.cli._exceptions import AddressUnavailableError, ServerStartError
 from snowid.i18n import translate
@@ -28,7 +29,7 @@ from snowid.web import Settings, preflight
 if TYPE_CHECKING:
     import uvicorn
 
-__all__ = ["FLAGS", "register"]
+__all__ = ["ARGUMENTS", "FLAGS", "settings_from"]
 
 # field -> (flag, metavar (None: a yes/no flag), help); the defaults are Settings'.
 FLAGS: dict[str, tuple[str, str | None, str]] = {
@@ -68,10 +69,7 @@ _NO_DEFAULT = {
 }
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    serve = subparsers.add_parser(
-        "serve", help="serve the web page and the JSON API (Starlette on uvicorn)"
-    )
+def _serve_arguments(serve: argparse.ArgumentParser) -> None:
     for item in fields(Settings):
         flag, metavar, text = FLAGS[item.name]
         default = item.default if item.default is not MISSING else None
@@ -92,6 +90,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             serve.add_argument(flag, dest=item.name, metavar=metavar, default=None, help=help_text)
     add_lang_option(serve)
     serve.set_defaults(func=_serve)
+
+
+ARGUMENTS: dict[str, Arguments] = {"serve": _serve_arguments}
 
 
 def settings_from(args: argparse.Namespace) -> Settings:

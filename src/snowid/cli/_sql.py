@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import argparse
 
+from snowid.cli._commands import Arguments
 from snowid.cli._common import add_lang_option
 from snowid.i18n import translate
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "sql",
-        help="SQL functions that read ids inside a database",
-        description="SQL functions that decode ids and give the id range of a time window.",
-    )
+def _sql_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = "SQL functions that decode ids and give the id range of a time window."
     sub = parser.add_subparsers(dest="sql_database", required=True, metavar="DATABASE")
     postgres = sub.add_parser(
         "postgres",
@@ -32,6 +29,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     add_lang_option(postgres)
     postgres.set_defaults(func=_postgres)
+
+
+ARGUMENTS: dict[str, Arguments] = {"sql": _sql_arguments}
 
 
 def _postgres(args: argparse.Namespace, lang: str) -> int:

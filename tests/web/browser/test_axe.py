@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 SEED = "timestamp=1288834975657&datacenter=1&machine=1&sequence=0"
 MANY = "%0A".join(["4194439168", "0x1", "nope", "1541815603606036480"])

@@ -9,7 +9,7 @@ import pytest
 
 from snowid.web._about import FAQ_KEYS
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 HEADINGS = {
     "en": [

@@ -10,7 +10,7 @@ import pytest
 
 from snowid import decode, id_range
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 # Discord's documented example (discord.com/developers/docs/reference#snowflakes).
 DISCORD_ID = "175928847299117063"

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def start_worker(
     lease: str, out: Path, *extra: str, log: Path | None = None
 ) -> subprocess.Popen[bytes]:
-    argv = [sys.executable, "-m", "tests.lease_support.worker", "--lease", lease, "--out", str(out)]
+    argv = [sys.executable, "-m", "tests.support.worker", "--lease", lease, "--out", str(out)]
     if log is not None:
         argv += ["--log", str(log)]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

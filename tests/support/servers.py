@@ -395,7 +395,7 @@ class RedisServer(OwnServer):
             stderr=subprocess.DEVNULL,
         )
         log = self.root / "redis.log"
-        _wait_ready(f"redis-server on port {self.port}", self.client().ping, self.proc, log, 10)
+        _wait_ready(f"redis-server on port {self.port}", self.client().ping, self.proc, log, 30)
 
     def client(self) -> Any:
         import redis

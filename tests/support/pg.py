@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.lease_support import servers
-from tests.lease_support.need import unavailable
-from tests.lease_support.servers import PgCluster, PgDb, binary
+from tests.support import servers
+from tests.support.need import unavailable
+from tests.support.servers import PgCluster, PgDb, binary
 
 if TYPE_CHECKING:
     from snowid.lease.postgres import PostgresLease

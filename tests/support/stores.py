@@ -11,7 +11,7 @@ the meta record or everything (case 22), delete lease records with the meta reco
 
 ``store`` is the fixture, parametrised over the backends (PostgreSQL and MariaDB: the
 shared servers; Redis: a server of the test's own, as the shared one keeps nothing on
-disk); a test module imports it (``from tests.lease_support.stores import store``).
+disk); a test module imports it (``from tests.support.stores import store``).
 ``store_on(server)`` makes a fresh store on a server of the test's own.
 """
 
@@ -27,9 +27,9 @@ import pytest
 
 from snowid.lease import Lease, init_lease, open_lease
 from snowid.lease._redis_lua import Keys
-from tests.lease_support import mysql, pg
-from tests.lease_support.redis import redis_server
-from tests.lease_support.servers import MariaDb, OwnServer, PgDb, RedisServer, new_name
+from tests.support import mysql, pg
+from tests.support.redis import redis_server
+from tests.support.servers import MariaDb, OwnServer, PgDb, RedisServer, new_name
 
 
 class Store:
@@ -282,7 +282,10 @@ def store_on(server: OwnServer | PgDb | MariaDb) -> Store:
     return store
 
 
-@pytest.fixture(params=["postgres", "redis", "mysql"])
+# Every backend is a server: a test using this fixture is slow (tests/support/slow.py).
+@pytest.fixture(
+    params=[pytest.param(name, marks=pytest.mark.slow) for name in ("postgres", "redis", "mysql")]
+)
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     """A fresh lease store of each backend (first deployment: no quarantine)."""
     if request.param == "postgres":

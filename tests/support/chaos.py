@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from snowid import TWITTER
-from tests.lease_support.holders import worker_ms
-from tests.lease_support.procs import read_ids, read_log, start_worker, wait_all
-from tests.lease_support.proxy import TcpProxy
-from tests.lease_support.stores import Store
+from tests.support.holders import worker_ms
+from tests.support.procs import read_ids, read_log, start_worker, wait_all
+from tests.support.proxy import TcpProxy
+from tests.support.stores import Store
 
 TTL, RENEW, SPAN = 2.0, 0.6, 2.0
 
@@ -149,16 +149,18 @@ class Chaos:
             paused = rng.choice(self._holding(live()))
             paused.proc.send_signal(signal.SIGSTOP)
             t0 = now_ms()
-            self.intrude(self.worker_of(paused), paused.host, 6)  # takes it after the TTL
+            intruder = self.intrude(self.worker_of(paused), paused.host, 6)  # after the TTL
             time.sleep(TTL * 1.5)
+            self._wait_claimed(intruder, 4)  # a loaded machine starts the intruder late
             paused.proc.send_signal(signal.SIGCONT)
             self.run.faults.append(Fault("sigstop", paused.name, t0, now_ms()))
             at(9.5)  # partition one host from the store past the TTL
             host = rng.randrange(hosts)
             self.proxies[host].set_mode("blackhole")
             t0 = now_ms()
-            self.intrude(self.worker_of(self._holding(live(host))[0]), host, 6)
+            intruder = self.intrude(self.worker_of(self._holding(live(host))[0]), host, 6)
             time.sleep(TTL * 1.5)
+            self._wait_claimed(intruder, 4)
             self.proxies[host].set_mode("pass")
             self.run.faults.append(Fault("blackhole", f"h{host}", t0, now_ms()))
             at(14)  # small step back, kept
@@ -183,7 +185,7 @@ class Chaos:
             worker = rng.choice(self.store.held())
             intruder = self.spawn(rng.randrange(hosts), 4, rng=f"{worker}-{worker}")
             t0 = now_ms()
-            while now_ms() - t0 < 2000 and not self._claimed(intruder):
+            while now_ms() - t0 < 4000 and not self._claimed(intruder):  # 2 s unloaded
                 self.store.expire(worker)
                 time.sleep(0.02)
             self.run.faults.append(Fault("expiry", f"worker{worker}", t0, now_ms()))
@@ -209,6 +211,13 @@ class Chaos:
             claimed = [w for w in writers if self._claimed(w)]
             if claimed or time.monotonic() > deadline:
                 return claimed or writers
+            time.sleep(0.05)
+
+    def _wait_claimed(self, writer: Writer, seconds: float) -> None:
+        """Wait up to ``seconds`` for ``writer`` to claim (the fault then lasts that much
+        longer); the run goes on either way."""
+        deadline = time.monotonic() + seconds
+        while not self._claimed(writer) and time.monotonic() < deadline:
             time.sleep(0.05)
 
     @staticmethod

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.lease_support import servers
-from tests.lease_support.need import unavailable
-from tests.lease_support.servers import MariaDb, MariaServer, binary, new_name
+from tests.support import servers
+from tests.support.need import unavailable
+from tests.support.servers import MariaDb, MariaServer, binary, new_name
 
 if TYPE_CHECKING:
     from snowid.lease.mysql import MysqlLease

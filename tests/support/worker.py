@@ -1,6 +1,6 @@
 """A worker process for the multi-process lease tests (run as a fresh interpreter).
 
-    python -m tests.lease_support.worker --lease URL --out IDS [--log LOG] [--count N]
+    python -m tests.support.worker --lease URL --out IDS [--log LOG] [--count N]
         [--seconds S] [--clock-file F] [--kill-at-write K] [--ready F] [--fork N]
 
 Writes every id as 8 bytes (big endian, unbuffered) to OUT, and every lease event and

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.lease_support.need import unavailable
-from tests.lease_support.servers import PgCluster, binary
+from tests.support.need import unavailable
+from tests.support.servers import PgCluster, binary
 
 MARKER = "Mk7-s3cr3t-q9"
 """The password the tests give; it must never be found."""

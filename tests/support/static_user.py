@@ -1,6 +1,6 @@
 """A process that issues under a static identity (run as a fresh interpreter).
 
-    python -m tests.lease_support.static_user lease|process_wide URL [--hold]
+    python -m tests.support.static_user lease|process_wide URL [--hold]
 
 ``lease``: ``Generator(fence=open_lease(URL))``; ``process_wide``: ``snowid.configure`` and
 ``snowid.next_id()``. Prints ``id N`` after its first id, or ``error CODE PID`` (PID ``-``

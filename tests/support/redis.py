@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.lease_support.need import unavailable
-from tests.lease_support.servers import RedisServer, binary, new_name
+from tests.support.need import unavailable
+from tests.support.servers import RedisServer, binary, new_name
 
 if TYPE_CHECKING:
     from snowid.lease.redis import RedisLease
