@@ -25,6 +25,8 @@ __all__ = ["store"]  # the fixture, imported for pytest
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(60)]
 
 MAX_GAP_S = 0.5
+# The URLs set timeout= for each store round trip: left out, it is the renewal interval
+# (0.2 s), which a loaded machine overran (a failed renewal, a refused claim).
 
 
 def _lease_threads() -> list[threading.Thread]:
@@ -76,7 +78,7 @@ def test_anext_id_keeps_the_loop_responsive_through_claim_renewals_and_close(
     then ids flow across 3 TTLs of renewals and the lease is closed: the ticker never
     stalls 0.5 s, and no lease or executor thread is left behind."""
     store.push_ceiling(0, 800)
-    url = store.url("range=0-0&ttl=1&renew=0.2")
+    url = store.url("range=0-0&ttl=1&renew=0.2&timeout=0.8")
     before = set(threading.enumerate())
 
     async def run() -> tuple[list[int], float, Lease, Ticker]:
@@ -114,7 +116,7 @@ def test_cancelled_anext_id_during_a_claim_then_close_leaves_nothing_held(store:
     itself goes on in its worker thread); closing the lease then waits for it and releases
     the worker; no renewal thread survives and the worker is free at once."""
     store.push_ceiling(0, 600)
-    url = store.url("range=0-0&ttl=5&renew=0.2&span=0.5")
+    url = store.url("range=0-0&ttl=5&renew=0.2&span=0.5&timeout=1")
 
     async def run() -> tuple[Lease, Ticker]:
         ticker = Ticker()
@@ -178,7 +180,7 @@ class LoopRun:
 
 def test_two_event_loops_in_two_threads_issue_unique_ids(store: Store) -> None:
     """Two threads, each with its own event loop, lease and generator, over 2 TTLs."""
-    url = store.url("range=0-3&ttl=1&renew=0.2")
+    url = store.url("range=0-3&ttl=1&renew=0.2&timeout=0.8")
     runs = [LoopRun(url) for _ in range(2)]
     barrier = threading.Barrier(2)
     threads = [threading.Thread(target=r.run, args=(barrier,)) for r in runs]

@@ -47,7 +47,9 @@ def test_latency_above_the_renew_interval_keeps_issuing_without_duplicates(
     proxy.delay = 0.2
     slow_query = "range=0-3&ttl=1.5&renew=0.25&timeout=1"
     slow = [Issuer(store.open(slow_query, port=proxy.port)) for _ in range(2)]
-    fast = Issuer(store.open("range=0-3&ttl=1.5&renew=0.25"))
+    # timeout=1 for the direct holder too: left out it is the 0.25 s renewal interval,
+    # which a loaded machine overran (a failed renewal, not a latency the test adds).
+    fast = Issuer(store.open("range=0-3&ttl=1.5&renew=0.25&timeout=1"))
     issuers = [*slow, fast]
     for issuer in issuers:
         issuer.start()
@@ -159,7 +161,7 @@ def test_stalled_store_fails_closed_at_the_deadline_then_resumes_the_same_lease(
     (store_ceiling,) = sql(f"SELECT ceiling_ms FROM {table} WHERE worker = 0")[0]
     assert store_ceiling >= holder.acked_ceiling(0)
     holder.lease.close()
-    with open_pg(f"{PG}?table={table}&range=0-0&ttl=1", claim_wait=5) as successor:
+    with open_pg(f"{PG}?table={table}&range=0-0&ttl=1&timeout=1", claim_wait=5) as successor:
         grant = successor.acquire(0)
         assert grant.start_ms > max(TWITTER.timestamp_of(v) for v in holder.ids)
         assert grant.start_ms > store_ceiling

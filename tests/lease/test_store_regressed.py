@@ -28,6 +28,8 @@ __all__ = ["store"]  # the fixture, imported for pytest
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(60)]
 
 QUARANTINE_MS = 1000 + 1000 + 500  # ttl + span (1 s by default) + max_skew, as below
+# timeout=0.8 below: left out, a round trip may take the renewal interval (0.2 s), which
+# the claim that sets a wiped store up again overran on a loaded machine.
 
 
 def _fails_closed_for_good(holder: StoreLease) -> None:
@@ -55,7 +57,7 @@ def test_store_wiped_holder_fails_closed_and_reinit_quarantines(store: Store) ->
     restore or a wrong migration; Redis: the keys gone, as by FLUSHALL): the holder's
     renewal finds no incarnation and it fails closed for good; the next process sets the
     store up again with every ceiling quarantined."""
-    query = "range=0-0&ttl=1&renew=0.2&max_skew=0.5"
+    query = "range=0-0&ttl=1&renew=0.2&max_skew=0.5&timeout=0.8"
     holder = store.open(query)
     Generator(fence=holder).next_ids(1000)
     store.wipe()
@@ -74,7 +76,7 @@ def test_meta_row_deleted_holder_fails_closed_and_the_next_claim_quarantines(
     init``; on MySQL the claim that found the row gone kept the worker it had just taken,
     held by nobody for a TTL, so the claim after the set-up found none free)."""
     assert isinstance(store, SqlStore)
-    query = "range=0-1&ttl=1&renew=0.2&max_skew=0.5"
+    query = "range=0-1&ttl=1&renew=0.2&max_skew=0.5&timeout=0.8"
     holder = store.open(query)
     holder.acquire(0)
     store.drop_meta()
