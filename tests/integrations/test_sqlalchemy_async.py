@@ -66,6 +66,8 @@ def test_async_engine_inserts_reads_and_filters_snowids(
                 after = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=1)
                 window = created_between(Order.id, before, after)
                 assert list(await session.scalars(select(Order.id).where(window))) == ids
+                earlier = created_between(Order.id, before - dt.timedelta(hours=1), before)
+                assert list(await session.scalars(select(Order.id).where(earlier))) == []
                 children = await session.scalars(
                     select(Order.note).where(Order.parent_id == first.id)
                 )
