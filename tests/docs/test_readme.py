@@ -53,7 +53,14 @@ PYTHON = blocks("python")
 CONSOLE = blocks("console")
 # Blocks that need a framework's settings module rather than a script: their integration tests
 # (tests/integrations/test_django*.py) run the same code in a configured project.
-NOT_A_SCRIPT = {"Django (`pip install 'snowid[django]'`, Django 5.2 LTS or later)"}
+# The async and Alembic blocks build on the SQLAlchemy model (async) or live in an env.py (Alembic):
+# tests/integrations/test_sqlalchemy_async.py and test_alembic.py run them against PostgreSQL,
+# and tests/docs/test_readme_types.py type-checks the SQLAlchemy ones.
+NOT_A_SCRIPT = {
+    "Django (`pip install 'snowid[django]'`, Django 5.2 LTS or later)",
+    "Async SQLAlchemy (`pip install 'snowid[sqlalchemy]' asyncpg`, or `[postgres]` for psycopg)",
+    "Alembic (`pip install alembic`)",
+}
 
 
 def _check_comments(code: str) -> str:
@@ -148,7 +155,7 @@ def test_each_python_example_runs_and_shows_what_it_says(
     heading: str, code: str, tmp_path: Path, pg_url: str
 ) -> None:
     if heading in NOT_A_SCRIPT:
-        pytest.skip("runs inside a configured Django project: tests/integrations/test_django.py")
+        pytest.skip("needs a Django project, the SQLAlchemy model or an env.py: see NOT_A_SCRIPT")
     if code.lstrip().startswith("SnowId.from_parts(timestamp=None, datacenter=1, machine=32)"):
         code = (
             "from snowid import SnowId\nfrom snowid.errors import OutOfRangeError\n"

@@ -6,6 +6,7 @@ import datetime as dt
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -28,7 +29,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 import snowid
 from snowid import SnowId
 from snowid.errors import FloatIdError, NegativeIdError, NotAnIntegerError, NotConfiguredError
-from snowid.sqlalchemy import SnowIdType, created_between, new_id
+from snowid.sqlalchemy import SnowIdType, created_between, new_id, render_item
 from tests.support.process_wide import engine_url, run_in_child, unique_name, worker_of
 
 SEED = 4194439168
@@ -282,3 +283,13 @@ def test_the_key_is_never_made_by_the_database(engine: Engine, table: Table) -> 
     with engine.begin() as conn, pytest.raises(StatementError) as caught:
         conn.execute(insert(table).values(name="no generator"))
     assert isinstance(caught.value.orig, NotConfiguredError)
+
+
+def test_render_item_names_snowidtype_with_its_import_and_leaves_other_items_to_alembic() -> None:
+    """The Alembic hook without Alembic: what tests/integrations/test_alembic.py runs for real."""
+    context = SimpleNamespace(imports=set())
+    rendered = render_item("type", SnowIdType(), context)  # type: ignore[arg-type]
+    assert rendered == "snowid.sqlalchemy.SnowIdType()"
+    assert context.imports == {"import snowid.sqlalchemy"}
+    assert render_item("type", BigInteger(), context) is False  # type: ignore[arg-type]
+    assert render_item("column", Column("id", SnowIdType), context) is False  # type: ignore[arg-type]
