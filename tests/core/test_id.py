@@ -236,6 +236,15 @@ def test_compares_with_an_int_exactly_as_the_int_would(other: int, same: bool) -
         assert op(other, sid) is op(other, SID)
 
 
+@given(st.integers(0, 2**63 - 1), st.integers(-(2**70), 2**70))
+def test_every_comparison_with_any_int_is_the_int_s(value: int, other: int) -> None:
+    sid = SnowId(value)
+    for op in (operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge):
+        assert op(sid, other) is op(value, other)
+        assert op(other, sid) is op(other, value)
+    assert hash(sid) == hash(value)
+
+
 def test_hashes_as_its_int_so_sets_and_dict_keys_mix() -> None:
     sid = SnowId(SID)
     assert hash(sid) == hash(SID)
