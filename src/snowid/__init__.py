@@ -14,6 +14,7 @@ from snowid.ids._builtins import DISCORD, INSTAGRAM, LAYOUTS, MASTODON, SONYFLAK
 from snowid.ids._clock import SYSTEM_CLOCK, Clock, SystemClock
 from snowid.ids._decode import breakdown, compose, decode, readings
 from snowid.ids._encoding import BASES
+from snowid.ids._json import JSON_ENCODERS, JSONEncoder, json_default
 from snowid.ids._layout import TWITTER, TWITTER_EPOCH_MS, Layout, Parts
 from snowid.ids._snowid import SnowId
 from snowid.ids._timerange import first_id_at, id_range, last_id_at
@@ -23,6 +24,7 @@ __all__ = [
     "BASES",
     "DISCORD",
     "INSTAGRAM",
+    "JSON_ENCODERS",
     "LAYOUTS",
     "MASTODON",
     "SONYFLAKE",
@@ -37,6 +39,7 @@ __all__ = [
     "Generator",
     "GeneratorStats",
     "Grant",
+    "JSONEncoder",
     "Layout",
     "Parts",
     "Segment",
@@ -50,6 +53,7 @@ __all__ = [
     "decode",
     "first_id_at",
     "id_range",
+    "json_default",
     "last_id_at",
     "next_id",
     "next_ids",
@@ -66,6 +70,7 @@ for _public in (
     Generator,
     GeneratorStats,
     Grant,
+    JSONEncoder,
     Layout,
     Parts,
     Segment,

@@ -22,6 +22,7 @@ __all__ = [
     "CeilingReachedError",
     "ClockMovedBackwards",
     "ClockSkewError",
+    "ContainsSpacesError",
     "DriverDetail",
     "EmptyValueError",
     "EncodingReason",
@@ -206,6 +207,16 @@ class NotAnIntegerError(InvalidValueError, TypeError):
     """A value that is not a whole number: a bool, a float with a fraction, "12abc"."""
 
     code = "not_an_integer"
+
+
+class ContainsSpacesError(NotAnIntegerError):
+    """Digits with white space around them where only the digits are taken (the strict
+    readers, and pydantic's and Django's); the message quotes ``value`` so the space shows."""
+
+    code = "contains_spaces"
+
+    def _derived(self) -> dict[str, object]:
+        return {"value": _display(repr(self.value))}
 
 
 @_data

@@ -25,9 +25,17 @@ from __future__ import annotations
 from snowid.integrations.django import (
     SnowIdField,
     SnowIdFormField,
+    SnowIdJSONEncoder,
     SnowIdWidget,
     created_between,
     new_id,
 )
 
-__all__ = ["SnowIdField", "SnowIdFormField", "SnowIdWidget", "created_between", "new_id"]
+__all__ = [
+    "SnowIdField",
+    "SnowIdFormField",
+    "SnowIdJSONEncoder",
+    "SnowIdWidget",
+    "created_between",
+    "new_id",
+]

@@ -12,6 +12,7 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     SnowIdError
     ├── InvalidValueError (ValueError)         bad input, never an id
     │   ├── NotAnIntegerError (+ TypeError)    "12abc", 1.5, True, None
+    │   │   └── ContainsSpacesError            " 123" where only the digits are taken
     │   ├── WrongTypeError (+ TypeError)       SnowId("12"): a strict constructor, wrong type
     │   ├── EmptyValueError                    "" where a number is required
     │   ├── NumberTooLongError                 digits beyond any field's range
@@ -84,6 +85,7 @@ from snowid._exceptions import (
     CeilingReachedError,
     ClockMovedBackwards,
     ClockSkewError,
+    ContainsSpacesError,
     EmptyValueError,
     EncodingReason,
     EndOfTimeError,
@@ -168,6 +170,7 @@ __all__ = [
     "CeilingReachedError",
     "ClockMovedBackwards",
     "ClockSkewError",
+    "ContainsSpacesError",
     "DatabaseRefusedError",
     "DatabaseUnreachableError",
     "DuplicateParameterError",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import operator
 import pickle
 
 import pytest
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 
 from snowid import SnowId
 from snowid.errors import (
+    ContainsSpacesError,
     EmptyValueError,
     IdTooLargeError,
     NegativeIdError,
@@ -152,12 +154,16 @@ def test_an_int_subclass_is_taken_as_its_plain_value() -> None:
 @pytest.mark.parametrize(
     ("text", "error"),
     [
-        (" 4194439168", NotAnIntegerError),
-        ("4194439168 ", NotAnIntegerError),
+        # Issue 18 §8: spaces and a minus sign get their own errors, as everywhere else
+        # (before: "ID  4194439168 is not a whole number", the space invisible).
+        (" 4194439168", ContainsSpacesError),
+        ("4194439168 ", ContainsSpacesError),
         ("+4194439168", NotAnIntegerError),
         ("4_194_439_168", NotAnIntegerError),
         ("\u0664\u0661", NotAnIntegerError),
-        ("-1", NotAnIntegerError),
+        ("-1", NegativeIdError),
+        (" -1", NegativeIdError),
+        (" ", EmptyValueError),
         ("", EmptyValueError),
         ("9" * 5000, NumberTooLongError),
         ("9" * 30, IdTooLargeError),
@@ -208,10 +214,70 @@ def test_immutable_hashable_and_ordered() -> None:
         a._value = 5  # type: ignore[misc]
     with pytest.raises(TypeError):
         del a._value
-    assert a != 1  # compared only with its own type, like uuid.UUID
-    with pytest.raises(TypeError):
-        _ = a < 2  # type: ignore[operator]
     assert pickle.loads(pickle.dumps(b)) == b
+
+
+# Issue 18 §3 reversed the old rule ("compared only with its own type, like uuid.UUID"):
+# an id is a number to its users, so `if post.author_id == user_id:` must be right.
+SID = 4194439168
+
+
+@pytest.mark.parametrize(
+    ("other", "same"),
+    [(SID, True), (SID - 1, False), (SID + 1, False), (True, False), (0, False)],
+)
+def test_compares_with_an_int_exactly_as_the_int_would(other: int, same: bool) -> None:
+    sid = SnowId(SID)
+    assert (sid == other) is (other == SID) is same
+    assert (other == sid) is same
+    assert (sid != other) is (not same)
+    for op in (operator.lt, operator.le, operator.gt, operator.ge):
+        assert op(sid, other) is op(SID, other)
+        assert op(other, sid) is op(other, SID)
+
+
+@given(st.integers(0, 2**63 - 1), st.integers(-(2**70), 2**70))
+def test_every_comparison_with_any_int_is_the_int_s(value: int, other: int) -> None:
+    sid = SnowId(value)
+    for op in (operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge):
+        assert op(sid, other) is op(value, other)
+        assert op(other, sid) is op(other, value)
+    assert hash(sid) == hash(value)
+
+
+def test_hashes_as_its_int_so_sets_and_dict_keys_mix() -> None:
+    sid = SnowId(SID)
+    assert hash(sid) == hash(SID)
+    assert SID in {sid}
+    assert sid in {SID}
+    assert {SnowId(5): "a", 5: "b"} == {5: "b"}  # one key
+    assert len({SnowId(1), 1}) == 1
+
+
+@pytest.mark.parametrize("other", [str(SID), float(SID), SID + 0j, b"4194439168", None])
+def test_never_equals_a_str_float_or_anything_else(other: object) -> None:
+    sid = SnowId(SID)
+    assert sid != other
+    assert other != sid
+    assert sid.__eq__(other) is NotImplemented
+    assert sid.__lt__(other) is NotImplemented  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        _ = sid < other  # type: ignore[operator]
+
+
+def test_stays_a_distinct_type_without_arithmetic() -> None:
+    sid = SnowId(SID)
+    assert not isinstance(sid, int)
+    with pytest.raises(TypeError):
+        _ = sid + 1  # type: ignore[operator]
+    with pytest.raises(TypeError):
+        _ = -sid  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("spec", [",", "_", "x", "X", "d", "020d", ">15", "<15,", "#x", "b", ""])
+def test_formats_with_the_int_format_specs(spec: str) -> None:
+    assert format(SnowId(SID), spec) == format(SID, spec)
+    assert f"{SnowId(SID):,}" == "4,194,439,168"
 
 
 @given(st.integers(0, 2**63 - 1))

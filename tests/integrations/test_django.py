@@ -87,11 +87,14 @@ def test_a_foreign_key_to_a_snowid_key_reads_back_as_snowid(alias: str) -> None:
 
 
 def test_an_assigned_value_is_a_snowid_at_once() -> None:
-    """So a new instance equals the one read back (SnowId(5) != 5)."""
+    """So a new instance has the type of one read back. Since issue 18 a SnowId also
+    equals its int (it did not before), so `order.parent_id == SEED` holds either way:
+    the type is what this pins."""
     order = Order(id="4194439168", parent_id=SEED)
     assert type(order.id) is SnowId
     assert type(order.pk) is SnowId
     assert order.parent_id == SnowId(SEED)
+    assert order.parent_id == SEED
     order.parent_id = None
     assert order.parent_id is None
 

@@ -89,8 +89,8 @@ def test_the_fast_path_accepts_the_edges_of_the_range(value: int | str) -> None:
         (MAX + 1, "snowid.id_sign_bit_set"),
         ("9" * 19, "snowid.id_sign_bit_set"),
         ("9" * 20, "snowid.id_too_large"),
-        (" 1", "snowid.not_an_integer"),
-        ("1\n", "snowid.not_an_integer"),
+        (" 1", "snowid.contains_spaces"),  # issue 18 §8: its own wording, as from_str's
+        ("1\n", "snowid.contains_spaces"),
         ("+1", "snowid.not_an_integer"),
         ("1_0", "snowid.not_an_integer"),
         ("\u0661\u0662", "snowid.not_an_integer"),  # Arabic-Indic digits: int() reads them

@@ -7,6 +7,7 @@ MESSAGES: dict[str, str] = {
     "snowid_error": "snowid error",
     "invalid_value": "{field} {value} is not a valid value",
     "not_an_integer": "{field} {value} is not a whole number",
+    "contains_spaces": "{field} {value} contains spaces; give the digits alone",
     "wrong_type": "{function} takes {expected} for {field}, not {given_type} ({value})",
     "empty_value": "{field} is empty; a whole number is required",
     "number_too_long": "{field} {value} has {digits} digits, far beyond any field's range",

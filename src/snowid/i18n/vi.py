@@ -7,6 +7,7 @@ MESSAGES: dict[str, str] = {
     "snowid_error": "lỗi snowid",
     "invalid_value": "{field} {value} không phải là giá trị hợp lệ",
     "not_an_integer": "{field} {value} không phải là số nguyên",
+    "contains_spaces": "{field} {value} có khoảng trắng; chỉ nhập các chữ số, không kèm dấu cách",
     "wrong_type": "{function} chỉ nhận kiểu {expected} cho {field}, không nhận {given_type} ({value})",
     "empty_value": "{field} đang để trống; cần nhập một số nguyên",
     "number_too_long": "{field} {value} có tới {digits} chữ số, vượt xa phạm vi của mọi trường",

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from snowid._exceptions import EmptyValueError, FloatIdError, NotAnIntegerError
+from snowid._exceptions import FloatIdError, NotAnIntegerError
 from snowid.ids._layout import TWITTER
-from snowid.ids._parse import to_int
+from snowid.ids._parse import strict_text, to_int
 from snowid.ids._snowid import SnowId
 
 __all__ = ["MAX_DIGITS", "MAX_ID", "to_snowid"]
@@ -46,11 +46,6 @@ def _slow(value: object, field: str) -> SnowId:
         raise NotAnIntegerError(field=field, value=repr(value))
     if isinstance(value, float):
         raise FloatIdError(field=field, value=repr(value))
-    if isinstance(value, str):
-        if not value:
-            raise EmptyValueError(field=field, value=value)
-        digits = value.removeprefix("-")
-        if not (digits.isascii() and digits.isdigit()):
-            raise NotAnIntegerError(field=field, value=value)
-    number = to_int(field, value)  # a "-5" or 30 digits: its own error below
+    # "-5", " 5", "" or 30 digits: worded as SnowId.from_str words them
+    number = strict_text(field, value) if isinstance(value, str) else to_int(field, value)
     return from_int(TWITTER.check_id(number, field))

@@ -18,6 +18,7 @@ import datetime as _dt
 from typing import Final
 
 from snowid._exceptions import (
+    ContainsSpacesError,
     EmptyValueError,
     InvalidDateTimeError,
     NotAnIntegerError,
@@ -66,16 +67,36 @@ def strict_int(field: str, value: object, function: str) -> int:
 
 
 def digits_int(field: str, text: object, function: str) -> int:
-    """``text`` if it is a str of ASCII decimal digits only (no sign, space or ``_``)."""
+    """``text`` if it is a str of ASCII decimal digits only (no sign, space or ``_``);
+    other text as ``strict_text`` judges it."""
     if not isinstance(text, str):
         raise wrong_type(field, text, function, "str")
-    if not text:
+    if text.isascii() and text.isdigit():
+        if len(text) > _MAX_DIGITS:
+            raise NumberTooLongError(field=field, value=text, digits=len(text))
+        return int(text)
+    return strict_text(field, text)
+
+
+def strict_text(field: str, text: str) -> int:
+    """The one rule of the readers that take digits alone (``SnowId.from_str``, pydantic,
+    Django), for text that is not plain digits, so each mistake is worded alike wherever
+    it is refused: blank is EmptyValueError; a minus sign before digits is read, so the
+    caller's range check gives the negative-id error, as for the int; digits with white
+    space around them are ContainsSpacesError (the space is invisible in "ID  123 is not a
+    whole number"); anything else is NotAnIntegerError."""
+    stripped = text.strip()
+    if not stripped:
         raise EmptyValueError(field=field, value=text)
-    if not (text.isascii() and text.isdigit()):
+    body = stripped.removeprefix("-")
+    if not (body.isascii() and body.isdigit()):
         raise NotAnIntegerError(field=field, value=text)
-    if len(text) > _MAX_DIGITS:
-        raise NumberTooLongError(field=field, value=text, digits=len(text))
-    return int(text)
+    if len(body) > _MAX_DIGITS:
+        raise NumberTooLongError(field=field, value=text, digits=len(body))
+    number = int(stripped)
+    if number >= 0 and stripped != text:  # a negative number: its range says more
+        raise ContainsSpacesError(field=field, value=text)
+    return number
 
 
 def wrong_type(field: str, value: object, function: str, expected: str) -> WrongTypeError:

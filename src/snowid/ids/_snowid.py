@@ -23,7 +23,13 @@ class IntSource(Protocol):
 
 
 class SnowId:
-    """One id, like ``uuid.UUID``: immutable, compared only with other SnowIds.
+    """One id, like ``uuid.UUID``: immutable and hashable, but a number to its users.
+
+    It compares with ints exactly as an int would (``SnowId(5) == 5``, ``sid < 2**40``),
+    hashes as its int (so ``{SnowId(5): a, 5: b}`` holds one key) and formats with int's
+    specs (``f"{sid:,}"``). It never equals its str (equal objects must hash alike) nor a
+    float, and it is no int subclass: no arithmetic, and ``json.dumps`` never writes it as
+    a JSON number (``snowid.json_default`` writes a decimal string).
 
     >>> SnowId.from_parts(timestamp=1288834975657, datacenter=1, machine=1, sequence=0)
     SnowId(4194439168)
@@ -229,31 +235,46 @@ class SnowId:
         return f"SnowId({self._value})"
 
     def __hash__(self) -> int:
-        return hash((SnowId, self._value))
+        return hash(self._value)  # as its int: sets and dict keys mix SnowIds and ints
 
+    def __format__(self, spec: str) -> str:
+        return format(self._value, spec)  # int's specs: ",", "_", "x", "d", widths
+
+    # Ints only (a bool is an int, so compared as an int would be); a float, a str and
+    # anything else get NotImplemented, so Python falls back to identity or a TypeError.
     def __eq__(self, other: object) -> bool:
         if isinstance(other, SnowId):
             return self._value == other._value
+        if isinstance(other, int):
+            return self._value == other
         return NotImplemented
 
-    def __lt__(self, other: SnowId) -> bool:
+    def __lt__(self, other: SnowId | int) -> bool:
         if isinstance(other, SnowId):
             return self._value < other._value
+        if isinstance(other, int):
+            return self._value < other
         return NotImplemented
 
-    def __le__(self, other: SnowId) -> bool:
+    def __le__(self, other: SnowId | int) -> bool:
         if isinstance(other, SnowId):
             return self._value <= other._value
+        if isinstance(other, int):
+            return self._value <= other
         return NotImplemented
 
-    def __gt__(self, other: SnowId) -> bool:
+    def __gt__(self, other: SnowId | int) -> bool:
         if isinstance(other, SnowId):
             return self._value > other._value
+        if isinstance(other, int):
+            return self._value > other
         return NotImplemented
 
-    def __ge__(self, other: SnowId) -> bool:
+    def __ge__(self, other: SnowId | int) -> bool:
         if isinstance(other, SnowId):
             return self._value >= other._value
+        if isinstance(other, int):
+            return self._value >= other
         return NotImplemented
 
     def __setattr__(self, name: str, value: object) -> None:

@@ -23,12 +23,18 @@ from typing import Any
 
 from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import PydanticCustomError, core_schema
+from pydantic_core import PydanticCustomError, SchemaSerializer, core_schema
 
 from snowid._exceptions import InvalidValueError
 from snowid.ids import SnowId, to_snowid
 
-__all__ = ["JSON_SCHEMA", "snowid_core_schema", "snowid_json_schema", "validator_for"]
+__all__ = [
+    "JSON_SCHEMA",
+    "instance_serializer",
+    "snowid_core_schema",
+    "snowid_json_schema",
+    "validator_for",
+]
 
 JSON_SCHEMA: dict[str, Any] = {
     "type": "string",
@@ -71,3 +77,19 @@ def snowid_json_schema(
 ) -> JsonSchemaValue:
     del schema, handler
     return dict(JSON_SCHEMA)
+
+
+_INSTANCE_SERIALIZER: SchemaSerializer | None = None
+
+
+def instance_serializer() -> SchemaSerializer:
+    """What pydantic-core uses for a SnowId it meets where the type says ``Any`` (a
+    ``dict[str, Any]``, a FastAPI endpoint's ``-> dict`` return): it serializes any object
+    with a ``__pydantic_serializer__`` through it, as it does models. JSON gets the decimal
+    string; Python mode keeps the SnowId, as for an annotated field."""
+    global _INSTANCE_SERIALIZER  # noqa: PLW0603 - built once, on first use
+    if _INSTANCE_SERIALIZER is None:
+        _INSTANCE_SERIALIZER = SchemaSerializer(
+            core_schema.any_schema(serialization=core_schema.to_string_ser_schema(when_used="json"))
+        )
+    return _INSTANCE_SERIALIZER

@@ -65,12 +65,15 @@ class SnowIdFormField(forms.CharField):  # type: ignore[misc]  # Django has no t
     """A form field whose cleaned value is a ``SnowId`` (or None when left empty).
 
     Takes the decimal digits (spaces around them are trimmed); anything else is a
-    ``ValidationError`` carrying snowid's message (code: the snowid error's code).
+    ``ValidationError`` carrying snowid's message (code: the snowid error's code), which
+    names ``field_name`` (a model's ``SnowIdField`` passes its own name; a form field does
+    not know the name it is bound to, so a plain one says "ID").
     """
 
     widget = SnowIdWidget
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, *, field_name: str = "id", **kwargs: Any) -> None:
+        self.field_name = field_name
         kwargs.setdefault("empty_value", None)
         for unused in ("max_length", "min_length"):  # set by the digits, not by callers
             kwargs.pop(unused, None)
@@ -89,7 +92,7 @@ class SnowIdFormField(forms.CharField):  # type: ignore[misc]  # Django has no t
             if text is None:
                 return None
         try:
-            return to_snowid(text)
+            return to_snowid(text, self.field_name)
         except InvalidValueError as error:
             raise ValidationError(error.message(django_lang()), code=error.code) from None
 

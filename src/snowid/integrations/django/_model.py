@@ -112,7 +112,8 @@ class SnowIdField(models.BigIntegerField):  # type: ignore[misc]  # Django has n
         if widget is None or _is_number_widget(widget):
             kwargs["widget"] = SnowIdWidget
         # models.Field's formfield, not IntegerField's: no min_value/max_value/step.
-        return models.Field.formfield(self, **{"form_class": SnowIdFormField, **kwargs})
+        defaults = {"form_class": SnowIdFormField, "field_name": self.name or "id"}
+        return models.Field.formfield(self, **{**defaults, **kwargs})
 
 
 def _is_number_widget(widget: Any) -> bool:
