@@ -1,14 +1,17 @@
 """snowid: Twitter Snowflake ids, exactly right and never a duplicate.
 
-The public API; the logic lives in the private modules.
+The public API; the logic lives in the private modules. The id layer's names load with
+the package; the generator's (``Generator``, ``Fence``, ``next_id`` …) load on first use
+(``_LAZY``, PEP 562), so that reading an id (``snowid decode``) does not pay for them.
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING
+
 import snowid.integrations._hooks  # noqa: F401  (installs pydantic's hooks on SnowId)
 from snowid._version import __version__ as __version__
-from snowid.generate._fence import Fence, Grant
-from snowid.generate._generator import Generator, GeneratorStats
 from snowid.ids._breakdown import Breakdown, Decoded, Segment, Step
 from snowid.ids._builtins import DISCORD, INSTAGRAM, LAYOUTS, MASTODON, SONYFLAKE, SONYFLAKE_V2
 from snowid.ids._clock import SYSTEM_CLOCK, Clock, SystemClock
@@ -18,7 +21,23 @@ from snowid.ids._json import JSON_ENCODERS, JSONEncoder, json_default
 from snowid.ids._layout import TWITTER, TWITTER_EPOCH_MS, Layout, Parts
 from snowid.ids._snowid import SnowId
 from snowid.ids._timerange import first_id_at, id_range, last_id_at
-from snowid.process._default import anext_id, configure, next_id, next_ids
+
+if TYPE_CHECKING:  # what mypy and IDEs see; at run time _LAZY loads these on first use
+    from snowid.generate._fence import Fence, Grant
+    from snowid.generate._generator import Generator, GeneratorStats
+    from snowid.process._default import anext_id, configure, next_id, next_ids
+
+# name -> the module that defines it, imported when the name is first read
+_LAZY = {
+    "Fence": "snowid.generate._fence",
+    "Generator": "snowid.generate._generator",
+    "GeneratorStats": "snowid.generate._generator",
+    "Grant": "snowid.generate._fence",
+    "anext_id": "snowid.process._default",
+    "configure": "snowid.process._default",
+    "next_id": "snowid.process._default",
+    "next_ids": "snowid.process._default",
+}
 
 __all__ = [
     "BASES",
@@ -62,14 +81,11 @@ __all__ = [
 
 
 # Reprs, docs and pickles name the public path (snowid.SnowId), not the private module.
+# (The classes in _LAZY are named so where they are defined.)
 for _public in (
     Breakdown,
     Clock,
     Decoded,
-    Fence,
-    Generator,
-    GeneratorStats,
-    Grant,
     JSONEncoder,
     Layout,
     Parts,
@@ -80,3 +96,18 @@ for _public in (
 ):
     _public.__module__ = __name__
 del _public
+
+
+# PEP 562 hooks; hidden from mypy, for which an unknown name stays an error.
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> object:
+        """PEP 562: a name of ``_LAZY``, imported on first use and then kept in the module
+        (the next read is a plain lookup: ``snowid.next_id`` stays one function object)."""
+        if name not in _LAZY:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = globals()[name] = getattr(importlib.import_module(_LAZY[name]), name)
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *_LAZY})

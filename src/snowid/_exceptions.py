@@ -823,6 +823,21 @@ def error_data(cls: _E) -> _E:
     return _data(cls)
 
 
+def name_errors_module(namespace: dict[str, Any]) -> None:
+    """Make every error class defined in a module (its ``globals()``) report
+    ``snowid.errors``, the one module users import them from, as its module: reprs,
+    tracebacks and pickles name that path however the class was reached. Called at the
+    end of each module defining errors (after the dataclass decorator has read the
+    class's annotations in its own module)."""
+    for value in namespace.values():
+        if (
+            isinstance(value, type)
+            and issubclass(value, SnowIdError)
+            and value.__module__ == namespace["__name__"]
+        ):
+            value.__module__ = "snowid.errors"
+
+
 display_value = _display
 """A value as snowid's messages show it (shortened, with nothing invisible in it)."""
 
@@ -856,3 +871,6 @@ class detached(contextlib.ContextDecorator):  # noqa: N801 - used like a functio
             error.__context__ = None
             error.__suppress_context__ = False  # nothing is left to suppress
         return False  # never swallows: the exception goes on as it is
+
+
+name_errors_module(globals())  # reprs and pickles say snowid.errors.X

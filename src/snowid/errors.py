@@ -71,11 +71,15 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
 
 Each class lives with the layer that raises it (the core's in a shared module below
 every layer; the web service's, the CLI's, the k8s lease's and the SQL installer's beside
-their code); this module only gathers them, and they report ``snowid.errors`` as their
-module (reprs, tracebacks, pickles).
+their code); this module only gathers them (those of a layer on first use, see
+``_LAZY``), and each reports ``snowid.errors`` as its module wherever it was reached
+(reprs, tracebacks, pickles): ``name_errors_module`` sets it where the class is defined.
 """
 
 from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
 
 from snowid._exceptions import (
     LAYOUT_REASONS,
@@ -134,29 +138,49 @@ from snowid._exceptions import (
     UnsupportedFileSystemError,
     WrongTypeError,
 )
-from snowid.cli._exceptions import (
-    AddressUnavailableError,
-    ServerStartError,
-)
-from snowid.integrations.sql import (
-    DatabaseRefusedError,
-    DatabaseUnreachableError,
-    InvalidDatabaseUrlError,
-)
-from snowid.lease.k8s import (
-    OrdinalMissingError,
-    OrdinalNotANumberError,
-    OrdinalOutOfRangeError,
-)
-from snowid.web._exceptions import (
-    AuthTokenFileEmptyError,
-    AuthTokenFileError,
-    AuthTokenFileMissingError,
-    DuplicateParameterError,
-    ForwardedIpsError,
-    MetricsDirError,
-    NotABooleanError,
-)
+
+if TYPE_CHECKING:  # what mypy and IDEs see; at run time _LAZY loads these on first use
+    from snowid.cli._exceptions import AddressUnavailableError, ServerStartError
+    from snowid.integrations.sql import (
+        DatabaseRefusedError,
+        DatabaseUnreachableError,
+        InvalidDatabaseUrlError,
+    )
+    from snowid.lease.k8s import (
+        OrdinalMissingError,
+        OrdinalNotANumberError,
+        OrdinalOutOfRangeError,
+    )
+    from snowid.web._exceptions import (
+        AuthTokenFileEmptyError,
+        AuthTokenFileError,
+        AuthTokenFileMissingError,
+        DuplicateParameterError,
+        ForwardedIpsError,
+        MetricsDirError,
+        NotABooleanError,
+    )
+
+# The errors that live with a layer: name -> its module, imported when the name is first
+# read, so that importing this module does not import the web service, the lease stores
+# (and asyncio) or the CLI. Whoever raises one has imported its module already.
+_LAZY = {
+    "AddressUnavailableError": "snowid.cli._exceptions",
+    "AuthTokenFileEmptyError": "snowid.web._exceptions",
+    "AuthTokenFileError": "snowid.web._exceptions",
+    "AuthTokenFileMissingError": "snowid.web._exceptions",
+    "DatabaseRefusedError": "snowid.integrations.sql",
+    "DatabaseUnreachableError": "snowid.integrations.sql",
+    "DuplicateParameterError": "snowid.web._exceptions",
+    "ForwardedIpsError": "snowid.web._exceptions",
+    "InvalidDatabaseUrlError": "snowid.integrations.sql",
+    "MetricsDirError": "snowid.web._exceptions",
+    "NotABooleanError": "snowid.web._exceptions",
+    "OrdinalMissingError": "snowid.lease.k8s",
+    "OrdinalNotANumberError": "snowid.lease.k8s",
+    "OrdinalOutOfRangeError": "snowid.lease.k8s",
+    "ServerStartError": "snowid.cli._exceptions",
+}
 
 __all__ = [
     "LAYOUT_REASONS",
@@ -231,8 +255,16 @@ __all__ = [
     "WrongTypeError",
 ]
 
-# Reprs, tracebacks and pickles name the public path (snowid.errors.OutOfRangeError).
-for _name in __all__:
-    if isinstance(globals()[_name], type):
-        globals()[_name].__module__ = __name__
-del _name
+
+# PEP 562 hooks; hidden from mypy, for which an unknown name stays an error.
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> object:
+        """PEP 562: a name of ``_LAZY``, imported on first use and then kept in the module."""
+        if name not in _LAZY:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = globals()[name] = getattr(importlib.import_module(_LAZY[name]), name)
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *_LAZY})

@@ -115,3 +115,14 @@ def test_every_catalog_key_is_used_somewhere_in_the_package() -> None:
         and key.split(".")[0] not in codes
     ]
     assert not unused
+
+
+def test_only_the_web_catalogs_hold_web_keys() -> None:
+    """``translate`` loads the web page's catalog only for a ``web.`` key (so the CLI
+    does not pay for it): every key of web_en/web_vi has that prefix, no other key has."""
+    from snowid.i18n import WEB_PREFIX, en, vi, web_en, web_vi
+
+    for web in (web_en, web_vi):
+        assert all(key.startswith(WEB_PREFIX) for key in web.MESSAGES)
+    for core in (en, vi):
+        assert not any(key.startswith(WEB_PREFIX) for key in core.MESSAGES)

@@ -20,6 +20,7 @@ importing module is itself inside, which are already being imported.
 from __future__ import annotations
 
 import ast
+import textwrap
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -391,9 +392,81 @@ def test_no_two_modules_in_one_folder_are_twins() -> None:
 FACES = ("__init__", "errors", "sqlalchemy", "dbapi", "django")
 
 
+LAZY_HOOKS = """
+def __getattr__(name: str) -> object:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = globals()[name] = getattr(importlib.import_module(_LAZY[name]), name)
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+"""
+"""The PEP 562 hooks a face may define under ``if not TYPE_CHECKING:``, word for word
+(docstrings aside): a lazy
+re-export. ``snowid`` and ``snowid.errors`` import what reading an id does not need (the
+generator; the errors of the web, lease, CLI and SQL layers) on first use, so that
+``snowid decode`` and ``import snowid.errors`` stay light. The table ``_LAZY`` (name ->
+module, string constants only) and these fixed hooks are still only re-exporting; any
+other function in a face, or other code in these hooks, is logic and is flagged."""
+
+
+def _without_docstring(node: ast.FunctionDef) -> str:
+    body = node.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    return ast.dump(ast.FunctionDef(**{**node.__dict__, "body": body}))
+
+
+_HOOKS = {
+    node.name: _without_docstring(node)
+    for node in ast.parse(LAZY_HOOKS).body
+    if isinstance(node, ast.FunctionDef)
+}
+
+
+def _is_lazy_hooks(node: ast.stmt) -> bool:
+    """``if not TYPE_CHECKING:`` holding hooks of LAZY_HOOKS (hidden from mypy, for
+    which a misspelt name must stay an error rather than become ``object``)."""
+    return (
+        isinstance(node, ast.If)
+        and isinstance(node.test, ast.UnaryOp)
+        and isinstance(node.test.op, ast.Not)
+        and isinstance(node.test.operand, ast.Name)
+        and node.test.operand.id == "TYPE_CHECKING"
+        and not node.orelse
+        and all(
+            isinstance(inner, ast.FunctionDef)
+            and _HOOKS.get(inner.name) == _without_docstring(inner)
+            for inner in node.body
+        )
+    )
+
+
+def _is_lazy_table(node: ast.stmt) -> bool:
+    """``_LAZY = {"Name": "snowid.module", …}``: string constants only."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        target, value = node.targets[0], node.value
+    elif isinstance(node, ast.AnnAssign) and node.value is not None:
+        target, value = node.target, node.value
+    else:
+        return False
+    return (
+        isinstance(target, ast.Name)
+        and target.id == "_LAZY"
+        and isinstance(value, ast.Dict)
+        and all(
+            isinstance(item, ast.Constant) and isinstance(item.value, str)
+            for item in [*value.keys, *value.values]
+        )
+    )
+
+
 def _only_re_exports(tree: ast.Module) -> list[int]:
-    """Lines of ``tree`` that are more than a docstring, an import, ``__all__``, or the
-    setting of classes' ``__module__`` to the public path (reprs, pickles)."""
+    """Lines of ``tree`` that are more than a docstring, an import (also under ``if
+    TYPE_CHECKING:``), ``__all__``, the setting of classes' ``__module__`` to the public
+    path (reprs, pickles), or a lazy re-export (``_LAZY`` and the hooks of LAZY_HOOKS)."""
 
     def names_the_module(node: ast.stmt) -> bool:
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
@@ -403,12 +476,25 @@ def _only_re_exports(tree: ast.Module) -> list[int]:
             return all(names_the_module(inner) for inner in node.body) and not node.orelse
         return False
 
+    def type_checking_imports(node: ast.stmt) -> bool:
+        return (
+            isinstance(node, ast.If)
+            and isinstance(node.test, ast.Name)
+            and node.test.id == "TYPE_CHECKING"
+            and not node.orelse
+            and all(isinstance(inner, ast.Import | ast.ImportFrom) for inner in node.body)
+        )
+
     extra = []
     for node in tree.body:
-        if isinstance(node, ast.Import | ast.ImportFrom):
+        if isinstance(node, ast.Import | ast.ImportFrom) or type_checking_imports(node):
             continue
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
             continue  # a docstring
+        if _is_lazy_table(node):
+            continue
+        if _is_lazy_hooks(node):
+            continue
         if isinstance(node, ast.Assign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if all(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
@@ -428,6 +514,22 @@ def test_the_face_rule_flags_logic() -> None:
     assert _only_re_exports(tree) == []
     assert _only_re_exports(ast.parse("from a import b\nc = b + 1\n")) == [2]
     assert _only_re_exports(ast.parse("def f():\n    pass\n")) == [1]
+
+
+def test_the_face_rule_accepts_a_lazy_re_export_and_nothing_more() -> None:
+    lazy = (
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from a import b\n"
+        '_LAZY = {"b": "a"}\n'
+        '__all__ = ["b"]\n'
+    )
+    hooks = "if not TYPE_CHECKING:\n" + textwrap.indent(LAZY_HOOKS, "    ")
+    assert _only_re_exports(ast.parse(lazy + hooks)) == []
+    tweaked = hooks.replace("return value", "return value or 1")
+    assert _only_re_exports(ast.parse(lazy + tweaked)) == [6]
+    assert _only_re_exports(ast.parse(lazy + LAZY_HOOKS)) == [7, 14]  # seen by mypy
+    assert _only_re_exports(ast.parse('_LAZY = {"b": "a" + "c"}\n')) == [1]
+    assert _only_re_exports(ast.parse("if TYPE_CHECKING:\n    x = 1\n")) == [1]
 
 
 @pytest.mark.parametrize("face", FACES)

@@ -6,7 +6,7 @@ Raised by ``_serve``; users import it from ``snowid.errors``.
 
 from __future__ import annotations
 
-from snowid._exceptions import SnowIdError, error_data
+from snowid._exceptions import SnowIdError, error_data, name_errors_module
 
 __all__ = ["AddressUnavailableError", "ServerStartError"]
 
@@ -28,3 +28,6 @@ class ServerStartError(SnowIdError, RuntimeError):
 
     code = "server_start_failed"
     workers: int
+
+
+name_errors_module(globals())  # reprs and pickles say snowid.errors.X

@@ -53,3 +53,8 @@ class Fence(Protocol):
     async def aacquire(self, needed_ms: int) -> Grant:
         """``acquire`` for asyncio callers; must not block the event loop for long."""
         ...
+
+
+# Reprs, docs and pickles name the public path (snowid.Grant), however the class was
+# reached: snowid/__init__ imports this module only on first use.
+Grant.__module__ = Fence.__module__ = "snowid"

@@ -308,3 +308,8 @@ def _after_fork_in_child() -> None:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+# Reprs, docs and pickles name the public path (snowid.Generator), however the class was
+# reached: snowid/__init__ imports this module only on first use.
+Generator.__module__ = GeneratorStats.__module__ = "snowid"

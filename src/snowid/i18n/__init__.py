@@ -29,17 +29,33 @@ LANGS: tuple[str, ...] = ("en", "vi")
 DEFAULT_LANG = "en"
 
 
+WEB_PREFIX = "web."
+"""The keys of the web page's catalogs (``web_en``/``web_vi``), and only theirs."""
+
+
 @cache
 def catalog(lang: str) -> Mapping[str, str]:
     """Every message of one language (``lang`` must be in LANGS)."""
-    if lang not in LANGS:
-        raise KeyError(lang)
-    core = importlib.import_module(f"snowid.i18n.{lang}")  # load a language only when used
-    web = importlib.import_module(f"snowid.i18n.web_{lang}")
-    shared = set(core.MESSAGES) & set(web.MESSAGES)
+    core, web = _part(lang, ""), _part(lang, "web_")
+    shared = set(core) & set(web)
     if shared:
         raise RuntimeError(f"keys in both the core and the web catalog: {sorted(shared)}")
-    return {**core.MESSAGES, **web.MESSAGES}
+    return {**core, **web}
+
+
+@cache
+def _part(lang: str, prefix: str) -> Mapping[str, str]:
+    """The core (``prefix`` "") or the web ("web_") catalog of one language, loaded when
+    first used: the CLI's messages do not load the web page's."""
+    if lang not in LANGS:
+        raise KeyError(lang)
+    messages: Mapping[str, str] = importlib.import_module(f"snowid.i18n.{prefix}{lang}").MESSAGES
+    return messages
+
+
+def _messages(code: str, lang: str) -> Mapping[str, str]:
+    """The catalog of ``lang`` that holds ``code``, if any: the web one for ``web.`` keys."""
+    return _part(lang, "web_" if code.startswith(WEB_PREFIX) else "")
 
 
 def normalize_lang(value: str | None) -> str | None:
@@ -66,10 +82,9 @@ def detect_lang(environ: Mapping[str, str] | None = None) -> str:
 
 def translate(code: str, lang: str = DEFAULT_LANG, /, **params: object) -> str:
     """The message ``code`` in ``lang`` (falling back to English), placeholders filled."""
-    messages = catalog(lang if lang in LANGS else DEFAULT_LANG)
-    template = messages.get(code)
+    template = _messages(code, lang if lang in LANGS else DEFAULT_LANG).get(code)
     if template is None:
-        template = catalog(DEFAULT_LANG).get(code, code)
+        template = _messages(code, DEFAULT_LANG).get(code, code)
     try:
         return template.format(**params)
     except (KeyError, IndexError, ValueError):
@@ -78,9 +93,9 @@ def translate(code: str, lang: str = DEFAULT_LANG, /, **params: object) -> str:
 
 def translate_field(field: str, lang: str = DEFAULT_LANG) -> str:
     """The label of an input field ("machine" -> "mã máy"); the name itself when unknown."""
-    return catalog(lang if lang in LANGS else DEFAULT_LANG).get(f"field.{field}", field)
+    return _part(lang if lang in LANGS else DEFAULT_LANG, "").get(f"field.{field}", field)
 
 
 def translate_layout(name: str, lang: str = DEFAULT_LANG) -> str:
     """The display name of a layout ("sonyflake-v2" -> "Sonyflake v2"); a custom one's own name."""
-    return catalog(lang if lang in LANGS else DEFAULT_LANG).get(f"layout.{name}", name)
+    return _part(lang if lang in LANGS else DEFAULT_LANG, "").get(f"layout.{name}", name)

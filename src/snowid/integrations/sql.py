@@ -33,6 +33,7 @@ from snowid._exceptions import (
     TimestampBeforeEpochError,
     detached,
     error_data,
+    name_errors_module,
 )
 from snowid._version import __version__
 from snowid.i18n import translate
@@ -242,3 +243,6 @@ def apply_postgres(url: str, statements: Sequence[str]) -> None:
 def _reason(error: BaseException, url: str) -> str:
     """The driver's first line, without any secret of the URL should it quote one."""
     return scrub((str(error).strip().splitlines() or [type(error).__name__])[0], url)
+
+
+name_errors_module(globals())  # reprs and pickles say snowid.errors.X

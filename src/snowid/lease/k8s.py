@@ -28,7 +28,7 @@ import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from snowid._exceptions import LeaseError, display_value, error_data
+from snowid._exceptions import LeaseError, display_value, error_data, name_errors_module
 from snowid.ids import TWITTER, Clock
 from snowid.lease._url import LeaseUrl
 from snowid.lease.file import FileLease
@@ -178,3 +178,6 @@ class PodLease(FileLease):
         return cls._from_options(
             url, url.local_path(state_dir) if state_dir else None, block.first, block.last, clock
         )
+
+
+name_errors_module(globals())  # reprs and pickles say snowid.errors.X

@@ -8,7 +8,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from snowid._exceptions import DriverDetail, InvalidValueError, error_data
+from snowid._exceptions import (
+    DriverDetail,
+    InvalidValueError,
+    error_data,
+    name_errors_module,
+)
 
 __all__ = [
     "AuthTokenFileEmptyError",
@@ -79,3 +84,6 @@ class ForwardedIpsError(InvalidValueError):
     addresses and networks separated by commas."""
 
     code = "forwarded_allow_ips"
+
+
+name_errors_module(globals())  # reprs and pickles say snowid.errors.X
