@@ -17,7 +17,7 @@ from snowid.ids._encoding import BASES
 from snowid.ids._layout import TWITTER, TWITTER_EPOCH_MS, Layout, Parts
 from snowid.ids._snowid import SnowId
 from snowid.ids._timerange import first_id_at, id_range, last_id_at
-from snowid.process._default import anext_id, configure, next_id, next_ids
+from snowid.process._default import anext_id, close, configure, next_id, next_ids, warm_up
 
 __all__ = [
     "BASES",
@@ -45,6 +45,7 @@ __all__ = [
     "SystemClock",
     "anext_id",
     "breakdown",
+    "close",
     "compose",
     "configure",
     "decode",
@@ -54,6 +55,7 @@ __all__ = [
     "next_id",
     "next_ids",
     "readings",
+    "warm_up",
 ]
 
 

@@ -9,5 +9,16 @@ from __future__ import annotations
 
 from snowid.generate._fence import Fence, Grant
 from snowid.generate._generator import Generator, GeneratorStats, count_of
+from snowid.generate._stop import default_action, install_stop_handlers, on_stop, stop_now
 
-__all__ = ["Fence", "Generator", "GeneratorStats", "Grant", "count_of"]
+__all__ = [
+    "Fence",
+    "Generator",
+    "GeneratorStats",
+    "Grant",
+    "count_of",
+    "default_action",
+    "install_stop_handlers",
+    "on_stop",
+    "stop_now",
+]
