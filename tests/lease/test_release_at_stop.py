@@ -91,7 +91,9 @@ def wait_listening(proc: subprocess.Popen[bytes], port: int, seconds: float = 20
 
 
 def stop(proc: subprocess.Popen[bytes], signum: int = signal.SIGTERM) -> str:
-    proc.send_signal(signum)
+    """Send ``signum`` (0: none, already sent) and wait for the exit; the output."""
+    if signum:
+        proc.send_signal(signum)
     try:
         output, _ = proc.communicate(timeout=20)
     except subprocess.TimeoutExpired:
@@ -219,3 +221,69 @@ def test_plain_script_stopped_by_sigterm_frees_the_identity(table: str, how: str
     stop(proc)
     assert proc.returncode == -signal.SIGTERM  # still dies by the signal, as before
     assert held(url) == []
+
+
+DJANGO_SITE = """
+SECRET_KEY = "release-at-stop-test"
+DEBUG = False
+ALLOWED_HOSTS = ["127.0.0.1"]
+ROOT_URLCONF = "site_urls"
+INSTALLED_APPS = ["django.contrib.contenttypes"]
+DATABASES = {}
+USE_TZ = True
+"""
+DJANGO_URLS = """
+from django.http import HttpResponse
+from django.urls import path
+
+import snowid
+
+
+def new_id(request):
+    return HttpResponse(str(snowid.next_id()))
+
+
+urlpatterns = [path("", new_id)]
+"""
+
+
+@pytest.mark.parametrize(
+    ("reload", "signum"),
+    [(False, signal.SIGTERM), (True, signal.SIGINT)],
+    ids=["noreload", "ctrl-c"],
+)
+def test_django_runserver_stop_frees_the_identity(
+    table: str, tmp_path: Path, reload: bool, signum: int
+) -> None:
+    """`manage.py runserver`: SIGTERM without the reloader; Ctrl-C (SIGINT to the process
+    group, as a terminal sends it) with it. Requests run in threads, as in production."""
+    (tmp_path / "site_settings.py").write_text(DJANGO_SITE)
+    (tmp_path / "site_urls.py").write_text(DJANGO_URLS)
+    url, port = lease_url(table), free_port()
+    argv = [sys.executable, "-m", "django", "runserver", f"127.0.0.1:{port}"]
+    argv += ["--settings", "site_settings", *([] if reload else ["--noreload"])]
+    env = {
+        **os.environ,
+        "SNOWID_LEASE": url,
+        "PYTHONPATH": f"{tmp_path}:{ROOT / 'src'}:{ROOT}",
+    }
+    proc = subprocess.Popen(
+        argv,
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        wait_listening(proc, port)
+        status, body = get(port)
+        assert status == 200, body
+        assert held(url) != []
+    finally:
+        if reload:
+            os.killpg(proc.pid, signum)
+            output = stop(proc, 0)
+        else:
+            output = stop(proc, signum)
+    assert held(url) == [], output
