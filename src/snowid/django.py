@@ -28,6 +28,14 @@ from snowid.integrations.django import (
     SnowIdWidget,
     created_between,
     new_id,
+    warm_up,
 )
 
-__all__ = ["SnowIdField", "SnowIdFormField", "SnowIdWidget", "created_between", "new_id"]
+__all__ = [
+    "SnowIdField",
+    "SnowIdFormField",
+    "SnowIdWidget",
+    "created_between",
+    "new_id",
+    "warm_up",
+]

@@ -3,6 +3,13 @@
 from __future__ import annotations
 
 from snowid.integrations.django._forms import SnowIdFormField, SnowIdWidget
-from snowid.integrations.django._model import SnowIdField, created_between, new_id
+from snowid.integrations.django._model import SnowIdField, created_between, new_id, warm_up
 
-__all__ = ["SnowIdField", "SnowIdFormField", "SnowIdWidget", "created_between", "new_id"]
+__all__ = [
+    "SnowIdField",
+    "SnowIdFormField",
+    "SnowIdWidget",
+    "created_between",
+    "new_id",
+    "warm_up",
+]
