@@ -17,6 +17,9 @@ from tests.support import pg
 from tests.support.marks import write_mark
 from tests.support.need import unavailable
 from tests.support.servers import new_name
+from tests.support.stores import Store, store
+
+__all__ = ["store"]  # the fixture, imported for pytest
 
 
 @pytest.mark.slow
@@ -103,3 +106,18 @@ def test_a_short_wait_says_nothing(tmp_path: Path, caplog: pytest.LogCaptureFixt
     ):
         lease.warm_up()
     assert not [r for r in caplog.records if "waits" in r.getMessage()]
+
+
+@pytest.mark.slow
+def test_warm_up_claims_on_a_store_just_upgraded_from_the_older_format(store: Store) -> None:
+    """Issue 16's store-format upgrade (``snowid lease init``) then a start-up claim: the
+    warm-up gets a grant (a worker claimed before keeps its record and starts at once)."""
+    query = "range=0-0&ttl=1&renew=0.1&timeout=2"
+    with store.open(query) as lease:
+        before = lease.warm_up()
+    store.forget_format()
+    init_lease(store.url(query))  # the upgrade
+    with store.open(query) as lease:
+        grant = lease.warm_up()
+        assert grant.start_ms > before.ceiling_ms
+        assert [row.worker for row in lease.status() if row.held] == [0]

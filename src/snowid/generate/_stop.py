@@ -84,8 +84,12 @@ class _Chained:
         # in the middle of an operation; waiting a bounded time keeps the server's own
         # shutdown from being held up by a store that does not answer.
         helper = threading.Thread(target=stop_now, name="snowid-stop", daemon=True)
-        helper.start()
-        helper.join(STOP_WAIT_S)
+        try:
+            helper.start()
+        except RuntimeError:  # no new thread at interpreter shutdown: run it here
+            stop_now()
+        else:
+            helper.join(STOP_WAIT_S)
         previous = self.previous
         if callable(previous):
             previous(signum, frame)
