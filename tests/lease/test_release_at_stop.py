@@ -174,11 +174,18 @@ def test_gunicorn_with_uvicorn_workers_frees_the_identities(table: str) -> None:
     assert held(url) == [], output
 
 
-def test_gunicorn_sync_workers_free_the_identities(table: str) -> None:
-    """gunicorn's sync workers (the WSGI app of the preload test): free after SIGTERM."""
+@pytest.mark.parametrize(
+    "options",
+    [["-k", "sync"], ["-k", "sync", "--preload"], ["-k", "gthread", "--threads", "4", "--preload"]],
+    ids=["sync", "sync-preload", "gthread-preload"],
+)
+def test_gunicorn_sync_workers_free_the_identities(table: str, options: list[str]) -> None:
+    """gunicorn's own workers with a WSGI app drawing from snowid.next_id(): free after
+    SIGTERM, also with --preload (snowid imported in the master before it forks) and with
+    ids drawn in a gthread worker's threads."""
     url, port = lease_url(table), free_port()
     argv = [
-        *(sys.executable, "-m", "gunicorn", "-w", "2", "-b", f"127.0.0.1:{port}"),
+        *(sys.executable, "-m", "gunicorn", "-w", "2", "-b", f"127.0.0.1:{port}", *options),
         *("--log-level", "warning", "tests.support.release_app:wsgi"),
     ]
     proc = start(argv, url)
