@@ -25,6 +25,9 @@ that knows the process is stopping, calls :func:`stop_now` instead of building i
 
 A handler installed from C (``getsignal`` returns None) or ignored (SIG_IGN) is left
 alone. A forked child keeps the chained handler and its callbacks run for its own leases.
+One difference from the bare default action: Python runs a handler between bytecodes of
+the main thread, so a main thread blocked in C code that never checks for signals delays
+the exit until it returns (the blocking calls of the standard library do check).
 """
 
 from __future__ import annotations
