@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
+import snowid.generate._stop
 import snowid.integrations._hooks  # noqa: F401  (installs pydantic's hooks on SnowId)
 from snowid._version import __version__ as __version__
 from snowid.ids._breakdown import Breakdown, Decoded, Segment, Step
@@ -25,7 +26,7 @@ from snowid.ids._timerange import first_id_at, id_range, last_id_at
 if TYPE_CHECKING:  # what mypy and IDEs see; at run time _LAZY loads these on first use
     from snowid.generate._fence import Fence, Grant
     from snowid.generate._generator import Generator, GeneratorStats
-    from snowid.process._default import anext_id, configure, next_id, next_ids
+    from snowid.process._default import anext_id, close, configure, next_id, next_ids, warm_up
 
 # name -> the module that defines it, imported when the name is first read
 _LAZY = {
@@ -34,9 +35,11 @@ _LAZY = {
     "GeneratorStats": "snowid.generate._generator",
     "Grant": "snowid.generate._fence",
     "anext_id": "snowid.process._default",
+    "close": "snowid.process._default",
     "configure": "snowid.process._default",
     "next_id": "snowid.process._default",
     "next_ids": "snowid.process._default",
+    "warm_up": "snowid.process._default",
 }
 
 __all__ = [
@@ -67,6 +70,7 @@ __all__ = [
     "SystemClock",
     "anext_id",
     "breakdown",
+    "close",
     "compose",
     "configure",
     "decode",
@@ -77,6 +81,7 @@ __all__ = [
     "next_id",
     "next_ids",
     "readings",
+    "warm_up",
 ]
 
 

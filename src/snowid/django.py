@@ -29,6 +29,7 @@ from snowid.integrations.django import (
     SnowIdWidget,
     created_between,
     new_id,
+    warm_up,
 )
 
 __all__ = [
@@ -38,4 +39,5 @@ __all__ = [
     "SnowIdWidget",
     "created_between",
     "new_id",
+    "warm_up",
 ]

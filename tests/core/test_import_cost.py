@@ -45,7 +45,8 @@ def under(modules: list[str], *packages: str) -> list[str]:
 
 
 NOT_BY_IMPORT_SNOWID = (
-    "snowid.generate",
+    "snowid.generate._generator",
+    "snowid.generate._gencore",
     "snowid.process",
     "snowid.lease",
     "snowid.web",

@@ -302,3 +302,26 @@ def test_next_ids_takes_an_int_and_says_so_before_claiming_anything(
     assert caught.value.function == "snowid.next_ids()"
     assert caught.value.given_type == given
     assert _default._state.generator is None  # nothing was built or claimed
+
+
+def test_close_gives_the_identity_back_and_a_later_next_id_claims_again(
+    process_wide: str,
+) -> None:
+    """snowid.close(): idempotent; the slot is free at once; next_id() starts again."""
+    from snowid.lease import lease_status
+
+    first = snowid.next_id()
+    assert [row.worker for row in lease_status(process_wide) if row.held] != []
+    snowid.close()
+    snowid.close()
+    assert not _default.started()
+    assert [row.worker for row in lease_status(process_wide) if row.held] == []
+    again = snowid.next_id()
+    assert again > first
+
+
+def test_warm_up_claims_before_the_first_id(process_wide: str) -> None:
+    snowid.warm_up()
+    lease = _default._state.lease
+    assert lease is not None
+    assert lease.state == "held"

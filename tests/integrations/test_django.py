@@ -221,6 +221,26 @@ def test_settings_snowid_lease_configures_the_generator(
         _default._reset()
 
 
+def test_warm_up_claims_at_start_up_with_the_settings_lease(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """snowid.django.warm_up() (for AppConfig.ready) reads SNOWID_LEASE as new_id does."""
+    from snowid.django import warm_up
+
+    monkeypatch.delenv(_default.ENV_VAR, raising=False)
+    _default._reset()
+    url = f"file://{tmp_path}/slots"
+    try:
+        with override_settings(SNOWID_LEASE=url):
+            warm_up()
+        lease = _default._state.lease
+        assert lease is not None
+        assert lease.state == "held"
+        assert _default._state.configured == url
+    finally:
+        _default._reset()
+
+
 def test_a_different_lease_in_settings_than_in_code_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1,13 +1,52 @@
-"""The generate layer: fences and grants, the generator core and ``Generator``.
+"""The generate layer: fences and grants, the generator core, ``Generator``, and the
+release-at-stop hooks (``on_stop``, ``stop_now``, ``install_stop_handlers``).
 
 It imports the id layer below it and nothing above; the lease layer hands it grants
 through the ``Fence`` protocol. The names below are what the layers above use; users
-import them from ``snowid``.
+import them from ``snowid``. ``import snowid`` installs the stop handlers, so this
+package's ``__init__`` stays light: the generator itself (``Generator``,
+``GeneratorStats``, ``count_of``) loads on first use (``_LAZY``, PEP 562).
 """
 
 from __future__ import annotations
 
-from snowid.generate._fence import Fence, Grant
-from snowid.generate._generator import Generator, GeneratorStats, count_of
+import importlib
+from typing import TYPE_CHECKING
 
-__all__ = ["Fence", "Generator", "GeneratorStats", "Grant", "count_of"]
+from snowid.generate._fence import Fence, Grant
+from snowid.generate._stop import default_action, install_stop_handlers, on_stop, stop_now
+
+if TYPE_CHECKING:  # what mypy sees; at run time _LAZY loads these on first use
+    from snowid.generate._generator import Generator, GeneratorStats, count_of
+
+# name -> the module that defines it, imported when the name is first read
+_LAZY = {
+    "Generator": "snowid.generate._generator",
+    "GeneratorStats": "snowid.generate._generator",
+    "count_of": "snowid.generate._generator",
+}
+
+__all__ = [
+    "Fence",
+    "Generator",
+    "GeneratorStats",
+    "Grant",
+    "count_of",
+    "default_action",
+    "install_stop_handlers",
+    "on_stop",
+    "stop_now",
+]
+
+# PEP 562 hooks; hidden from mypy, for which an unknown name stays an error.
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> object:
+        """PEP 562: a name of ``_LAZY``, imported on first use and then kept here."""
+        if name not in _LAZY:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = globals()[name] = getattr(importlib.import_module(_LAZY[name]), name)
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *_LAZY})

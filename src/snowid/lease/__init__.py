@@ -126,16 +126,19 @@ def open_lease(url: str | None = None, *, clock: Clock | None = None, **options:
 def release_on_sigterm() -> bool:
     """Make SIGTERM exit through ``sys.exit`` so leases are released at exit (atexit).
 
-    Only when SIGTERM still has its default action and this is the main thread (for
-    CLIs; servers such as gunicorn install their own handlers). True if installed.
+    Only when SIGTERM still has its default action (snowid's stop handler in front of it
+    stays, see ``snowid.generate.install_stop_handlers``) and this is the main thread
+    (for CLIs; servers such as gunicorn install their own handlers). True if installed.
     """
     import signal
     import sys
     import threading
 
+    from snowid.generate import default_action, install_stop_handlers
+
     if threading.current_thread() is not threading.main_thread():
         return False
-    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+    if not default_action(signal.SIGTERM):
         return False
 
     def exit_on_term(signum: int, frame: object) -> None:
@@ -143,6 +146,7 @@ def release_on_sigterm() -> bool:
         sys.exit(128 + signum)
 
     signal.signal(signal.SIGTERM, exit_on_term)
+    install_stop_handlers()
     return True
 
 

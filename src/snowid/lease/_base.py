@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import logging
 import os
 import threading
 import weakref
@@ -29,7 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from snowid._exceptions import LeaseLostError
-from snowid.generate import Grant
+from snowid.generate import Grant, on_stop
 from snowid.ids import SYSTEM_CLOCK, TWITTER, Clock
 
 if TYPE_CHECKING:
@@ -68,12 +69,23 @@ class LeaseEvent:
     detail: str = ""
 
 
+log = logging.getLogger("snowid.lease")
+
+LONG_WAIT_MS = 1000
+"""A claim that must wait longer than this says so in the log (once per claim)."""
+
 _LIVE: weakref.WeakSet[Lease] = weakref.WeakSet()
 
 
 def _after_fork_in_child() -> None:
     for lease in list(_LIVE):
         lease._forked()
+
+
+def _retire_all() -> None:
+    for lease in list(_LIVE):
+        with contextlib.suppress(Exception):  # the process is stopping: best effort
+            lease.retire()
 
 
 def _at_exit() -> None:
@@ -84,6 +96,7 @@ def _at_exit() -> None:
 
 os.register_at_fork(after_in_child=_after_fork_in_child)
 atexit.register(_at_exit)
+on_stop(_retire_all)  # the first SIGTERM/SIGINT, or snowid serve's drain (generate._stop)
 
 
 class Lease:
@@ -105,6 +118,8 @@ class Lease:
         self._grant: Grant | None = None
         self._state: LeaseState = "unclaimed"
         self._pid = os.getpid()
+        self._retired = False
+        """Given back at stop (``retire``): issuing inside the grant held, never beyond."""
         self.events: list[LeaseEvent] = []
         self.listeners: list[Callable[[LeaseEvent], None]] = []
         """Called with every event, before the change it records takes effect."""
@@ -168,8 +183,18 @@ class Lease:
             if self._state == "held" and grant is not None:
                 if needed_ms <= self.ceiling_ms:
                     return grant
+                if self._retired:
+                    raise LeaseLostError(
+                        worker=self._worker_text(),
+                        reason="the identity was given back as the process stops, and the"
+                        " time it was granted until has passed",
+                    )
                 return self._extend(grant, needed_ms)
             return self._claim(needed_ms)
+
+    def warm_up(self) -> Grant:
+        """Claim the identity now (if not held) rather than at the first id: the grant."""
+        return self.acquire(self._clock.time_ms())
 
     async def aacquire(self, needed_ms: int) -> Grant:
         grant = self._grant
@@ -184,9 +209,40 @@ class Lease:
             self.ceiling_ms = -1
             if self._state == "held" and grant is not None:
                 try:
-                    self._release(grant)
+                    if not self._retired:
+                        self._release(grant)
                 finally:
+                    self._retired = False
                     self._set_unheld("unclaimed", "release", "")
+
+    retires_at_stop: ClassVar[bool] = True
+    """Whether ``retire`` gives the identity back early (False: kept until exit)."""
+
+    def retire(self) -> None:
+        """Give the identity back now, as the process stops, and keep issuing inside the
+        grant already held: never beyond it (no extension, no renewal).
+
+        Safe because every later holder of this identity starts above the ceiling this
+        one was granted (docs/leases.md, "Release"). Requests still in flight during a
+        server's graceful shutdown get ids until the grant's ceiling, then
+        ``LeaseLostError``. Called once per process on the first SIGTERM/SIGINT (see
+        ``snowid.generate._stop``); a backend that must keep its identity until exit
+        (file slots, whose lock the kernel drops when the process dies; a static
+        identity's guard, which has no ceiling to fence a successor) sets
+        ``retires_at_stop = False``. Idempotent.
+        """
+        if not self.retires_at_stop:
+            return
+        with self._lock:
+            grant = self._grant
+            if self._state != "held" or grant is None or self._retired:
+                return
+            self._retired = True
+            self._stop_renewing()
+            try:
+                self._release(grant)
+            finally:
+                self._event("release", grant, "at stop: issuing inside the grant until it ends")
 
     def close(self) -> None:
         """Release and stop any background renewal; acquire then raises."""
@@ -225,6 +281,26 @@ class Lease:
 
     def _close_resources(self) -> None:
         """After the final release: close files, connections, threads."""
+
+    def _stop_renewing(self) -> None:
+        """Before ``retire`` releases: no background renewal may raise the ceiling again."""
+
+    def _say_long_wait(self, worker: int, wait_ms: int) -> None:
+        """Log, before waiting, why a claim of ``worker`` waits ``wait_ms`` and what helps."""
+        if wait_ms <= LONG_WAIT_MS:
+            return
+        log.warning(
+            "snowid lease %s: claiming worker %d waits %.1f s before its first id: the"
+            " identity's last granted time is still ahead (a store created without"
+            " --first-deployment quarantines every identity, as does a store repaired after"
+            " lost records; a holder that just stopped also leaves its grant to run out)."
+            " Remedy: initialise a new store once with `snowid lease init URL"
+            " --first-deployment` when no earlier holder can be alive, and claim at"
+            " start-up with snowid.warm_up() so that no request waits",
+            self.url,
+            worker,
+            wait_ms / 1000,
+        )
 
     def _set_held(self, grant: Grant, kind: str = "claim", detail: str = "") -> Grant:
         self._grant = grant
@@ -269,6 +345,7 @@ class Lease:
         self._lock = threading.RLock()
         self._pid = os.getpid()
         self.ceiling_ms = -1
+        self._retired = False
         self._drop_inherited()
         if self._state != "closed":
             self._grant = None

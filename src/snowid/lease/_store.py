@@ -365,6 +365,9 @@ class StoreLease(Lease):
         """The claim starts above the old ceiling: wait (renewing) until the clock is there."""
         clock = self._clock
         give_up = clock.monotonic_ns() + self.claim_wait_ms * _NS_PER_MS
+        ahead = grant.start_ms - clock.time_ms()
+        if ahead <= self.claim_wait_ms:  # one further ahead is refused at once, below
+            self._say_long_wait(TWITTER.worker(grant.datacenter, grant.machine), ahead)
         while (now := clock.time_ms()) < grant.start_ms:
             # Further ahead than the whole wait: refused at once, not after waiting in vain.
             ahead = grant.start_ms - now
@@ -524,6 +527,9 @@ class StoreLease(Lease):
         worker = TWITTER.worker(grant.datacenter, grant.machine)
         if self.owner is not None:
             self._release_quietly(worker, self.owner, grant.epoch)
+
+    def _stop_renewing(self) -> None:
+        self._stop.set()  # the loop checks it under the lock that retire holds
 
     def _close_resources(self) -> None:
         self._stop.set()

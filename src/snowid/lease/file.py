@@ -79,6 +79,10 @@ class FileLease(Lease):
     )  # fmt: skip
     """The URL options of the slot files themselves (``static:?state_dir=`` takes them too)."""
 
+    retires_at_stop = False
+    """Kept until exit: the kernel drops the slot's lock when the process dies (SIGKILL
+    too), and giving it back at stop would end the drain within the write-ahead ``delta``."""
+
     def __init__(
         self,
         state_dir: str | os.PathLike[str] | None = None,
@@ -279,6 +283,8 @@ class FileLease(Lease):
         clock = self._clock
         deadline = clock.monotonic_ns() + (HORIZON_MS + self.max_wait_ms) * 1_000_000
         now = clock.time_ms()
+        if start_ms - now <= HORIZON_MS + self.max_wait_ms:
+            self._say_long_wait(worker, start_ms - now)
         while now < start_ms:
             left_ns = deadline - clock.monotonic_ns()
             if left_ns <= 0:

@@ -42,6 +42,9 @@ class StaticLease(Lease):
 
     object_options = FileLease.object_options  # with state_dir= it is a FileLease
 
+    retires_at_stop = False
+    """Kept until exit: a static identity has no ceiling that would fence a successor."""
+
     def __init__(
         self, datacenter: int, machine: int, *, url: str | None = None, clock: Clock | None = None
     ) -> None:

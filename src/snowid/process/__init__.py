@@ -8,6 +8,24 @@ layer. Users import these names from ``snowid``.
 
 from __future__ import annotations
 
-from snowid.process._default import ENV_VAR, anext_id, configure, next_id, next_ids, started
+from snowid.process._default import (
+    ENV_VAR,
+    anext_id,
+    close,
+    configure,
+    next_id,
+    next_ids,
+    started,
+    warm_up,
+)
 
-__all__ = ["ENV_VAR", "anext_id", "configure", "next_id", "next_ids", "started"]
+__all__ = [
+    "ENV_VAR",
+    "anext_id",
+    "close",
+    "configure",
+    "next_id",
+    "next_ids",
+    "started",
+    "warm_up",
+]

@@ -28,14 +28,23 @@ from snowid._exceptions import (
     ForkedGeneratorError,
     NotConfiguredError,
 )
-from snowid.generate import Generator, count_of
+from snowid.generate import Generator, count_of, install_stop_handlers
 from snowid.ids import SnowId, wrong_type
 
 if TYPE_CHECKING:
     from snowid.lease import Lease, LeaseEvent
     from snowid.lease.static import StaticLease
 
-__all__ = ["ENV_VAR", "anext_id", "configure", "next_id", "next_ids", "started"]
+__all__ = [
+    "ENV_VAR",
+    "anext_id",
+    "close",
+    "configure",
+    "next_id",
+    "next_ids",
+    "started",
+    "warm_up",
+]
 
 ENV_VAR = "SNOWID_LEASE"
 """The same variable as ``snowid.lease.ENV_VAR``, named here so that importing snowid does
@@ -97,6 +106,7 @@ def configure(*, lease: str) -> None:
     The same URL again is a no-op; another one raises ``AlreadyConfiguredError``.
     """
     url = _check_url(lease)
+    install_stop_handlers()  # again, in case a server replaced it since snowid's import
     from snowid.lease import open_lease
 
     open_lease(url).close()  # every option is checked now, not at the first id; no I/O
@@ -107,6 +117,40 @@ def configure(*, lease: str) -> None:
 
             raise AlreadyConfiguredError(field="lease", value=redact(url), current=redact(current))
         _state.configured = url
+
+
+def warm_up() -> None:
+    """Build this process's generator and claim its identity now, not at the first id.
+
+    Call it at start-up (a FastAPI lifespan, Django's ``AppConfig.ready``, a worker's
+    start hook: after any fork, as each process claims its own) so no request waits
+    for a claim; a claim that must wait longer than a second says why in the
+    ``snowid.lease`` log. In asyncio code: ``await asyncio.to_thread(snowid.warm_up)``.
+    """
+    generator = _state.generator
+    if generator is None:
+        generator = _start()
+    lease = _state.lease
+    if lease is not None:
+        lease.warm_up()
+
+
+def close() -> None:
+    """Give the process-wide generator's identity back now; idempotent.
+
+    For applications that want to release before the process ends (a lifespan's
+    shutdown, a worker's exit hook); without it the identity is given back at the first
+    SIGTERM/SIGINT or at exit. A later ``next_id()`` starts again: it builds a new
+    generator and claims an identity, with the same configuration.
+    """
+    with _state.lock:
+        lease = _state.lease
+        _state.generator = None
+        _state.next_int = _first_int
+        _state.lease = None
+        _state.fixed = None
+    if lease is not None:
+        lease.close()
 
 
 def started() -> bool:
@@ -168,7 +212,8 @@ def _start() -> Generator:
         _state.lease = lease
         _state.generator = generator
         _state.next_int = generator.next_id
-        return generator
+    install_stop_handlers()  # a pre-forked worker's own handlers (a no-op off the main thread)
+    return generator
 
 
 def _check_not_inherited(lease: StaticLease) -> None:
@@ -200,6 +245,11 @@ def _after_fork_in_child() -> None:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_after_fork_in_child)
+
+# The identity goes back to the store on the first SIGTERM/SIGINT under any server
+# (snowid.generate._stop): installed on import, which application servers do on the
+# main thread, as the first id may be drawn in a worker thread where it cannot be.
+install_stop_handlers()
 
 
 def _reset() -> None:

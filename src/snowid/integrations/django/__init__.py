@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from snowid.integrations.django._forms import SnowIdFormField, SnowIdWidget
 from snowid.integrations.django._json import SnowIdJSONEncoder
-from snowid.integrations.django._model import SnowIdField, created_between, new_id
+from snowid.integrations.django._model import SnowIdField, created_between, new_id, warm_up
 
 __all__ = [
     "SnowIdField",
@@ -13,4 +13,5 @@ __all__ = [
     "SnowIdWidget",
     "created_between",
     "new_id",
+    "warm_up",
 ]

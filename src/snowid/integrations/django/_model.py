@@ -14,8 +14,9 @@ from snowid._exceptions import InvalidValueError
 from snowid.ids import SnowId, id_range, to_snowid
 from snowid.integrations.django._forms import SnowIdFormField, SnowIdWidget, django_lang
 from snowid.process import configure, next_id, started
+from snowid.process import warm_up as _warm_up
 
-__all__ = ["SETTING", "SnowIdField", "created_between", "new_id"]
+__all__ = ["SETTING", "SnowIdField", "created_between", "new_id", "warm_up"]
 
 SETTING = "SNOWID_LEASE"
 """The Django setting naming the process-wide generator's lease (as the environment variable)."""
@@ -29,12 +30,24 @@ def new_id() -> SnowId:
     different lease configured in code is refused with ``AlreadyConfiguredError``.
     """
     if not started():  # once per process (and again in a forked child)
-        from django.conf import settings
-
-        lease = getattr(settings, SETTING, None)
-        if lease is not None and lease != "":
-            configure(lease=lease)  # the same URL again is a no-op
+        _configure_from_settings()
     return next_id()
+
+
+def warm_up() -> None:
+    """Claim this process's identity now (``snowid.warm_up``), configured as ``new_id``
+    is: call it from an ``AppConfig.ready()`` so no request waits for the claim."""
+    if not started():
+        _configure_from_settings()
+    _warm_up()
+
+
+def _configure_from_settings() -> None:
+    from django.conf import settings
+
+    lease = getattr(settings, SETTING, None)
+    if lease is not None and lease != "":
+        configure(lease=lease)  # the same URL again is a no-op
 
 
 def _as_snowid(value: Any, field: str) -> Any:
