@@ -16,11 +16,13 @@ import os
 import socket
 import tempfile
 import uuid
+from contextvars import ContextVar
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-__all__ = ["ALIASES", "need_alias", "setup"]
+__all__ = ["ALIASES", "UsingAlias", "need_alias", "setup", "using"]
 
 ALIASES = ("default", "postgres")
 POSTGRES = ("127.0.0.1", 5432)
@@ -72,8 +74,11 @@ def setup() -> None:
             "django.contrib.contenttypes",
             "django.contrib.sessions",
             "django.contrib.messages",
+            "rest_framework",
+            "snowid.rest_framework",
             "tests.integrations.djangoapp",
         ],
+        DATABASE_ROUTERS=["tests.support.django_site.UsingAlias"],
         MIDDLEWARE=[
             "django.contrib.sessions.middleware.SessionMiddleware",
             "django.middleware.common.CommonMiddleware",
@@ -110,3 +115,18 @@ def need_alias(alias: str) -> None:
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
+
+
+using: ContextVar[str | None] = ContextVar("using", default=None)
+"""The database a test's requests go to (views use the default manager): None is Django's own."""
+
+
+class UsingAlias:
+    """A database router sending every read and write to ``using`` while it is set, so
+    that a DRF view under test runs on PostgreSQL as well as on SQLite."""
+
+    def db_for_read(self, model: Any, **hints: Any) -> str | None:
+        return using.get()
+
+    def db_for_write(self, model: Any, **hints: Any) -> str | None:
+        return using.get()

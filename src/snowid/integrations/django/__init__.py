@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from snowid.integrations.django._forms import SnowIdFormField, SnowIdWidget
+from snowid.integrations.django._forms import SnowIdFormField, SnowIdWidget, django_lang
 from snowid.integrations.django._model import SnowIdField, created_between, new_id
 
-__all__ = ["SnowIdField", "SnowIdFormField", "SnowIdWidget", "created_between", "new_id"]
+__all__ = [
+    "SnowIdField",
+    "SnowIdFormField",
+    "SnowIdWidget",
+    "created_between",
+    "django_lang",
+    "new_id",
+]
