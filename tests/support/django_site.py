@@ -22,13 +22,14 @@ from typing import Any
 
 import pytest
 
-__all__ = ["ALIASES", "UsingAlias", "need_alias", "setup", "using"]
+__all__ = ["ALIASES", "UsingAlias", "need_alias", "postgres_answers", "setup", "using"]
 
 ALIASES = ("default", "postgres")
 POSTGRES = ("127.0.0.1", 5432)
 
 
-def _postgres_answers() -> bool:
+def postgres_answers() -> bool:
+    """Whether the shared PostgreSQL server takes a connection now."""
     try:
         with socket.create_connection(POSTGRES, timeout=2):
             return True
@@ -52,7 +53,7 @@ def setup() -> None:
             "TEST": {"NAME": str(sqlite_file)},
         }
     }
-    if os.environ.get("CI") or _postgres_answers():
+    if os.environ.get("CI") or postgres_answers():
         databases["postgres"] = {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": "test",

@@ -534,6 +534,7 @@ MESSAGES: dict[str, str] = {
     "field.start_ms": "start_ms",
     # --- the integrations: Django, SQL in PostgreSQL ---
     "django.made_at": "made at {time} (UTC)",
+    "django.new_key": "a new id, drawn when this is saved",
     "invalid_database_url": (
         "{field} {value} is not a PostgreSQL URL; use postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
     ),

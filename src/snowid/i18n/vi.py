@@ -574,6 +574,7 @@ MESSAGES: dict[str, str] = {
     "field.start_ms": "thời điểm bắt đầu (start_ms)",
     # --- tích hợp: Django, SQL trong PostgreSQL ---
     "django.made_at": "tạo lúc {time} (giờ UTC)",
+    "django.new_key": "mã mới, được cấp khi lưu",
     "invalid_database_url": (
         "{field} {value} không phải là URL PostgreSQL; hãy dùng dạng"
         " postgresql://USER:PASSWORD@HOST:PORT/DATABASE"

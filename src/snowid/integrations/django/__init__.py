@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
-from snowid.integrations.django._forms import SnowIdFormField, SnowIdWidget, django_lang
+from snowid.integrations.django._forms import (
+    SnowIdFormField,
+    SnowIdKeyFormField,
+    SnowIdKeyWidget,
+    SnowIdWidget,
+    django_lang,
+)
 from snowid.integrations.django._model import SnowIdField, created_between, new_id
 
 __all__ = [
     "SnowIdField",
     "SnowIdFormField",
+    "SnowIdKeyFormField",
+    "SnowIdKeyWidget",
     "SnowIdWidget",
     "created_between",
     "django_lang",
