@@ -116,6 +116,20 @@ def test_an_empty_string_is_null_where_the_column_may_be_null(
     assert list(key.json()) == ["id"]
 
 
+def test_an_update_may_send_the_key_again_but_not_change_it(
+    process_wide: str, api: APIClient
+) -> None:
+    """As the admin (issue 18 §5): saving a row under another key would insert a copy."""
+    order = Order.objects.create(note="old")
+    url = f"/api/orders/{order.id}/"
+    same = api.put(url, {"id": str(order.id), "note": "new"}, format="json")
+    assert same.status_code == 200, same.content
+    moved = api.put(url, {"id": str(SEED), "note": "copy"}, format="json")
+    assert moved.status_code == 400
+    assert f"{SEED} cannot replace this row's id {order.id}" in moved.json()["id"][0]
+    assert list(Order.objects.values_list("id", "note")) == [(order.id, "new")]
+
+
 def test_an_unknown_foreign_key_is_a_400(process_wide: str, api: APIClient) -> None:
     answer = _post(api, "/api/orders/", {"customer": str(SEED)})
     assert answer.status_code == 400
