@@ -17,7 +17,11 @@ the process-wide generator, configured by ``settings.SNOWID_LEASE`` (or
 process and each pre-forked worker claims its own worker identity.
 
 Forms and the admin get a text box with the decimal digits (a number box would let a
-browser round an id past 2^53) and, beside it, the time the id was made, read-only.
+browser round an id past 2^53) and, beside it, the time the id was made, read-only. A
+primary key is only shown (digits and time), never taken from a form: ``Model()`` draws
+it, and the form built for a POST keeps its own. A bad ``SNOWID_LEASE`` is reported by
+``manage.py check`` (``snowid.E001``). ``created_between`` reads a naive datetime in
+Django's current time zone. For Django REST framework, see ``snowid.rest_framework``.
 """
 
 from __future__ import annotations

@@ -37,7 +37,14 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("entry point", ("snowid.__main__",)),
     (
         "public faces",
-        ("snowid.errors", "snowid.sqlalchemy", "snowid.dbapi", "snowid.django", "snowid.testing"),
+        (
+            "snowid.errors",
+            "snowid.sqlalchemy",
+            "snowid.dbapi",
+            "snowid.django",
+            "snowid.rest_framework",
+            "snowid.testing",
+        ),
     ),
     ("adapters", ("snowid.cli", "snowid.web")),
     ("public API", ("snowid",)),  # snowid/__init__.py only: the core's names for users
@@ -305,8 +312,9 @@ def test_imports_point_down_only() -> None:
 
 def test_the_root_holds_only_the_listed_modules() -> None:
     """Issue 17: __init__, __main__, errors, testing, the public faces (re-exports only)
-    and at most 3 private shared leaves."""
-    faces = set(LAYERS[1][1])
+    and at most 3 private shared leaves. A face may be a package when Django needs one (an
+    app's ``apps`` module: ``snowid.rest_framework``); FACES checks its files."""
+    faces = {face for face in LAYERS[1][1] if not (SOURCE / face.split(".")[1]).is_dir()}
     root = {
         name
         for name in GRAPH
@@ -389,7 +397,15 @@ def test_no_two_modules_in_one_folder_are_twins() -> None:
 
 # --- public faces re-export, nothing else ---------------------------------------------------
 
-FACES = ("__init__", "errors", "sqlalchemy", "dbapi", "django")
+FACES = (
+    "__init__",
+    "errors",
+    "sqlalchemy",
+    "dbapi",
+    "django",
+    "rest_framework/__init__",
+    "rest_framework/apps",  # the AppConfig Django finds for "snowid.rest_framework"
+)
 
 
 LAZY_HOOKS = """

@@ -147,6 +147,7 @@ DOCUMENTED_PATHS = [
     "snowid.lease",
     "snowid.sqlalchemy",
     "snowid.django",
+    "snowid.rest_framework",
     "snowid.dbapi",
     "snowid.testing",
     "snowid.web",

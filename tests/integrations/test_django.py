@@ -264,13 +264,14 @@ def test_a_different_lease_in_settings_than_in_code_is_refused(
 def test_a_form_takes_the_decimal_string_and_shows_it_back_with_the_time(
     process_wide: str, alias: str, value: int
 ) -> None:
-    form = OrderForm(data={"id": f" {value} ", "parent_id": "", "note": "n"})
+    """An id column (not the key: issue 18 §5 made the key read-only) is a text box."""
+    form = OrderForm(data={"id": "123", "parent_id": f" {value} ", "note": "n"})
     assert form.is_valid(), form.errors
-    assert form.cleaned_data["id"] == SnowId(value)
-    assert form.cleaned_data["parent_id"] is None
+    assert form.cleaned_data["parent_id"] == SnowId(value)
+    assert form.cleaned_data["id"] == form.instance.id != SnowId(123)  # the key is not read
     order = form.save(commit=False)
     order.save(using=alias)
-    shown = str(OrderForm(instance=Order.objects.using(alias).get(id=value))["id"])
+    shown = str(OrderForm(instance=Order.objects.using(alias).get(id=order.id))["parent_id"])
     when = SnowId(value).datetime.isoformat(timespec="milliseconds").replace("+00:00", "Z")
     assert f'value="{value}"' in shown
     assert 'type="text"' in shown
@@ -278,9 +279,26 @@ def test_a_form_takes_the_decimal_string_and_shows_it_back_with_the_time(
     assert f'<time class="snowid-time" datetime="{when}"' in shown
 
 
-def test_the_form_shows_the_last_ids_time() -> None:
-    shown = str(OrderForm(instance=Order(id=MAX))["id"])
+def test_the_form_shows_the_key_read_only_with_the_last_ids_time() -> None:
+    order = Order(id=MAX)
+    order._state.adding = False  # as read from the database
+    shown = str(OrderForm(instance=order)["id"])
+    assert f'<span class="snowid-id">{MAX}</span>' in shown
     assert f'datetime="{MAX_TIME}"' in shown
+    assert "<input" not in shown
+
+
+def test_a_new_rows_form_shows_no_key_and_saves_the_one_drawn_when_posted(
+    process_wide: str,
+) -> None:
+    """Issue 18 §5 (b): ``Model()`` still draws an id, but a ModelForm neither shows it as
+    an input nor takes one; the row keeps the id of the form built for the POST."""
+    shown = str(OrderForm()["id"])
+    assert "<input" not in shown
+    assert "drawn when this is saved" in shown
+    form = OrderForm(data={"id": str(SEED), "note": "n"})
+    assert form.is_valid(), form.errors
+    assert form.save().id == form.instance.id != SnowId(SEED)
 
 
 @pytest.mark.parametrize(
@@ -294,18 +312,18 @@ def test_the_form_shows_the_last_ids_time() -> None:
 def test_a_form_refuses_an_invalid_id_with_snowids_message(
     process_wide: str, value: str, error: InvalidValueError
 ) -> None:
-    form = OrderForm(data={"id": value, "note": ""})
+    form = OrderForm(data={"parent_id": value, "note": ""})
     assert not form.is_valid()
-    assert form.errors["id"] == [str(error)]
-    assert form.errors.as_data()["id"][0].code == error.code
+    assert form.errors["parent_id"] == [str(error)]  # the form field's label is "ID" (issue 18 §8)
+    assert form.errors.as_data()["parent_id"][0].code == error.code
     with translation.override("vi"):
-        form = OrderForm(data={"id": value, "note": ""})
-        assert form.errors["id"] == [error.message("vi")]
+        form = OrderForm(data={"parent_id": value, "note": ""})
+        assert form.errors["parent_id"] == [error.message("vi")]
 
 
 def test_an_invalid_value_is_shown_as_typed_without_a_time(process_wide: str) -> None:
-    form = OrderForm(data={"id": "12abc", "note": ""})
-    shown = str(form["id"])
+    form = OrderForm(data={"parent_id": "12abc", "note": ""})
+    shown = str(form["parent_id"])
     assert 'value="12abc"' in shown
     assert "snowid-time" not in shown
 
@@ -359,3 +377,28 @@ def test_created_between_selects_exactly_the_ids_of_the_window(alias: str) -> No
     Order.objects.using(alias).bulk_create([Order(id=value) for value in inside + outside])
     found = Order.objects.using(alias).filter(created_between("id", start, end)).order_by("id")
     assert [order.id for order in found] == inside
+
+
+@override_settings(TIME_ZONE="Asia/Ho_Chi_Minh")
+def test_created_between_reads_a_naive_datetime_in_djangos_time_zone(alias: str) -> None:
+    """Issue 18 §5: as Django's own lookups do (it was read as UTC: a window 7 hours off);
+    ``snowid.id_range`` itself still reads naive as UTC."""
+    from snowid import id_range
+
+    ict = dt.timezone(dt.timedelta(hours=7))
+    start, end = dt.datetime(2024, 5, 1, 9, 0), dt.datetime(2024, 5, 1, 10, 0)
+    morning = SnowId.from_datetime(
+        dt.datetime(2024, 5, 1, 9, 30, tzinfo=ict), datacenter=0, machine=0
+    )
+    utc_morning = SnowId.from_datetime(
+        dt.datetime(2024, 5, 1, 9, 30, tzinfo=dt.UTC), datacenter=0, machine=0
+    )
+    Order.objects.using(alias).bulk_create([Order(id=morning), Order(id=utc_morning)])
+    found = Order.objects.using(alias).filter(created_between("id", start, end))
+    assert [order.id for order in found] == [morning]
+    assert created_between("id", start, end) == created_between(
+        "id", start.replace(tzinfo=ict), end.replace(tzinfo=ict)
+    )
+    assert id_range(start, end) == id_range(
+        start.replace(tzinfo=dt.UTC), end.replace(tzinfo=dt.UTC)
+    )

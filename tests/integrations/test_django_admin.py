@@ -1,6 +1,7 @@
-"""The Django admin with a SnowIdField key: ids shown and typed as decimal strings (never
-in a number box a browser would round), the id's time shown read-only, bad ids in the URL
-answered without an error page."""
+"""The Django admin with a SnowIdField key: ids shown as decimal strings (never in a number
+box a browser would round), the key shown read-only with its time and never taken from the
+form (issue 18: a typed key used to be saved, and a changed one saved a copy of the row),
+bad ids in the URL answered without an error page."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ django_site.setup()  # before anything imports a model
 from django.contrib.auth.models import User  # noqa: E402
 from django.test import Client  # noqa: E402
 
+import snowid  # noqa: E402
 from snowid import SnowId  # noqa: E402
 from tests.integrations.djangoapp.models import Order  # noqa: E402
 
@@ -44,31 +46,68 @@ def test_the_change_list_shows_each_id_as_its_digits(staff: Client) -> None:
     assert f">{SEED}<" in page  # the plain id column too
 
 
-def test_the_change_form_has_a_text_box_of_digits_and_the_time_read_only(staff: Client) -> None:
+def test_the_change_form_shows_the_key_read_only_with_its_time(staff: Client) -> None:
+    """Issue 18 §5 changed this on purpose: the key was a text box; now it is text."""
     Order.objects.create(id=MAX, parent_id=SEED, note="last")
     page = _text(staff.get(f"/admin/djangoapp/order/{MAX}/change/"))
-    box = page[page.index('name="id"') - 200 : page.index('name="id"') + 300]
-    assert f'value="{MAX}"' in box
+    assert 'name="id"' not in page  # no input for the key
+    assert 'name="initial-id"' not in page  # nor Django's hidden copy of it
+    assert f'<span class="snowid-id">{MAX}</span>' in page
+    assert f'<time class="snowid-time" datetime="{MAX_TIME}"' in page
+    box = page[page.index('name="parent_id"') - 200 : page.index('name="parent_id"') + 300]
+    assert f'value="{SEED}"' in box  # another row's id stays a text box of digits
     assert 'type="text"' in box
     assert 'type="number"' not in page  # the admin's own number box is replaced
-    assert f'<time class="snowid-time" datetime="{MAX_TIME}"' in page
 
 
-def test_the_add_form_saves_the_id_typed_as_a_string(process_wide: str, staff: Client) -> None:
+def test_editing_the_key_on_the_change_form_changes_nothing_and_copies_nothing(
+    process_wide: str, staff: Client
+) -> None:
+    """Issue 18 §5: a posted key is ignored; the row is updated in place, not copied."""
+    Order.objects.create(id=MAX, parent_id=SEED, note="old")
+    response = staff.post(
+        f"/admin/djangoapp/order/{MAX}/change/",
+        {"id": str(SEED), "parent_id": "", "note": "new", "customer": ""},
+    )
+    assert response.status_code == 302, _text(response)
+    assert list(Order.objects.values_list("id", "note")) == [(SnowId(MAX), "new")]
+
+
+def test_the_add_form_draws_the_id_when_saved_and_ignores_a_typed_one(
+    process_wide: str, staff: Client
+) -> None:
+    """Issue 18 §5 changed this on purpose: the add form used to save the id typed (or the
+    one drawn when the page was opened); now it shows no id and the save draws one."""
+    page = _text(staff.get("/admin/djangoapp/order/add/"))
+    assert 'name="id"' not in page
+    assert 'name="initial-id"' not in page
+    assert "a new id, drawn when this is saved" in page
+    before = snowid.next_id()
     response = staff.post(
         "/admin/djangoapp/order/add/",
         {"id": str(MAX), "parent_id": "", "note": "typed", "customer": ""},
     )
     assert response.status_code == 302, _text(response)
-    assert Order.objects.get(note="typed").id == SnowId(MAX)
+    saved = Order.objects.get(note="typed").id
+    assert before < saved < snowid.next_id()  # drawn by the POST, not taken from it
 
 
-def test_the_add_form_refuses_a_bad_id_with_snowids_message(
+def test_a_bad_typed_key_on_the_add_form_is_ignored_too(process_wide: str, staff: Client) -> None:
+    """Issue 18 §5 changed this on purpose: "12abc" was refused; a key is no longer read."""
+    response = staff.post(
+        "/admin/djangoapp/order/add/",
+        {"id": "12abc", "parent_id": "", "note": "typed", "customer": ""},
+    )
+    assert response.status_code == 302, _text(response)
+    assert Order.objects.get(note="typed").id != SnowId(0)
+
+
+def test_a_bad_id_column_on_the_add_form_is_refused_with_snowids_message(
     process_wide: str, staff: Client
 ) -> None:
     response = staff.post(
         "/admin/djangoapp/order/add/",
-        {"id": "12abc", "parent_id": "", "note": "typed", "customer": ""},
+        {"parent_id": "12abc", "note": "typed", "customer": ""},
     )
     assert response.status_code == 200
     assert "12abc is not a whole number" in _text(response)

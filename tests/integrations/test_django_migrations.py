@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 
 APP = Path(__file__).parent / "djangoapp"
+MADE_BEFORE = Path(__file__).parent / "data" / "djangoapp_0001_initial.py.txt"
+"""The test app's migration as ``makemigrations`` wrote it before issue 18 (Django 5.2)."""
 
 SETTINGS = """
 SECRET_KEY = "snowid-tests-only"
@@ -90,3 +92,36 @@ def test_the_migrated_table_takes_rows_keyed_by_new_ids(project: Path) -> None:
     done = _django(project, "shell", "--no-imports", "-c", code)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "3"
+
+
+def test_a_migration_made_before_the_key_became_read_only_needs_no_new_one(
+    project: Path,
+) -> None:
+    """Issue 18 §5: the key's form field changed, its migration did not."""
+    migrations = project / "djangoapp" / "migrations"
+    migrations.mkdir()
+    (migrations / "__init__.py").write_text("")
+    shutil.copy(MADE_BEFORE, migrations / "0001_initial.py")
+    check = _django(project, "makemigrations", "--check", "--dry-run")
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "No changes detected" in check.stdout
+
+
+@pytest.mark.parametrize(
+    ("lease", "says"),
+    [
+        ('"nope:x"', "scheme nope: is unknown"),
+        ("5", "takes str"),
+        ('"file:slots?ttl=abc"', "ttl"),
+    ],
+)
+def test_manage_py_check_reports_a_bad_snowid_lease(project: Path, lease: str, says: str) -> None:
+    """Issue 18 §5: at ``check`` (so at ``runserver`` and ``migrate``), not at the first save."""
+    settings = project / "settings.py"
+    settings.write_text(settings.read_text().replace('"file:slots"', lease))
+    done = _django(project, "check")
+    assert done.returncode != 0
+    assert "snowid.E001" in done.stderr
+    assert says in done.stderr
+    settings.write_text(settings.read_text().replace(lease, '"file:slots"'))
+    assert _django(project, "check").returncode == 0

@@ -84,6 +84,7 @@ def test_the_core_needs_nothing() -> None:
         ("mysql", {"pymysql"}),
         ("postgres", {"psycopg"}),
         ("django", {"django"}),
+        ("drf", {"django", "djangorestframework"}),
     ],
 )
 def test_each_integration_extra_installs_only_what_it_needs(extra: str, expected: set[str]) -> None:

@@ -16,6 +16,7 @@ EXTRAS = (
     "psycopg",
     "pymysql",
     "django",
+    "rest_framework",
 )
 
 
@@ -77,7 +78,7 @@ def test_the_django_integration_loads_django_only() -> None:
         """
         import sys
         import snowid.django
-        print(*sorted(m for m in ("pydantic", "sqlalchemy", "psycopg", "pymysql")
+        print(*sorted(m for m in ("pydantic", "sqlalchemy", "psycopg", "pymysql", "rest_framework")
                       if m in sys.modules))
         """
     )

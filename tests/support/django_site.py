@@ -16,17 +16,20 @@ import os
 import socket
 import tempfile
 import uuid
+from contextvars import ContextVar
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-__all__ = ["ALIASES", "need_alias", "setup"]
+__all__ = ["ALIASES", "UsingAlias", "need_alias", "postgres_answers", "setup", "using"]
 
 ALIASES = ("default", "postgres")
 POSTGRES = ("127.0.0.1", 5432)
 
 
-def _postgres_answers() -> bool:
+def postgres_answers() -> bool:
+    """Whether the shared PostgreSQL server takes a connection now."""
     try:
         with socket.create_connection(POSTGRES, timeout=2):
             return True
@@ -50,7 +53,7 @@ def setup() -> None:
             "TEST": {"NAME": str(sqlite_file)},
         }
     }
-    if os.environ.get("CI") or _postgres_answers():
+    if os.environ.get("CI") or postgres_answers():
         databases["postgres"] = {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": "test",
@@ -72,8 +75,11 @@ def setup() -> None:
             "django.contrib.contenttypes",
             "django.contrib.sessions",
             "django.contrib.messages",
+            "rest_framework",
+            "snowid.rest_framework",
             "tests.integrations.djangoapp",
         ],
+        DATABASE_ROUTERS=["tests.support.django_site.UsingAlias"],
         MIDDLEWARE=[
             "django.contrib.sessions.middleware.SessionMiddleware",
             "django.middleware.common.CommonMiddleware",
@@ -110,3 +116,18 @@ def need_alias(alias: str) -> None:
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
+
+
+using: ContextVar[str | None] = ContextVar("using", default=None)
+"""The database a test's requests go to (views use the default manager): None is Django's own."""
+
+
+class UsingAlias:
+    """A database router sending every read and write to ``using`` while it is set, so
+    that a DRF view under test runs on PostgreSQL as well as on SQLite."""
+
+    def db_for_read(self, model: Any, **hints: Any) -> str | None:
+        return using.get()
+
+    def db_for_write(self, model: Any, **hints: Any) -> str | None:
+        return using.get()

@@ -535,6 +535,8 @@ MESSAGES: dict[str, str] = {
     "field.start_ms": "start_ms",
     # --- the integrations: Django, SQL in PostgreSQL ---
     "django.made_at": "made at {time} (UTC)",
+    "django.new_key": "a new id, drawn when this is saved",
+    "drf.key_changed": "{value} cannot replace this row's id {current}: a saved row keeps its id",
     "invalid_database_url": (
         "{field} {value} is not a PostgreSQL URL; use postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
     ),

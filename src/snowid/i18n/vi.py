@@ -575,6 +575,8 @@ MESSAGES: dict[str, str] = {
     "field.start_ms": "thời điểm bắt đầu (start_ms)",
     # --- tích hợp: Django, SQL trong PostgreSQL ---
     "django.made_at": "tạo lúc {time} (giờ UTC)",
+    "django.new_key": "mã mới, được cấp khi lưu",
+    "drf.key_changed": "không thể đổi mã {current} của bản ghi này thành {value}: bản ghi đã lưu giữ nguyên mã",
     "invalid_database_url": (
         "{field} {value} không phải là URL PostgreSQL; hãy dùng dạng"
         " postgresql://USER:PASSWORD@HOST:PORT/DATABASE"

@@ -37,7 +37,7 @@ def first_id_at(when: Moment, layout: Layout | str = TWITTER) -> int:
 
 
 def last_id_at(when: Moment, layout: Layout | str = TWITTER) -> int:
-    """The largest id made at or before ``when`` (a datetime is rounded down to the ms)."""
+    """The largest id made at or before ``when`` (naive = UTC; rounded down to the ms)."""
     spec = get_layout(layout)
     ms = unix_ms(when, round_up=False)
     ticks = _floor_ticks(spec, ms)
@@ -48,6 +48,7 @@ def last_id_at(when: Moment, layout: Layout | str = TWITTER) -> int:
 def id_range(start: Moment, end: Moment, layout: Layout | str = TWITTER) -> tuple[int, int]:
     """``(low, high)``: the smallest id made at or after ``start`` and the largest made at or
     before ``end``, so that ``BETWEEN low AND high`` selects exactly the ids of the window.
+    Datetimes, Unix ms or text; a naive datetime is UTC (not the machine's local time).
 
     Unlike ``first_id_at``/``last_id_at`` this never refuses a time: a window reaching
     past either end of the layout is cut to it (a start before the epoch gives low 0),

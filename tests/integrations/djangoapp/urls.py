@@ -1,8 +1,10 @@
-"""The test site's URLs: the admin only."""
+"""The test site's URLs: the admin and the DRF API."""
 
 from __future__ import annotations
 
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 
-urlpatterns = [path("admin/", admin.site.urls)]
+from tests.integrations.djangoapp.api import routes
+
+urlpatterns = [path("admin/", admin.site.urls), path("api/", include(routes()))]

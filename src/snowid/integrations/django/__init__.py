@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from snowid.integrations.django._forms import SnowIdFormField, SnowIdWidget
+from snowid.integrations.django._forms import (
+    SnowIdFormField,
+    SnowIdKeyFormField,
+    SnowIdKeyWidget,
+    SnowIdWidget,
+    django_lang,
+)
 from snowid.integrations.django._json import SnowIdJSONEncoder
 from snowid.integrations.django._model import SnowIdField, created_between, new_id, warm_up
 
@@ -10,8 +16,11 @@ __all__ = [
     "SnowIdField",
     "SnowIdFormField",
     "SnowIdJSONEncoder",
+    "SnowIdKeyFormField",
+    "SnowIdKeyWidget",
     "SnowIdWidget",
     "created_between",
+    "django_lang",
     "new_id",
     "warm_up",
 ]

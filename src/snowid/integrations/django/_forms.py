@@ -14,7 +14,13 @@ from snowid._isotime import iso_utc
 from snowid.i18n import DEFAULT_LANG, normalize_lang, translate
 from snowid.ids import SnowId, to_snowid
 
-__all__ = ["SnowIdFormField", "SnowIdWidget", "django_lang"]
+__all__ = [
+    "SnowIdFormField",
+    "SnowIdKeyFormField",
+    "SnowIdKeyWidget",
+    "SnowIdWidget",
+    "django_lang",
+]
 
 
 def django_lang() -> str:
@@ -52,13 +58,32 @@ class SnowIdWidget(forms.TextInput):  # type: ignore[misc]  # Django has no type
     ) -> SafeString:
         html: SafeString = super().render(name, value, attrs, renderer)
         made = _valid(value)
+        return html if made is None else html + format_html(" {}", _time_html(made))
+
+
+def _time_html(made: SnowId) -> SafeString:
+    when = iso_utc(made.datetime)
+    label = translate("django.made_at", django_lang(), time=when)
+    return format_html(
+        '<time class="snowid-time" datetime="{}" title="{}">{}</time>', when, label, when
+    )
+
+
+class SnowIdKeyWidget(forms.Widget):  # type: ignore[misc]  # Django has no types
+    """A primary key shown, never asked for: its digits and its UTC time, no input box
+    (on an add form, a note that the id is drawn when the row is saved)."""
+
+    def render(
+        self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: Any = None
+    ) -> SafeString:
+        made = _valid(value)
         if made is None:
-            return html
-        when = iso_utc(made.datetime)
-        label = translate("django.made_at", django_lang(), time=when)
-        return html + format_html(
-            ' <time class="snowid-time" datetime="{}" title="{}">{}</time>', when, label, when
-        )
+            note = translate("django.new_key", django_lang())
+            return format_html('<span class="snowid-id snowid-new">{}</span>', note)
+        return format_html('<span class="snowid-id">{}</span> {}', str(made), _time_html(made))
+
+    def value_from_datadict(self, data: Any, files: Any, name: str) -> None:
+        del data, files, name  # whatever a request sends for a key is not read
 
 
 class SnowIdFormField(forms.CharField):  # type: ignore[misc]  # Django has no types
@@ -104,3 +129,32 @@ class SnowIdFormField(forms.CharField):  # type: ignore[misc]  # Django has no t
             return self.to_python(initial) != self.to_python(data)
         except ValidationError:
             return True
+
+
+class _KeyBoundField(forms.BoundField):  # type: ignore[misc]  # Django has no types
+    def value(self) -> Any:
+        instance = getattr(self.form, "instance", None)
+        state = getattr(instance, "_state", None)
+        if state is not None and state.adding:
+            return None  # the id drawn for this page is not the one the save will keep
+        return super().value()
+
+
+class SnowIdKeyFormField(SnowIdFormField):
+    """The form field of a ``SnowIdField`` primary key: shown read-only, never taken.
+
+    Disabled, so Django keeps the instance's own id whatever the request sends: a
+    ModelForm (and so the admin) cannot copy a row by editing its key, and a new row's
+    id is the one drawn when the form is posted, not when the add page was opened.
+    """
+
+    widget = SnowIdKeyWidget
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs["disabled"] = True
+        kwargs["required"] = False
+        kwargs["show_hidden_initial"] = False  # Django's for a callable default: not needed
+        super().__init__(**kwargs)
+
+    def get_bound_field(self, form: Any, field_name: str) -> forms.BoundField:
+        return _KeyBoundField(form, self, field_name)

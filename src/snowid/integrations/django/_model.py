@@ -12,14 +12,18 @@ from django.utils.functional import cached_property
 
 from snowid._exceptions import InvalidValueError
 from snowid.ids import SnowId, id_range, to_snowid
-from snowid.integrations.django._forms import SnowIdFormField, SnowIdWidget, django_lang
+from snowid.integrations.django._checks import SETTING
+from snowid.integrations.django._forms import (
+    SnowIdFormField,
+    SnowIdKeyFormField,
+    SnowIdKeyWidget,
+    SnowIdWidget,
+    django_lang,
+)
 from snowid.process import configure, next_id, started
 from snowid.process import warm_up as _warm_up
 
 __all__ = ["SETTING", "SnowIdField", "created_between", "new_id", "warm_up"]
-
-SETTING = "SNOWID_LEASE"
-"""The Django setting naming the process-wide generator's lease (as the environment variable)."""
 
 
 def new_id() -> SnowId:
@@ -119,13 +123,17 @@ class SnowIdField(models.BigIntegerField):  # type: ignore[misc]  # Django has n
         return "" if value is None else str(value)
 
     def formfield(self, **kwargs: Any) -> Any:
+        # A primary key is shown, never taken (SnowIdKeyFormField): typing another id on
+        # a change form would save a copy of the row under it.
+        key = self.primary_key
         # The admin asks for its number box (AdminBigIntegerFieldWidget): a browser may
         # round an id in a number box, so any number widget is replaced by the text one.
         widget = kwargs.get("widget")
         if widget is None or _is_number_widget(widget):
-            kwargs["widget"] = SnowIdWidget
+            kwargs["widget"] = SnowIdKeyWidget if key else SnowIdWidget
+        form_class = SnowIdKeyFormField if key else SnowIdFormField
         # models.Field's formfield, not IntegerField's: no min_value/max_value/step.
-        defaults = {"form_class": SnowIdFormField, "field_name": self.name or "id"}
+        defaults = {"form_class": form_class, "field_name": self.name or "id"}
         return models.Field.formfield(self, **{**defaults, **kwargs})
 
 
@@ -139,6 +147,20 @@ def _is_number_widget(widget: Any) -> bool:
 
 def created_between(field: str, start: _dt.datetime | int, end: _dt.datetime | int) -> models.Q:
     """``Q(field__range=...)``: the rows whose id in ``field`` was made from ``start`` to
-    ``end`` (both included; datetimes, naive = UTC, or Unix ms). Uses the key's index."""
-    low, high = id_range(start, end)
+    ``end`` (both included; datetimes or Unix ms). Uses the key's index.
+
+    A naive datetime is read in Django's current time zone (``TIME_ZONE``, or the one
+    activated), as Django's own lookups and forms read it; ``snowid.id_range`` and the
+    rest of the library read a naive datetime as UTC.
+    """
+    low, high = id_range(_aware(start), _aware(end))
     return models.Q(**{f"{field}__range": (low, high)})
+
+
+def _aware(when: _dt.datetime | int) -> _dt.datetime | int:
+    if isinstance(when, _dt.datetime) and when.tzinfo is None:
+        from django.utils import timezone
+
+        aware: _dt.datetime = timezone.make_aware(when, timezone.get_current_timezone())
+        return aware
+    return when
