@@ -304,9 +304,9 @@ def test_a_new_rows_form_shows_no_key_and_saves_the_one_drawn_when_posted(
 @pytest.mark.parametrize(
     ("value", "error"),
     [
-        ("12abc", NotAnIntegerError(field="id", value="12abc")),
-        ("-1", NegativeIdError(field="id", value=-1)),
-        (str(2**63), SignBitSetError(field="id", value=2**63, bit=63)),
+        ("12abc", NotAnIntegerError(field="parent_id", value="12abc")),
+        ("-1", NegativeIdError(field="parent_id", value=-1)),
+        (str(2**63), SignBitSetError(field="parent_id", value=2**63, bit=63)),
     ],
 )
 def test_a_form_refuses_an_invalid_id_with_snowids_message(
@@ -314,7 +314,7 @@ def test_a_form_refuses_an_invalid_id_with_snowids_message(
 ) -> None:
     form = OrderForm(data={"parent_id": value, "note": ""})
     assert not form.is_valid()
-    assert form.errors["parent_id"] == [str(error)]  # the form field's label is "ID" (issue 18 §8)
+    assert form.errors["parent_id"] == [str(error)]  # labelled with its field's name (issue 18 §8)
     assert form.errors.as_data()["parent_id"][0].code == error.code
     with translation.override("vi"):
         form = OrderForm(data={"parent_id": value, "note": ""})
