@@ -9,6 +9,7 @@ import snowid.integrations._hooks  # noqa: F401  (installs pydantic's hooks on S
 from snowid._version import __version__ as __version__
 from snowid.generate._fence import Fence, Grant
 from snowid.generate._generator import Generator, GeneratorStats
+from snowid.ids._bigint import BIGINT_WRAP_MS, as_bigint, bigint_ranges, from_bigint
 from snowid.ids._breakdown import Breakdown, Decoded, Segment, Step
 from snowid.ids._builtins import DISCORD, INSTAGRAM, LAYOUTS, MASTODON, SONYFLAKE, SONYFLAKE_V2
 from snowid.ids._clock import SYSTEM_CLOCK, Clock, SystemClock
@@ -21,6 +22,7 @@ from snowid.process._default import anext_id, configure, next_id, next_ids
 
 __all__ = [
     "BASES",
+    "BIGINT_WRAP_MS",
     "DISCORD",
     "INSTAGRAM",
     "LAYOUTS",
@@ -44,11 +46,14 @@ __all__ = [
     "Step",
     "SystemClock",
     "anext_id",
+    "as_bigint",
+    "bigint_ranges",
     "breakdown",
     "compose",
     "configure",
     "decode",
     "first_id_at",
+    "from_bigint",
     "id_range",
     "last_id_at",
     "next_id",

@@ -27,6 +27,8 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     │   ├── UnknownFieldError                  a field the layout does not have
     │   ├── InvalidEncodingError               text that is not a number in its base
     │   ├── InvalidDateTimeError               neither Unix ms nor ISO 8601
+    │   ├── DigitGroupError                    digit groups irregular or ambiguous (1.000)
+    │   ├── NotAnIdOrLinkError                 pasted text that is no id, tweet or Discord link
     │   ├── DuplicateParameterError            an HTTP query parameter given twice
     │   ├── InvalidLeaseUrlError               a lease URL snowid cannot use (``reason`` says why)
     │   ├── MissingIdentityError               a Generator with no identity and no lease
@@ -136,6 +138,8 @@ from snowid.cli._exceptions import (
     AddressUnavailableError,
     ServerStartError,
 )
+from snowid.ids._groups import DigitGroupError
+from snowid.ids._pasted import NotAnIdOrLinkError
 from snowid.integrations.sql import (
     DatabaseRefusedError,
     DatabaseUnreachableError,
@@ -170,6 +174,7 @@ __all__ = [
     "ClockSkewError",
     "DatabaseRefusedError",
     "DatabaseUnreachableError",
+    "DigitGroupError",
     "DuplicateParameterError",
     "EmptyValueError",
     "EncodingReason",
@@ -197,6 +202,7 @@ __all__ = [
     "NegativeIdError",
     "NoFreeIdentityError",
     "NotABooleanError",
+    "NotAnIdOrLinkError",
     "NotAnIntegerError",
     "NotConfiguredError",
     "NumberTooLongError",
