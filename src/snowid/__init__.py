@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import snowid.generate._stop
 import snowid.integrations._hooks  # noqa: F401  (installs pydantic's hooks on SnowId)
 from snowid._version import __version__ as __version__
+from snowid.ids._bigint import BIGINT_WRAP_MS, as_bigint, bigint_ranges, from_bigint
 from snowid.ids._breakdown import Breakdown, Decoded, Segment, Step
 from snowid.ids._builtins import DISCORD, INSTAGRAM, LAYOUTS, MASTODON, SONYFLAKE, SONYFLAKE_V2
 from snowid.ids._clock import SYSTEM_CLOCK, Clock, SystemClock
@@ -44,6 +45,7 @@ _LAZY = {
 
 __all__ = [
     "BASES",
+    "BIGINT_WRAP_MS",
     "DISCORD",
     "INSTAGRAM",
     "JSON_ENCODERS",
@@ -69,12 +71,15 @@ __all__ = [
     "Step",
     "SystemClock",
     "anext_id",
+    "as_bigint",
+    "bigint_ranges",
     "breakdown",
     "close",
     "compose",
     "configure",
     "decode",
     "first_id_at",
+    "from_bigint",
     "id_range",
     "json_default",
     "last_id_at",

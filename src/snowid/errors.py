@@ -28,6 +28,8 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     │   ├── UnknownFieldError                  a field the layout does not have
     │   ├── InvalidEncodingError               text that is not a number in its base
     │   ├── InvalidDateTimeError               neither Unix ms nor ISO 8601
+    │   ├── DigitGroupError                    digit groups irregular or ambiguous (1.000)
+    │   ├── NotAnIdOrLinkError                 pasted text that is no id, tweet or Discord link
     │   ├── DuplicateParameterError            an HTTP query parameter given twice
     │   ├── InvalidLeaseUrlError               a lease URL snowid cannot use (``reason`` says why)
     │   ├── MissingIdentityError               a Generator with no identity and no lease
@@ -138,6 +140,8 @@ from snowid._exceptions import (
     UnsupportedFileSystemError,
     WrongTypeError,
 )
+from snowid.ids._groups import DigitGroupError
+from snowid.ids._pasted import NotAnIdOrLinkError
 
 if TYPE_CHECKING:  # what mypy and IDEs see; at run time _LAZY loads these on first use
     from snowid.cli._exceptions import AddressUnavailableError, ServerStartError
@@ -197,6 +201,7 @@ __all__ = [
     "ContainsSpacesError",
     "DatabaseRefusedError",
     "DatabaseUnreachableError",
+    "DigitGroupError",
     "DuplicateParameterError",
     "EmptyValueError",
     "EncodingReason",
@@ -224,6 +229,7 @@ __all__ = [
     "NegativeIdError",
     "NoFreeIdentityError",
     "NotABooleanError",
+    "NotAnIdOrLinkError",
     "NotAnIntegerError",
     "NotConfiguredError",
     "NumberTooLongError",

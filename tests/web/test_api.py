@@ -328,7 +328,7 @@ def test_ids_needs_post(client: httpx.Client) -> None:
 # --- routes, health, metrics, openapi ------------------------------------------
 
 
-@pytest.mark.parametrize("path", ["/api/nothing", "/api/decode/", "/api", "/nothing.json"])
+@pytest.mark.parametrize("path", ["/api/nothing", "/api/readings/", "/api", "/nothing.json"])
 def test_unknown_routes_are_404_json(client: httpx.Client, path: str) -> None:
     response = client.get(path)
     assert response.status_code == 404
@@ -373,6 +373,7 @@ def test_openapi_document_is_3_1_and_lists_every_endpoint(client: httpx.Client) 
     assert doc["openapi"] == "3.1.0"
     assert set(doc["paths"]) == {
         "/api/compose",
+        "/api/decode",
         "/api/decode/{id}",
         "/api/ids",
         "/api/layouts",

@@ -44,13 +44,16 @@ def selected_layout(html: str) -> list[str]:
 def test_the_decoder_has_a_layout_picker_twitter_first_and_twitter_by_default(
     base_url: str,
 ) -> None:
+    """Issue 19: first comes "from the link (else Twitter)" (value ""), chosen by default,
+    so a pasted link's source chooses the layout; then the layouts, Twitter first."""
     html = get(base_url, "/decode", lang="en")
     picker = re.search(r'<select id="f-layout" name="layout".*?</select>', html, re.S)
     assert picker is not None
-    names = re.findall(r'<option value="([a-z0-9-]+)"', picker.group(0))
-    assert names == [layout.name for layout in LAYOUTS]
-    assert names[0] == "twitter"
-    assert selected_layout(html) == ["twitter"]
+    names = re.findall(r'<option value="([a-z0-9-]*)"', picker.group(0))
+    assert names == ["", *(layout.name for layout in LAYOUTS)]
+    assert names[1] == "twitter"
+    assert '<option value="" selected>From the link (else Twitter)</option>' in html
+    assert selected_layout(html) == []
     assert '<label for="f-layout">Layout</label>' in html
     assert re.search(r'<form id="decode-form"[^>]*method="get" action="/decode"', html)
 

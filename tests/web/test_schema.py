@@ -53,18 +53,24 @@ SIGNED_LAYOUTS = {layout.name for layout in LAYOUTS if layout.signed}
 def accepted_unless_past_the_layouts_sign_bit(
     ctx: Any, response: schemathesis.Response, case: schemathesis.Case[Any]
 ) -> bool | None:
-    """positive_data_acceptance, but for the one rule OpenAPI cannot state: a decode path id
+    """positive_data_acceptance, but for the rules OpenAPI cannot state: a decode path id
     is any number up to 2**64 - 1 because Discord, Instagram and Mastodon ids use bit 63,
     yet read in a layout whose bit 63 is a sign bit (Twitter, Sonyflake) a number that sets
-    it is refused (422 id_sign_bit_set, as the parameter's description says)."""
-    if (
-        case.operation.path in ("/api/decode/{id}",)
-        and response.status_code == 422
-        and response.json()["error"]["code"] == "id_sign_bit_set"
-        and (case.query or {}).get("layout", "twitter") in SIGNED_LAYOUTS
-        and read_number(str(case.path_parameters["id"])) >= 2**63
-    ):
+    it is refused (422 id_sign_bit_set, as the parameter's description says); a negative
+    one is read only as Instagram's stored bigint (elsewhere 422 id_negative); and which
+    pasted ``text`` holds ids is a matter of reading it (a link, digit groups), so the
+    text form's documented 400/422 answers are what valid-looking text may get."""
+    query = case.query or {}
+    if case.operation.path == "/api/decode" and response.status_code in (400, 422):
         return None
+    if case.operation.path in ("/api/decode/{id}",) and response.status_code == 422:
+        code = response.json()["error"]["code"]
+        number = read_number(str(case.path_parameters["id"]))
+        layout = query.get("layout", "twitter")
+        if code == "id_sign_bit_set" and layout in SIGNED_LAYOUTS and number >= 2**63:
+            return None
+        if code == "id_negative" and layout != "instagram" and number < 0:
+            return None
     outcome = checks.positive_data_acceptance(ctx, response, case)
     return None if outcome is None else bool(outcome)
 

@@ -18,7 +18,7 @@ from snowid.errors import (
     IdTooLargeError,
     InvalidEncodingError,
     InvalidValueError,
-    NotAnIntegerError,
+    NotAnIdOrLinkError,
     SignBitSetError,
 )
 from snowid.web._about import FAQ_KEYS, faq, faq_json_ld
@@ -156,8 +156,8 @@ def test_one_line_is_one_id_several_lines_a_list_each_with_its_own_result() -> N
     assert isinstance(read, IdList)
     assert [text for text, _ in read.lines] == [str(SEED_ID), "0x1", "nope"]
     assert read.lines[1][1] == decode(1)
-    assert isinstance(read.lines[2][1], NotAnIntegerError)
-    with pytest.raises(NotAnIntegerError):
+    assert isinstance(read.lines[2][1], NotAnIdOrLinkError)
+    with pytest.raises(NotAnIdOrLinkError):
         read_page_ids("nope")
 
 
@@ -173,7 +173,11 @@ def test_the_table_has_a_row_per_line_and_a_link_to_each_breakdown() -> None:
     assert table.columns == ["Trung tâm dữ liệu", "Máy", "Số thứ tự"]
     assert first.values == [1, 1, 0]
     assert first.warnings == ["có trước Snowflake: có thể không chứa thời gian"]
-    assert bad == BadRow("nope", "ID nope không phải là số nguyên")
+    assert bad == BadRow(
+        "nope",
+        "ID nope không phải là ID mà snowid đọc được: hãy dán một ID, hoặc liên kết tweet,"
+        " Discord, Mastodon hay Instagram",
+    )
     assert last.time.iso == "2080-07-10T17:30:30.208Z"
     assert table.announce == "Đã giải mã 3 ID, 2 ID hợp lệ"
     assert MAX_IDS == 100

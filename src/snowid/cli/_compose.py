@@ -40,11 +40,11 @@ def _add_output_options(parser: argparse.ArgumentParser) -> None:
 
 def _compose(args: argparse.Namespace, lang: str) -> int:
     texts = {name: getattr(args, name) for name in COMPOSE_FIELDS}
-    return _show(read_compose_fields(texts).snow_id(), args, lang)
+    return _show(read_compose_fields(texts, lang=lang).snow_id(), args, lang)
 
 
 def _decode(args: argparse.Namespace, lang: str) -> int:
-    return _show(read_id(args.id), args, lang)
+    return _show(read_id(args.id, lang), args, lang)
 
 
 def _show(snow_id: SnowId, args: argparse.Namespace, lang: str) -> int:

@@ -14,7 +14,15 @@ from snowid.cli._commands import Arguments
 from snowid.cli._common import add_lang_option, print_json, use_colour
 from snowid.cli._render import aligned, local_text, render_blocks, render_breakdown
 from snowid.i18n import translate, translate_field, translate_layout
-from snowid.ids import encode, get_layout, read_number
+from snowid.ids import (
+    Pasted,
+    PastedId,
+    encode,
+    get_layout,
+    read_number,
+    read_pasted,
+    read_people_int,
+)
 
 _LAYOUT_HELP = (
     "layout: twitter (default), discord, instagram, sonyflake, sonyflake-v2, mastodon, or"
@@ -23,8 +31,15 @@ _LAYOUT_HELP = (
 
 
 def _decode_arguments(decoder: argparse.ArgumentParser) -> None:
-    decoder.add_argument("id", help="an id in decimal, 0x… hex, or in the base given by --from")
-    decoder.add_argument("--layout", default="twitter", help=_LAYOUT_HELP)
+    decoder.add_argument(
+        "id",
+        help="an id in decimal (digit groups allowed: 1.288.834.975.657), 0x… hex, or in the"
+        " base given by --from; or a tweet, Discord, Mastodon or Instagram link, or a Discord"
+        " mention, read in the layout the link names",
+    )
+    decoder.add_argument(
+        "--layout", default=None, help=_LAYOUT_HELP + "; default: the link's, else twitter"
+    )
     _add_from(decoder)
     decoder.add_argument("--json", action="store_true", help="print one JSON object")
     decoder.add_argument("--steps", action="store_true", help="also the formula (Twitter only)")
@@ -66,12 +81,50 @@ def _add_from(parser: argparse.ArgumentParser) -> None:
 # --- decode ------------------------------------------------------------------
 
 
+def _number(args: argparse.Namespace, lang: str) -> int:
+    """The id argument as a number: in ``--from``'s base, ``0x…`` hex, or decimal as people
+    write it (digit groups)."""
+    if args.base is not None or args.id.strip()[:2] in ("0x", "0X"):
+        return read_number(args.id, "id", args.base)
+    return read_people_int("id", args.id, lang)
+
+
 def _decode(args: argparse.Namespace, lang: str) -> int:
-    layout = get_layout(args.layout)
-    decoded = decode(read_number(args.id, "id", args.base), layout)
+    if args.base is not None:
+        pasted = Pasted((PastedId(read_number(args.id, "id", args.base)),))
+    else:
+        pasted = read_pasted(args.id, lang)
+    layout = get_layout(args.layout or pasted.source or "twitter")
+    found = [(item.label, decode(item.value, layout)) for item in pasted.ids]
     if args.json:
-        print_json(decoded.as_dict(lang))
+        print_json(_decode_json(pasted, found, lang))
         return 0
+    blocks = []
+    if pasted.source and args.layout is None:
+        blocks.append(
+            [translate("pasted.source", lang, layout=translate_layout(pasted.source, lang))]
+        )
+    for label, decoded in found:
+        heading = [f"{translate(f'pasted.{label}', lang)}: {decoded.id}"] if label else []
+        blocks.append(heading + _decode_lines(decoded, args, lang))
+    print("\n\n".join("\n".join(block) for block in blocks))
+    return 0
+
+
+def _decode_json(pasted: Pasted, found: list[tuple[str, Decoded]], lang: str) -> object:
+    """One id as its object (the source a link named added); a link of several ids (a
+    Discord message) as ``{"source", "ids": [{"label", "reading"}]}``, as the HTTP API's
+    ``GET /api/decode?text=`` lists them."""
+    if len(found) == 1 and not found[0][0]:
+        data = found[0][1].as_dict(lang)
+        return {**data, "source": pasted.source} if pasted.source else data
+    return {
+        "source": pasted.source,
+        "ids": [{"label": label, "reading": decoded.as_dict(lang)} for label, decoded in found],
+    }
+
+
+def _decode_lines(decoded: Decoded, args: argparse.Namespace, lang: str) -> list[str]:
     colour = use_colour()
     view = decoded.breakdown  # a Twitter id is shown as it always was
     if view is not None:
@@ -87,8 +140,7 @@ def _decode(args: argparse.Namespace, lang: str) -> int:
     if others:
         shown = ", ".join(f"{translate_layout(r.layout, lang)} {_when(r, lang)}" for r in others)
         lines += ["", translate("cli.also", lang, readings=shown, id=decoded.id)]
-    print("\n".join(lines))
-    return 0
+    return lines
 
 
 def _when(decoded: Decoded, lang: str) -> str:
@@ -119,7 +171,7 @@ def _render_warnings(decoded: Decoded, lang: str) -> list[str]:
 
 
 def _readings(args: argparse.Namespace, lang: str) -> int:
-    number = read_number(args.id, "id", args.base)
+    number = _number(args, lang)
     found = readings(number)
     if args.json:
         print_json({"id": str(number), "readings": [r.as_dict(lang) for r in found]})
@@ -146,7 +198,7 @@ def _readings(args: argparse.Namespace, lang: str) -> int:
 
 def _encode(args: argparse.Namespace, lang: str) -> int:
     layout = get_layout(args.layout)
-    number = layout.check_id(read_number(args.id, "id", args.base))
+    number = layout.check_id(_number(args, lang))
     if args.to is not None and not args.json:
         print(encode(number, args.to))
         return 0

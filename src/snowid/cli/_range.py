@@ -10,7 +10,7 @@ from snowid.cli._commands import Arguments
 from snowid.cli._common import add_lang_option, print_json
 from snowid.cli._render import aligned
 from snowid.i18n import translate, translate_layout
-from snowid.ids import get_layout, layout_info, parse_time, range_info
+from snowid.ids import get_layout, layout_info, range_info, read_people_time
 
 
 def _layouts_arguments(lister: argparse.ArgumentParser) -> None:
@@ -51,8 +51,8 @@ def _layouts(args: argparse.Namespace, lang: str) -> int:
 
 def _range(args: argparse.Namespace, lang: str) -> int:
     layout = get_layout(args.layout)
-    start = parse_time("start", args.start)
-    end = SYSTEM_CLOCK.time_ms() if args.end is None else parse_time("end", args.end)
+    start = read_people_time("start", args.start, lang)
+    end = SYSTEM_CLOCK.time_ms() if args.end is None else read_people_time("end", args.end, lang)
     if args.end is not None and end < start:  # swapped, not a window without ids
         args.parser.usage_error(ReversedWindowError(field="end", value=args.end, start=args.start))
     info = range_info(start, end, layout)

@@ -8,6 +8,19 @@ MESSAGES: dict[str, str] = {
     "invalid_value": "{field} {value} is not a valid value",
     "not_an_integer": "{field} {value} is not a whole number",
     "contains_spaces": "{field} {value} contains spaces; give the digits alone",
+    "not_an_id_or_link": (
+        "{field} {value} is not an id snowid can read: paste an id, or a tweet, Discord,"
+        " Mastodon or Instagram link"
+    ),
+    "digit_groups": "{field} {value}: the digits are grouped by {separator} irregularly",
+    "digit_groups.irregular": (
+        "{field} {value}: the digit groups split by {separator} are not regular (1 to 3"
+        " digits, then groups of three); write the digits without {separator}"
+    ),
+    "digit_groups.ambiguous": (
+        "{field} {value} is ambiguous: a single {separator} may be a thousands mark or a"
+        " decimal mark (Vietnamese writes one and a half as 1,5); write the digits without it"
+    ),
     "wrong_type": "{function} takes {expected} for {field}, not {given_type} ({value})",
     "empty_value": "{field} is empty; a whole number is required",
     "number_too_long": "{field} {value} has {digits} digits, far beyond any field's range",
@@ -284,6 +297,16 @@ MESSAGES: dict[str, str] = {
         "The decoded time, {datetime}, is more than a day ahead of now: the number may"
         " belong to another layout, or was made by a clock that was wrong."
     ),
+    "warning.instagram_bigint": (
+        "Read as the negative bigint Instagram's next_id() stores ({stored}): the same 64"
+        " bits as the id {id}, which is what snowid shows and composes."
+    ),
+    "pasted.server": "server",
+    "pasted.channel": "channel",
+    "pasted.message": "message",
+    "pasted.user": "user",
+    "pasted.role": "role",
+    "pasted.source": "Read as {layout}, the source the link names (--layout changes it).",
     # --- CLI ------------------------------------------------------------------
     "cli.error": "Error: {message}",
     "cli.output_failed": "cannot write the output: {reason}",

@@ -8,6 +8,20 @@ MESSAGES: dict[str, str] = {
     "invalid_value": "{field} {value} không phải là giá trị hợp lệ",
     "not_an_integer": "{field} {value} không phải là số nguyên",
     "contains_spaces": "{field} {value} có khoảng trắng; chỉ nhập các chữ số, không kèm dấu cách",
+    "not_an_id_or_link": (
+        "{field} {value} không phải là ID mà snowid đọc được: hãy dán một ID, hoặc liên kết"
+        " tweet, Discord, Mastodon hay Instagram"
+    ),
+    "digit_groups": "{field} {value}: các nhóm chữ số tách bằng {separator} không đều",
+    "digit_groups.irregular": (
+        "{field} {value}: các nhóm chữ số tách bằng {separator} không đều (nhóm đầu 1 đến 3"
+        " chữ số, các nhóm sau đúng 3 chữ số); hãy viết liền các chữ số, bỏ {separator}"
+    ),
+    "digit_groups.ambiguous": (
+        "{field} {value} không rõ nghĩa: một dấu {separator} duy nhất có thể là dấu phân cách"
+        " hàng nghìn hoặc dấu thập phân (tiếng Việt viết một phẩy năm là 1,5); hãy viết liền"
+        " các chữ số"
+    ),
     "wrong_type": "{function} chỉ nhận kiểu {expected} cho {field}, không nhận {given_type} ({value})",
     "empty_value": "{field} đang để trống; cần nhập một số nguyên",
     "number_too_long": "{field} {value} có tới {digits} chữ số, vượt xa phạm vi của mọi trường",
@@ -305,6 +319,16 @@ MESSAGES: dict[str, str] = {
         "Thời gian giải mã được, {datetime}, đi trước hiện tại hơn một ngày: có thể số này"
         " thuộc một bố cục khác, hoặc được tạo ra bởi một đồng hồ chạy sai."
     ),
+    "warning.instagram_bigint": (
+        "Đọc như số bigint âm mà hàm next_id() của Instagram lưu ({stored}): cùng 64 bit với"
+        " ID {id}, là số snowid hiển thị và dùng khi ghép ID."
+    ),
+    "pasted.server": "máy chủ",
+    "pasted.channel": "kênh",
+    "pasted.message": "tin nhắn",
+    "pasted.user": "người dùng",
+    "pasted.role": "vai trò",
+    "pasted.source": "Đọc theo bố cục {layout}, nguồn mà liên kết cho biết (đổi bằng --layout).",
     # --- dòng lệnh ------------------------------------------------------------
     "cli.error": "Lỗi: {message}",
     "cli.output_failed": "không ghi được kết quả ra: {reason}",

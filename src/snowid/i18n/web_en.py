@@ -298,6 +298,12 @@ MESSAGES: dict[str, str] = {
     # --- every layout: the decoder's picker, readings, warnings (issue 11) ----------------
     "web.nav.range": "Time range",
     "web.label.layout": "Layout",
+    "web.pasted.auto": "From the link (else Twitter)",
+    "web.pasted.source": (
+        "Read as {layout}: the layout the link names. Choose another layout above to read"
+        " it differently."
+    ),
+    "web.pasted.normalised": "Read as {value}.",
     "web.hint.layout": (
         "How the 64 bits are divided. Twitter is the default; the others read the IDs those"
         " systems make."

@@ -306,6 +306,12 @@ MESSAGES: dict[str, str] = {
     # --- mọi bố cục: chọn bố cục, các cách đọc khác, cảnh báo (issue 11) ------------------
     "web.nav.range": "Khoảng thời gian",
     "web.label.layout": "Bố cục",
+    "web.pasted.auto": "Theo liên kết (nếu không: Twitter)",
+    "web.pasted.source": (
+        "Đọc theo bố cục {layout}: bố cục mà liên kết cho biết. Chọn bố cục khác ở trên để"
+        " đọc theo cách khác."
+    ),
+    "web.pasted.normalised": "Đã đọc thành {value}.",
     "web.hint.layout": (
         "Cách chia 64 bit. Mặc định là Twitter; các bố cục khác dùng để đọc ID do những hệ"
         " thống đó tạo ra."

@@ -10,7 +10,10 @@ The readers of what a person types (the web page, the CLI, your own forms): ``to
 reads a whole number given as text (surrounding white space and ``_`` separators
 allowed) and names the field in its error; ``read_compose_fields`` reads the four compose
 fields (a blank timestamp is now, a blank sequence is 0), every bad field reported on its
-own; ``read_id`` reads an id typed or pasted; ``read_number`` a number as typed (decimal,
+own; ``read_id`` reads an id typed or pasted; ``read_pasted`` the ids in what is pasted
+into a decoder (an id as written, or a tweet, Discord, Mastodon or Instagram link, the
+layout it names); ``read_people_int``/``read_people_time`` a number or time as typed,
+digit groups allowed (``1.288.834.975.657``); ``read_number`` a number as typed (decimal,
 ``0x…`` hex, or text in a named base) and ``parse_time`` a time as typed (Unix ms or ISO
 8601); ``display_value`` shows a value back as snowid's messages do.
 
@@ -18,7 +21,7 @@ The layouts by name: ``get_layout`` takes a ``Layout``, a built-in's name (any c
 custom spec (``epoch=…,unit=…,fields=…``); ``builtin_layout`` takes only a built-in's
 exact name. ``layout_info`` and ``range_info`` are the JSON objects of ``GET /api/layouts``
 and ``GET /api/range``. ``encode`` writes a number in one of ``snowid.BASES``, ``iso_ms``
-a Unix ms time (ISO 8601 UTC, ``Z``). ``BEFORE_FIRST_SNOWFLAKE`` and ``IN_THE_FUTURE`` are
+a Unix ms time (ISO 8601 UTC, ``Z``). ``BEFORE_FIRST_SNOWFLAKE``, ``IN_THE_FUTURE`` and ``INSTAGRAM_BIGINT`` are
 the warning codes a ``Decoded`` may carry; ``MAX_EXACT_MS`` is the last time (Unix ms) a
 JSON number holds exactly.
 """
@@ -30,7 +33,7 @@ from snowid._isotime import iso_ms
 from snowid.ids._builtins import LAYOUTS, builtin_layout, get_layout, layout_info
 from snowid.ids._clock import SYSTEM_CLOCK, Clock, SystemClock, wall_lead_ms
 from snowid.ids._convert import to_snowid
-from snowid.ids._decode import BEFORE_FIRST_SNOWFLAKE, IN_THE_FUTURE
+from snowid.ids._decode import BEFORE_FIRST_SNOWFLAKE, IN_THE_FUTURE, INSTAGRAM_BIGINT
 from snowid.ids._encoding import encode, read_number
 from snowid.ids._fields import (
     COMPOSE_FIELDS,
@@ -39,9 +42,13 @@ from snowid.ids._fields import (
     read_compose_fields,
     read_field,
     read_id,
+    read_people_int,
+    read_people_time,
 )
+from snowid.ids._groups import DigitGroupError
 from snowid.ids._layout import TWITTER, TwitterLayout
 from snowid.ids._parse import parse_time, strict_int, to_int, wrong_type
+from snowid.ids._pasted import NotAnIdOrLinkError, Pasted, PastedId, read_pasted
 from snowid.ids._snowid import SnowId
 from snowid.ids._timerange import id_range, range_info
 from snowid.ids._validate import MAX_EXACT_MS
@@ -49,6 +56,7 @@ from snowid.ids._validate import MAX_EXACT_MS
 __all__ = [
     "BEFORE_FIRST_SNOWFLAKE",
     "COMPOSE_FIELDS",
+    "INSTAGRAM_BIGINT",
     "IN_THE_FUTURE",
     "LAYOUTS",
     "MAX_EXACT_MS",
@@ -56,6 +64,10 @@ __all__ = [
     "TWITTER",
     "Clock",
     "ComposeFields",
+    "DigitGroupError",
+    "NotAnIdOrLinkError",
+    "Pasted",
+    "PastedId",
     "SnowId",
     "SystemClock",
     "TwitterLayout",
@@ -73,6 +85,9 @@ __all__ = [
     "read_field",
     "read_id",
     "read_number",
+    "read_pasted",
+    "read_people_int",
+    "read_people_time",
     "strict_int",
     "to_int",
     "to_snowid",

@@ -111,6 +111,8 @@ class Decoded:
     warnings: tuple[str, ...]
     spec: Layout = field(repr=False)
     """The Layout itself (``layout`` is its name)."""
+    stored: int | None = None
+    """The negative ``bigint`` it was read from (Instagram's stored form), else None."""
 
     @property
     def datetime(self) -> _dt.datetime | None:
@@ -152,8 +154,9 @@ class Decoded:
         from snowid.i18n import translate
 
         shown = self.iso_utc or f"{self.timestamp} ms"
+        params = {"datetime": shown, "id": self.id, "stored": self.stored}
         return [
-            {"code": code, "message": translate(f"warning.{code}", lang, datetime=shown)}
+            {"code": code, "message": translate(f"warning.{code}", lang, **params)}
             for code in self.warnings
         ]
 
@@ -168,6 +171,8 @@ class Decoded:
             "fields": dict(self.fields),
             "warnings": self.messages(lang),
         }
+        if self.stored is not None:
+            data["stored"] = str(self.stored)
         view = self.breakdown
         if view is not None:
             return {**view.as_dict(), **data}

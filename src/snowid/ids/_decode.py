@@ -13,7 +13,7 @@ from typing import Final
 
 from snowid._exceptions import IdTooLargeError, NegativeIdError, UnknownFieldError
 from snowid.ids._breakdown import Breakdown, Decoded
-from snowid.ids._builtins import LAYOUTS, get_layout
+from snowid.ids._builtins import INSTAGRAM, LAYOUTS, get_layout
 from snowid.ids._clock import SYSTEM_CLOCK, Clock
 from snowid.ids._encoding import read_number
 from snowid.ids._layout import TWITTER, Layout
@@ -22,6 +22,7 @@ from snowid.ids._snowid import SnowId
 
 __all__ = [
     "BEFORE_FIRST_SNOWFLAKE",
+    "INSTAGRAM_BIGINT",
     "IN_THE_FUTURE",
     "LAST_SEQUENTIAL_TWEET_ID",
     "breakdown",
@@ -32,6 +33,7 @@ __all__ = [
 
 BEFORE_FIRST_SNOWFLAKE: Final = "before_first_snowflake"
 IN_THE_FUTURE: Final = "in_the_future"
+INSTAGRAM_BIGINT: Final = "instagram_bigint"
 
 LAST_SEQUENTIAL_TWEET_ID: Final = 29700859247
 """Tweets up to this id were numbered by Twitter's counter before Snowflake (Nov 2010): the
@@ -47,12 +49,22 @@ def decode(
     """``value`` (an int, a SnowId, a decimal string or ``0x…`` hex) read in ``layout`` (a
     built-in's name, a Layout, or a spec ``epoch=…,unit=…,fields=…``).
 
+    In the Instagram layout a number in -2**63..-1 is read as the signed ``bigint``
+    Instagram's ``next_id()`` stores: the id is the unsigned number of the same bits, and
+    the reading carries the ``instagram_bigint`` warning and the stored value (``stored``).
+
     A number outside the layout's ids raises the error naming its range (a Discord id may
     be up to 2**64 - 1, a Twitter id only up to 2**63 - 1); ``clock`` says what now is, for
     the ``in_the_future`` warning.
     """
     spec = get_layout(layout)
-    number = spec.check_id(_number(value))
+    number = _number(value)
+    if spec is INSTAGRAM and -(2**63) <= number < 0:
+        # The one exception to "negative is not an id": Instagram's next_id() stores its
+        # ids in a signed bigint, negative from 2046-06-27T17:00:49.497Z on.
+        unsigned = number + 2**64
+        return _decoded(spec, unsigned, (clock or SYSTEM_CLOCK).time_ms(), stored=number)
+    number = spec.check_id(number)
     return _decoded(spec, number, (clock or SYSTEM_CLOCK).time_ms())
 
 
@@ -114,7 +126,7 @@ def _number(value: object) -> int:
     return read_number(value)
 
 
-def _decoded(spec: Layout, number: int, now_ms: int) -> Decoded:
+def _decoded(spec: Layout, number: int, now_ms: int, stored: int | None = None) -> Decoded:
     values = spec.split(number)
     timestamp = spec.epoch_ms + values[0] * spec.unit_ms
     warnings = []
@@ -122,6 +134,8 @@ def _decoded(spec: Layout, number: int, now_ms: int) -> Decoded:
         warnings.append(BEFORE_FIRST_SNOWFLAKE)
     if timestamp > now_ms + FUTURE_SLACK_MS:
         warnings.append(IN_THE_FUTURE)
+    if stored is not None:
+        warnings.append(INSTAGRAM_BIGINT)
     return Decoded(
         layout=spec.name,
         id=number,
@@ -129,4 +143,5 @@ def _decoded(spec: Layout, number: int, now_ms: int) -> Decoded:
         fields=dict(zip(spec.field_names, values[1:], strict=True)),
         warnings=tuple(warnings),
         spec=spec,
+        stored=stored,
     )

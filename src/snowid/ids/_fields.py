@@ -2,8 +2,8 @@
 
 The core's constructors are strict (ints in, ``None`` for now); the lenient rules of a
 form live here, once: a blank timestamp is now, a blank sequence is 0, datacenter and
-machine are required, and a number may carry surrounding spaces or ``_`` separators
-(``to_int``). Each field is converted and checked against its range exactly once, and
+machine are required, and a number may be written as people write it: digit groups
+(``1 288 834 975 657``, ``1.288.834.975.657``; ``_groups``), read in the page's language. Each field is converted and checked against its range exactly once, and
 every bad field is reported on its own, so one never hides another.
 """
 
@@ -13,10 +13,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
-from snowid._exceptions import InvalidValueError
+from snowid._exceptions import InvalidValueError, OutOfRangeError
+from snowid._isotime import MAX_EXACT_MS
 from snowid.ids._clock import SYSTEM_CLOCK, Clock
+from snowid.ids._groups import read_grouped
 from snowid.ids._layout import TWITTER
-from snowid.ids._parse import to_int
+from snowid.ids._parse import parse_time, to_int
 from snowid.ids._snowid import SnowId
 
 __all__ = [
@@ -26,6 +28,8 @@ __all__ = [
     "read_compose_fields",
     "read_field",
     "read_id",
+    "read_people_int",
+    "read_people_time",
 ]
 
 COMPOSE_FIELDS: Final = ("timestamp", "datacenter", "machine", "sequence")
@@ -37,16 +41,38 @@ _CHECKS: Final[dict[str, Callable[[int], int]]] = {
 }
 
 
-def read_field(name: str, text: str | None, clock: Clock = SYSTEM_CLOCK) -> int:
+def read_people_int(name: str, text: str, lang: str = "en") -> int:
+    """A whole number as a person types it: digit groups in ``lang``'s convention, or
+    anything ``to_int`` reads; the error names ``name``."""
+    number = read_grouped(name, text, lang)
+    return to_int(name, text) if number is None else number
+
+
+def read_people_time(name: str, text: str, lang: str = "en") -> int:
+    """A time as a person types it: Unix ms (digit groups allowed) or ISO 8601 (``parse_time``)."""
+    number = read_grouped(name, text, lang)
+    if number is None:
+        return parse_time(name, text)
+    if not 0 <= number <= MAX_EXACT_MS:
+        raise OutOfRangeError(field=name, value=number, min=0, max=MAX_EXACT_MS)
+    return number
+
+
+def read_field(
+    name: str, text: str | None, clock: Clock = SYSTEM_CLOCK, lang: str | None = "en"
+) -> int:
     """One compose field as typed, checked against its range; blank timestamp = the clock's
-    now, blank sequence = 0, a blank identity is an EmptyValueError naming its field."""
+    now, blank sequence = 0, a blank identity is an EmptyValueError naming its field.
+    Digit groups are read in ``lang``'s convention; ``lang`` None reads as a program does
+    (``to_int``: the JSON API's compose)."""
     if text is None or not text.strip():
         if name == "timestamp":
             return _CHECKS[name](clock.time_ms())
         if name == "sequence":
             return 0
         text = text or ""
-    return _CHECKS[name](to_int(name, text))
+    number = to_int(name, text) if lang is None else read_people_int(name, text, lang)
+    return _CHECKS[name](number)
 
 
 @dataclass(slots=True)
@@ -77,18 +103,21 @@ def first_error(errors: Mapping[str, InvalidValueError]) -> InvalidValueError | 
 
 
 def read_compose_fields(
-    texts: Mapping[str, str | None], clock: Clock = SYSTEM_CLOCK
+    texts: Mapping[str, str | None], clock: Clock = SYSTEM_CLOCK, lang: str | None = "en"
 ) -> ComposeFields:
-    """All four fields from ``texts`` (a missing one is blank), each read once."""
+    """All four fields from ``texts`` (a missing one is blank), each read once, digit
+    groups in ``lang``'s convention."""
     read = ComposeFields()
     for name in COMPOSE_FIELDS:
         try:
-            read.numbers[name] = read_field(name, texts.get(name), clock)
+            read.numbers[name] = read_field(name, texts.get(name), clock, lang)
         except InvalidValueError as error:
             read.errors[name] = error
     return read
 
 
-def read_id(text: str) -> SnowId:
-    """An id typed or pasted by a person: decimal digits, white space and ``_`` allowed."""
-    return SnowId.parse(text)
+def read_id(text: str, lang: str = "en") -> SnowId:
+    """A Twitter id typed or pasted by a person: digit groups in ``lang``'s convention, or
+    what ``SnowId.parse`` reads."""
+    number = read_grouped("id", text, lang)
+    return SnowId.parse(text) if number is None else SnowId.parse(number)

@@ -12,7 +12,7 @@ field for another layout), never the page.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import urlencode
 
 from snowid import (
@@ -88,13 +88,19 @@ class LayoutOption:
     selected: bool
 
 
-def layout_options(selected: str | None, lang: str) -> list[LayoutOption]:
-    """The picker's options, Twitter first (the library's order)."""
+def layout_options(selected: str | None, lang: str, auto: bool = False) -> list[LayoutOption]:
+    """The picker's options, Twitter first (the library's order). ``auto`` (the decoder):
+    first an empty option, "the link's layout, else Twitter", chosen when none is."""
+    blank = not (selected or "").strip()
     chosen = (selected or DEFAULT_LAYOUT.name).strip().lower()
-    return [
+    options = [
         LayoutOption(layout.name, translate_layout(layout.name, lang), layout.name == chosen)
         for layout in LAYOUTS
     ]
+    if not auto:
+        return options
+    first = LayoutOption("", translate("web.pasted.auto", lang), blank)
+    return [first, *(replace(option, selected=option.selected and not blank) for option in options)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,9 +43,13 @@ class ComposeForm:
         return first_error(self.errors)
 
 
-def read_compose(query: Mapping[str, str], clock: Clock = SYSTEM_CLOCK) -> ComposeForm:
+def read_compose(
+    query: Mapping[str, str], clock: Clock = SYSTEM_CLOCK, lang: str | None = None
+) -> ComposeForm:
+    """The four fields: digit groups read in ``lang``'s convention (the page); ``lang``
+    None reads them as a program does (the JSON API)."""
     values = {name: query.get(name, "") for name in COMPOSE_FIELDS}
-    read = read_compose_fields(values, clock)
+    read = read_compose_fields(values, clock, lang)
     return ComposeForm(
         values=values,
         errors=read.errors,

@@ -15,7 +15,15 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from snowid import LAYOUTS, SYSTEM_CLOCK, Clock, Layout, decode, readings
-from snowid.ids import builtin_layout, layout_info, parse_time, range_info, read_number
+from snowid._exceptions import EmptyValueError
+from snowid.ids import (
+    builtin_layout,
+    layout_info,
+    parse_time,
+    range_info,
+    read_number,
+    read_pasted,
+)
 from snowid.web._errors import json_response
 from snowid.web._forms import check_single_values
 from snowid.web._lang import negotiate
@@ -23,8 +31,8 @@ from snowid.web._lang import negotiate
 __all__ = ["routes"]
 
 
-def _layout(request: Request) -> Layout:
-    return builtin_layout(request.query_params.get("layout", "twitter"))
+def _layout(request: Request, default: str = "twitter") -> Layout:
+    return builtin_layout(request.query_params.get("layout", default))
 
 
 def routes(clock: Clock = SYSTEM_CLOCK) -> list[BaseRoute]:
@@ -35,6 +43,35 @@ def routes(clock: Clock = SYSTEM_CLOCK) -> list[BaseRoute]:
         layout = _layout(request)
         decoded = decode(request.path_params["id"], layout, clock=clock)
         return json_response(decoded.as_dict(negotiate(request)))
+
+    async def decode_text(request: Request) -> Response:
+        """``?text=``: what a person pastes (an id as written, a link, a mention), read as
+        the page's decoder reads it; the layout is ``layout=``, else the link's source."""
+        check_single_values(request.query_params)
+        text = request.query_params.get("text", "")
+        if not text.strip():
+            raise EmptyValueError(field="text", value=text)
+        lang = negotiate(request)
+        pasted = read_pasted(text, lang, field="text")
+        layout = _layout(request, pasted.source or "twitter")
+        chosen_by = "request" if "layout" in request.query_params else "link"
+        if chosen_by == "link" and not pasted.source:
+            chosen_by = "default"
+        ids = [
+            {
+                "label": item.label or None,
+                "reading": decode(item.value, layout, clock=clock).as_dict(lang),
+            }
+            for item in pasted.ids
+        ]
+        body = {
+            "normalised": pasted.normalised,
+            "source": pasted.source or None,
+            "layout": layout.name,
+            "layout_from": chosen_by,
+            "ids": ids,
+        }
+        return json_response(body)
 
     async def readings_of(request: Request) -> Response:
         check_single_values(request.query_params)
@@ -61,6 +98,7 @@ def routes(clock: Clock = SYSTEM_CLOCK) -> list[BaseRoute]:
         return json_response(range_info(start, end, layout))
 
     handlers: list[tuple[str, Callable[[Request], Awaitable[Response]]]] = [
+        ("/api/decode", decode_text),
         ("/api/decode/{id}", decode_id),
         ("/api/readings/{id}", readings_of),
         ("/api/layouts", layouts),

@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from snowid.ids import BEFORE_FIRST_SNOWFLAKE, IN_THE_FUTURE, LAYOUTS, MAX_EXACT_MS
+from snowid.ids import (
+    BEFORE_FIRST_SNOWFLAKE,
+    IN_THE_FUTURE,
+    INSTAGRAM_BIGINT,
+    LAYOUTS,
+    MAX_EXACT_MS,
+)
 
 __all__ = ["json_response", "paths", "schemas"]
 
@@ -25,19 +31,31 @@ def json_response(description: str, schema: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": _ref(schema)}}}
 
 
-def _id_param() -> dict[str, Any]:
+def _id_param(stored_form: bool = False) -> dict[str, Any]:
+    """The path's number; ``stored_form`` (decode): also Instagram's negative bigint."""
+    description = (
+        "A number in decimal (0..18446744073709551615) or 0x… hex. Twitter and"
+        " Sonyflake ids stop at 9223372036854775807 (bit 63 is their sign bit): a"
+        " larger number read in those layouts is answered with 422 id_sign_bit_set."
+    )
+    if stored_form:
+        description += (
+            " A negative number (down to -9223372036854775808) is read only in the"
+            " instagram layout, as the signed bigint Instagram stores (the answer's"
+            " stored); in any other layout it is answered with 422 id_negative."
+        )
     return {
         "name": "id",
         "in": "path",
         "required": True,
-        "description": (
-            "A number in decimal (0..18446744073709551615) or 0x… hex. Twitter and"
-            " Sonyflake ids stop at 9223372036854775807 (bit 63 is their sign bit): a"
-            " larger number read in those layouts is answered with 422 id_sign_bit_set."
-        ),
+        "description": description,
         "schema": {
             "anyOf": [
-                {"type": "integer", "minimum": 0, "maximum": _MAX_U64},
+                {
+                    "type": "integer",
+                    "minimum": -(2**63) if stored_form else 0,
+                    "maximum": _MAX_U64,
+                },
                 {"type": "string", "pattern": "^0[xX][0-9a-fA-F]{1,16}$"},
             ]
         },
@@ -72,10 +90,44 @@ def _time_param(name: str, required: bool, default: str) -> dict[str, Any]:
     }
 
 
+def _text_param() -> dict[str, Any]:
+    return {
+        "name": "text",
+        "in": "query",
+        "required": True,
+        "description": (
+            "What a person pastes: an id as written (digit groups allowed: 1 288 834 975 657,"
+            " 1_288_834_975_657, 1.288.834.975.657; a single . or , group only as the"
+            " answer language's thousands mark, vi . and en ,), 0x… hex, a tweet link"
+            " (twitter.com, x.com, mobile.twitter.com), a Discord message link or mention"
+            " (every id, labelled), a Mastodon status link (https://HOST/@user/ID) or an"
+            " Instagram post link (its shortcode is the media id). Anything else is answered"
+            " with 400 not_an_id_or_link; irregular or ambiguous groups with 400 digit_groups."
+        ),
+        "schema": {"type": "string", "minLength": 1, "maxLength": 2000},
+    }
+
+
 def paths(errors: dict[str, Any], lang_param: dict[str, Any]) -> dict[str, Any]:
-    """The four paths; ``errors`` are the shared 400/422 responses."""
+    """The five paths; ``errors`` are the shared 400/422 responses."""
     not_found = {"404": json_response("No route (for example an empty id).", "Error")}
     return {
+        "/api/decode": {
+            "get": {
+                "operationId": "decodeText",
+                "summary": "Read pasted text: an id as people write it, or a link holding ids.",
+                "description": (
+                    "The layout is ?layout= when given, else the one the link names (a"
+                    " tweet: twitter; Discord: discord; Mastodon; Instagram), else twitter;"
+                    " layout_from says which."
+                ),
+                "parameters": [_text_param(), _layout_param(), lang_param],
+                "responses": {
+                    "200": json_response("The ids found, each read in the layout.", "Pasted"),
+                    **errors,
+                },
+            }
+        },
         "/api/decode/{id}": {
             "get": {
                 "operationId": "decode",
@@ -84,7 +136,7 @@ def paths(errors: dict[str, Any], lang_param: dict[str, Any]) -> dict[str, Any]:
                     "The Twitter layout's answer also carries every key of the compose"
                     " breakdown (datacenter, machine, sequence, worker, steps)."
                 ),
-                "parameters": [_id_param(), _layout_param(), lang_param],
+                "parameters": [_id_param(stored_form=True), _layout_param(), lang_param],
                 "responses": {
                     "200": json_response("The id, its time, fields and warnings.", "Decoded"),
                     **errors,
@@ -178,7 +230,9 @@ def schemas(breakdown: dict[str, Any]) -> dict[str, Any]:
                         "required": ["code", "message"],
                         "additionalProperties": False,
                         "properties": {
-                            "code": {"enum": [BEFORE_FIRST_SNOWFLAKE, IN_THE_FUTURE]},
+                            "code": {
+                                "enum": [BEFORE_FIRST_SNOWFLAKE, IN_THE_FUTURE, INSTAGRAM_BIGINT]
+                            },
                             "message": {"type": "string", "minLength": 1},
                         },
                     },
@@ -192,7 +246,43 @@ def schemas(breakdown: dict[str, Any]) -> dict[str, Any]:
                         "properties": {**segment["properties"], "name": {"type": "string"}},
                     },
                 },
+                "stored": {
+                    "type": "string",
+                    "pattern": "^-[0-9]{1,19}$",
+                    "description": "Instagram: the negative bigint the id was read from.",
+                },
                 **borrowed,
+            },
+        },
+        "Pasted": {
+            "type": "object",
+            "required": ["normalised", "source", "layout", "layout_from", "ids"],
+            "additionalProperties": False,
+            "properties": {
+                "normalised": {
+                    "type": "string",
+                    "description": "The ids found as plain decimal digits, space-separated.",
+                },
+                "source": {"enum": [*_NAMES, None]},
+                "layout": {"enum": _NAMES},
+                "layout_from": {"enum": ["request", "link", "default"]},
+                "ids": {
+                    "type": "array",
+                    "minItems": 1,
+                    "maxItems": 3,
+                    "items": {
+                        "type": "object",
+                        "required": ["label", "reading"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "label": {
+                                "enum": ["server", "channel", "message", "user", "role", None],
+                                "description": "What a Discord link's id names; else null.",
+                            },
+                            "reading": _ref("Decoded"),
+                        },
+                    },
+                },
             },
         },
         "Readings": {

@@ -20,7 +20,7 @@ from urllib.parse import urlencode
 from snowid import SYSTEM_CLOCK, TWITTER, Clock, Decoded, Layout, Segment, Step, decode
 from snowid._exceptions import InvalidValueError
 from snowid.i18n import catalog, translate
-from snowid.ids import iso_ms
+from snowid.ids import Pasted, builtin_layout, iso_ms, read_pasted
 from snowid.web._forms import localized_message
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "MAX_IDS",
     "BadRow",
     "Block",
+    "BoxRead",
     "IdList",
     "Math",
     "TableRow",
@@ -40,6 +41,7 @@ __all__ = [
     "input_value",
     "layout_blocks",
     "math",
+    "read_box",
     "read_page_ids",
     "relative_time",
     "table_view",
@@ -114,10 +116,23 @@ def decode_href(number: int, layout: Layout, lang: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class IdList:
-    """The decoder's input read line by line, in one layout: each line's reading or error."""
+    """The decoder's input read line by line, in one layout: each line's reading or error,
+    and per line what a Discord link's id names (``labels``; empty when none does)."""
 
     layout: Layout
     lines: list[tuple[str, Decoded | InvalidValueError]]
+    labels: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class BoxRead:
+    """The decoder box read: one id or the table; the layout the pasted links named when
+    it was used (``source``: the visitor chose none); the single id's plain digits when
+    they were written otherwise (``normalised``: digit groups, a link), else empty."""
+
+    read: Decoded | IdList
+    source: str = ""
+    normalised: str = ""
 
 
 def id_lines(text: str) -> list[str]:
@@ -128,21 +143,53 @@ def id_lines(text: str) -> list[str]:
 def read_page_ids(
     text: str, layout: Layout = DEFAULT_LAYOUT, clock: Clock = SYSTEM_CLOCK
 ) -> Decoded | IdList:
-    """One id (a single non-blank line), or the list of several; blank lines are skipped.
-    Each id is read in ``layout`` by the library's one reader (``snowid.decode``: decimal,
-    ``_`` separators and spaces allowed, or hex after ``0x``). A single bad id raises the
-    error naming the layout's range; in a list, each line keeps its own. The caller checks
-    the count first (``id_lines``): at most MAX_IDS are read."""
-    lines = id_lines(text)[: MAX_IDS + 1]
-    if len(lines) <= 1:
-        return decode(lines[0] if lines else text, layout, clock=clock)
-    read: list[tuple[str, Decoded | InvalidValueError]] = []
+    """``read_box`` in ``layout``, in English: what was read."""
+    return read_box(text, layout, clock).read
+
+
+def read_box(
+    text: str,
+    layout: Layout | None = DEFAULT_LAYOUT,
+    clock: Clock = SYSTEM_CLOCK,
+    lang: str = "en",
+) -> BoxRead:
+    """One id (a single non-blank line holding one id), or the list of several; blank
+    lines are skipped. Each line is what a person pastes (``read_pasted``: an id as
+    written, digit groups in ``lang``'s convention, or a tweet, Discord, Mastodon or
+    Instagram link; a Discord link's ids each get a row). ``layout`` None means the
+    visitor chose none: the layout the links name when they all name one, else Twitter.
+    A single bad id raises the error naming the layout's range; in a list, each line
+    keeps its own. The caller checks the count first (``id_lines``): at most MAX_IDS."""
+    lines = id_lines(text)[: MAX_IDS + 1] or [text]
+    found: list[tuple[str, Pasted | InvalidValueError]] = []
     for line in lines:
         try:
-            read.append((line, decode(line, layout, clock=clock)))
+            found.append((line, read_pasted(line, lang)))
         except InvalidValueError as error:
-            read.append((line, error))
-    return IdList(layout, read)
+            if len(lines) == 1:
+                raise
+            found.append((line, error))
+    sources = {read.source for _, read in found if isinstance(read, Pasted)}
+    source = next(iter(sources)) if layout is None and len(sources) == 1 else ""
+    spec = layout or (builtin_layout(source) if source else DEFAULT_LAYOUT)
+    if len(found) == 1 and isinstance(only := found[0][1], Pasted) and len(only.ids) == 1:
+        plain = only.normalised
+        shown = "" if plain == found[0][0] else plain
+        return BoxRead(decode(only.ids[0].value, spec, clock=clock), source, shown)
+    read: list[tuple[str, Decoded | InvalidValueError]] = []
+    labels: list[str] = []
+    for line, pasted in found:
+        if isinstance(pasted, InvalidValueError):
+            read.append((line, pasted))
+            labels.append("")
+            continue
+        for item in pasted.ids:
+            try:
+                read.append((line, decode(item.value, spec, clock=clock)))
+            except InvalidValueError as error:
+                read.append((line, error))
+            labels.append(item.label)
+    return BoxRead(IdList(spec, read, tuple(labels)), source)
 
 
 def input_value(ms: int) -> str | None:
@@ -289,6 +336,8 @@ class TableRow:
     warnings: list[str]
     href: str
     details_label: str
+    label: str = ""
+    """What a Discord link's id names (server, channel, message…), in the page's language."""
     error: None = None
 
 
@@ -309,7 +358,8 @@ def table_view(ids: IdList, lang: str, now_ms: int | None = None) -> TableView:
     now = SYSTEM_CLOCK.time_ms() if now_ms is None else now_ms
     layout = ids.layout
     rows: list[TableRow | BadRow] = []
-    for text, read in ids.lines:
+    labels = ids.labels or ("",) * len(ids.lines)
+    for (text, read), label in zip(ids.lines, labels, strict=True):
         if isinstance(read, InvalidValueError):
             rows.append(BadRow(text, localized_message(read, lang)))
             continue
@@ -323,6 +373,7 @@ def table_view(ids: IdList, lang: str, now_ms: int | None = None) -> TableView:
                 warnings=[t(f"web.warning_short.{code}") for code in read.warnings],
                 href=decode_href(read.id, layout, lang),
                 details_label=t("web.table.details_label", id=decimal),
+                label=t(f"pasted.{label}") if label else "",
             )
         )
     valid = sum(1 for row in rows if row.error is None)

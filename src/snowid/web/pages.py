@@ -19,9 +19,9 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 from starlette.templating import Jinja2Templates
 
-from snowid import SYSTEM_CLOCK
+from snowid import SYSTEM_CLOCK, Layout
 from snowid._exceptions import InvalidLayoutError, InvalidValueError
-from snowid.i18n import LANGS, translate
+from snowid.i18n import LANGS, translate, translate_layout
 from snowid.web._about import REFERENCES, faq, faq_json_ld
 from snowid.web._decoded_view import (
     decoded_view,
@@ -33,7 +33,15 @@ from snowid.web._decoded_view import (
 from snowid.web._forms import COMPOSE_FIELDS, localized_message, read_compose, repeated
 from snowid.web._lang import COOKIE, PAGE_LANG, negotiate, requested_lang
 from snowid.web._range_view import range_view, read_range
-from snowid.web._view import MAX_IDS, IdList, id_lines, read_page_ids, table_view, translator
+from snowid.web._view import (
+    MAX_IDS,
+    BoxRead,
+    IdList,
+    id_lines,
+    read_box,
+    table_view,
+    translator,
+)
 
 __all__ = ["not_found_page", "routes", "templates"]
 
@@ -86,6 +94,26 @@ def _messages(errors: Mapping[str, InvalidValueError], lang: str) -> dict[str, s
     return {name: localized_message(error, lang) for name, error in errors.items()}
 
 
+def _box_notes(box: BoxRead, lang: str) -> list[str]:
+    """What the decoder says of how it read the box: the plain digits of an id written
+    otherwise, and the layout a pasted link chose (which the picker can change)."""
+    notes = []
+    if box.normalised:
+        notes.append(translate("web.pasted.normalised", lang, value=box.normalised))
+    if box.source:
+        layout = translate_layout(box.source, lang)
+        notes.append(translate("web.pasted.source", lang, layout=layout))
+    return notes
+
+
+def _decoder_result(box: BoxRead, lang: str) -> dict[str, Any]:
+    """The decoder's notes and its one result or its table."""
+    read = box.read
+    table = table_view(read, lang) if isinstance(read, IdList) else None
+    result = None if isinstance(read, IdList) else decoded_view(read, lang)
+    return {"notes": _box_notes(box, lang), "result": result, "table": table}
+
+
 def routes() -> list[BaseRoute]:
     tpl = templates()
 
@@ -101,7 +129,7 @@ def routes() -> list[BaseRoute]:
                 fields["lang"] = query["lang"]
             return RedirectResponse("/?" + urlencode(fields), status_code=303)
         given = any(name in query for name in COMPOSE_FIELDS)
-        form = read_compose(query if given else SEED_EXAMPLE)
+        form = read_compose(query if given else SEED_EXAMPLE, lang=lang)
         if twice:
             form.errors.update(twice)
             form.snow_id = None
@@ -124,35 +152,30 @@ def routes() -> list[BaseRoute]:
         raw = request.query_params.get("id")
         chosen = request.query_params.get("layout")
         errors: dict[str, str] = {}
-        result = table = None
+        layout: Layout | None = None
         try:
-            layout = page_layout(chosen)
+            # None: the visitor chose no layout; a pasted link's source then chooses it.
+            layout = page_layout(chosen) if chosen and chosen.strip() else None
         except InvalidLayoutError as error:
             errors["layout"] = layout_message(error, lang)
-            layout = None
         count = len(id_lines(raw)) if raw is not None else 0
         twice = _messages(repeated(request.query_params, ("id", "layout")), lang)
+        shown: dict[str, Any] = {"notes": [], "result": None, "table": None}
         if twice:
             errors.update(twice)
         elif count > MAX_IDS:
             errors["id"] = translate("web.decode.too_many", lang, count=count, max=MAX_IDS)
-        elif raw is not None and layout is not None:
+        elif raw is not None and "layout" not in errors:
             try:
-                read = read_page_ids(raw, layout)
+                shown = _decoder_result(read_box(raw, layout, lang=lang), lang)
             except InvalidValueError as error:
                 errors["id"] = localized_message(error, lang)
-            else:
-                if isinstance(read, IdList):
-                    table = table_view(read, lang)
-                else:
-                    result = decoded_view(read, lang)
         context = {
             **_frame(request, lang, "decode"),
             "values": {"id": raw or ""},
             "errors": errors,
-            "layouts": layout_options(chosen, lang),
-            "result": result,
-            "table": table,
+            "layouts": layout_options(chosen, lang, auto=True),
+            **shown,
             "used_now": False,
         }
         return _with_cookie(request, tpl.TemplateResponse(request, "decode.html", context))

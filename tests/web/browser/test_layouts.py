@@ -27,7 +27,9 @@ def test_the_layout_picker_decodes_in_discords_layout_and_keeps_it_in_the_addres
     page: Any, base_url: str
 ) -> None:
     page.goto(f"{base_url}/decode?lang=en&id={DISCORD_ID}")
-    assert page.locator("#f-layout option").first.inner_text() == "Twitter"
+    options = page.locator("#f-layout option")
+    assert options.first.inner_text() == "From the link (else Twitter)"  # issue 19
+    assert options.nth(1).inner_text() == "Twitter"
     assert page.locator("#out-utc").get_attribute("datetime") == "2012-03-03T13:01:20.453Z"
     page.select_option("#f-layout", "discord")
     page.wait_for_url("**layout=discord**")
