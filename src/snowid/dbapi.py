@@ -1,7 +1,7 @@
 """Database drivers that take a ``SnowId`` as a query parameter, once this module is imported.
 
-A SnowId is not an int (it does not compare equal to one, and it has no ``__index__``),
-so a driver does not know how to send it. Importing ``snowid.dbapi`` (``snowid.sqlalchemy``
+A SnowId equals its int but is not an int (no ``int`` subclass, no ``__index__``), so a
+driver does not know how to send it. Importing ``snowid.dbapi`` (``snowid.sqlalchemy``
 does) registers it, as a 64-bit integer, with every supported driver that is installed:
 
 - psycopg 3 (``snowid[postgres]``): text and binary dumpers on ``psycopg.adapters``;

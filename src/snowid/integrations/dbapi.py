@@ -1,17 +1,5 @@
-"""Database drivers that take a ``SnowId`` as a query parameter, once this module is imported.
-
-A SnowId is not an int (it does not compare equal to one, and it has no ``__index__``),
-so a driver does not know how to send it. Importing ``snowid.dbapi`` (``snowid.sqlalchemy``
-does) registers it, as a 64-bit integer, with every supported driver that is installed:
-
-- psycopg 3 (``snowid[postgres]``): text and binary dumpers on ``psycopg.adapters``;
-- PyMySQL (``snowid[mysql]``): an encoder in ``pymysql.converters``, for the connections
-  opened after the import;
-- sqlite3 (standard library): an adapter.
-
-Values come back from the drivers as plain ints: ``SnowId(value)``, or let
-``snowid.sqlalchemy.SnowIdType`` convert them.
-"""
+"""The driver adapters behind ``snowid.dbapi`` (the public face, whose docstring says what
+they do): each installed driver learns to send a ``SnowId`` as a 64-bit integer."""
 
 from __future__ import annotations
 
