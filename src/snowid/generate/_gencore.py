@@ -78,8 +78,9 @@ _MAX_TS = TWITTER.max_timestamp
 _PER_MS = TWITTER.max_sequence + 1
 _MS_IDS = TWITTER.millisecond_ids  # the bit maths is _layout's; bound once, used once per ms
 
-Counters = tuple[int, int, int, int, int]
-"""issued, sequence_waits, clock_backward_events, forward_jumps, ceiling_waits."""
+Counters = tuple[int, int, int, int, int, int, int]
+"""issued, sequence_waits, clock_backward_events, forward_jumps, ceiling_waits,
+clock_backward_max_ms, sequence_wait_ns."""
 
 
 def _clock_error(t: int) -> EndOfTimeError | TimestampBeforeEpochError | TimestampAfterEndError:
@@ -147,6 +148,7 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
     ceiling_wait_from = -1
     jump_ref_ms = jump_ref_mono = -1
     done = seq_waits = back_events = fwd_jumps = ceil_waits = 0
+    back_max = seq_wait_ns = 0  # the largest step back seen (ms); time out of sequence (ns)
 
     def reset_to(start_ms: int) -> None:
         """Drop the current millisecond; the next id is at ``start_ms`` or later."""
@@ -207,7 +209,7 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
         """``handed``: ``acquire`` returns a grant the caller already got (asyncio): settle it."""
         nonlocal lo, hi, last, base, nxt, lim, floor_fresh, behind, exhausted_at
         nonlocal ceiling_wait_from, jump_ref_ms, jump_ref_mono
-        nonlocal done, seq_waits, back_events, fwd_jumps
+        nonlocal done, seq_waits, back_events, fwd_jumps, back_max, seq_wait_ns
         if forked:
             assert identity is not None
             raise ForkedGeneratorError(datacenter=identity[0], machine=identity[1])
@@ -257,6 +259,8 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
         if late and not behind and not floor_fresh:  # (waiting for a grant's start is not)
             behind = True
             back_events += 1
+        if late > back_max and not floor_fresh:
+            back_max = late
         if nxt <= lim:
             if late > max_backward_ms:
                 raise ClockMovedBackwards(step_ms=late, tolerance_ms=max_backward_ms)
@@ -271,6 +275,7 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
         if not late and not floor_fresh and exhausted_at != last:
             exhausted_at = last
             seq_waits += 1
+            seq_wait_ns += (last + 1) * NS_PER_MS - now  # until the next millisecond
         return (last + 1) * NS_PER_MS - now, 0
 
     def take(
@@ -311,7 +316,10 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
 
     def counters() -> Counters:
         with lock:
-            return done + nxt - base, seq_waits, back_events, fwd_jumps, ceil_waits
+            return (
+                done + nxt - base, seq_waits, back_events, fwd_jumps, ceil_waits, back_max,
+                seq_wait_ns,
+            )  # fmt: skip
 
     def current_identity() -> tuple[int, int] | None:
         if identity is not None:
@@ -325,6 +333,7 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
         nonlocal exhausted_at
         nonlocal ceiling_wait_from, jump_ref_ms, jump_ref_mono
         nonlocal done, seq_waits, back_events, fwd_jumps, ceil_waits
+        nonlocal back_max, seq_wait_ns
         lock = threading.Lock()  # the parent's may have been held by a thread that is gone
         reset_to(0)
         if fixed:
@@ -338,5 +347,6 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
         behind = False
         exhausted_at = ceiling_wait_from = jump_ref_ms = jump_ref_mono = -1
         done = seq_waits = back_events = fwd_jumps = ceil_waits = 0
+        back_max = seq_wait_ns = 0
 
     return Core(next_id, take, counters, current_identity, after_fork)

@@ -48,6 +48,13 @@ class GeneratorStats:
     """Times the wall clock leapt ahead of the boot clock (followed, and counted)."""
     ceiling_waits: int
     """Times issuing stopped at the fence's ceiling and waited for it to rise."""
+    clock_backward_max_ms: int = 0
+    """The largest step back of the wall clock seen, in ms (how far it read behind the
+    last millisecond issued); 0 if it never stepped back."""
+    sequence_wait_ns: int = 0
+    """Time spent with the sequence run out, in ns: for each millisecond whose 4096 ids
+    ran out, the time from then until the next millisecond began (the callers' own
+    scheduling delay beyond it is not counted)."""
 
 
 class Generator:
