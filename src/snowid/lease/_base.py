@@ -166,6 +166,13 @@ class Lease:
         return self._state
 
     @property
+    def max_lead_ms(self) -> int | None:
+        """How far ahead of the wall clock a ``logical`` clock-back policy may issue under
+        this lease; None: refused, as nothing here keeps a high-water mark across a
+        restart (see ``snowid.ClockBack``)."""
+        return None
+
+    @property
     def grant(self) -> Grant | None:
         """The grant held now, or None while unclaimed, lost or closed."""
         return self._grant if self._state == "held" else None

@@ -163,6 +163,12 @@ class StoreLease(Lease):
         return offset
 
     @property
+    def max_lead_ms(self) -> int:
+        """``max_skew``: ids ahead of this host's clock by at most the skew the protocol
+        already allows it (the store caps every ceiling at its own clock + max_skew)."""
+        return self.max_skew_ms
+
+    @property
     def quarantine_ms(self) -> int:
         """How far above now a fresh store raises every ceiling (docs/leases.md, "The protocol")."""
         return self.ttl_ms + self.span_ms + self.max_skew_ms

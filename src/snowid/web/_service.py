@@ -55,14 +55,18 @@ class Snapshot:
     """Renewals of a store lease that got no answer (None: not a store lease)."""
 
 
-def default_factory(lease_url: str | None) -> Factory:
-    """Generator(fence=open_lease(url)): the lease decides the identity."""
+def default_factory(lease_url: str | None, clock_back: str | None = None) -> Factory:
+    """Generator(fence=open_lease(url), clock_back=...): the lease decides the identity."""
 
     def build() -> tuple[Generator, Lease | None]:
         from snowid.lease import open_lease
 
         lease = open_lease(lease_url)
-        return Generator(fence=lease), lease
+        try:
+            return Generator(fence=lease, clock_back=clock_back), lease
+        except BaseException:
+            lease.close()
+            raise
 
     return build
 
