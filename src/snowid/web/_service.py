@@ -74,6 +74,9 @@ class IdService:
         self._source: Generator | None = None
         self._lease: Lease | None = None
         self._last_error: SnowIdError | None = None
+        self.draining = False
+        """Set when the process starts to stop (``snowid.web._drain``): not ready any more,
+        while ids are still issued to the requests that keep coming until the socket closes."""
 
     def _ensure(self) -> Generator:
         source = self._source
@@ -116,6 +119,7 @@ class IdService:
             # An identity the operator chose is held for good: say so, not "held".
             state = "static" if ready and isinstance(lease, StaticLease) else lease.state
             url, ceiling = lease.url, lease.ceiling_ms
+        ready = ready and not self.draining
         datacenter: int | None
         machine: int | None
         if grant is not None:

@@ -27,6 +27,7 @@ DEFAULT_MAX_COUNT = 4096
 
 _MAX_COUNT_LIMIT = 1_000_000
 _MAX_WORKERS = 1024  # one identity each at most: 32 datacenters x 32 machines
+_MAX_DRAIN_SECONDS = 600  # a load balancer notices in seconds; longer is a typo
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 
@@ -72,6 +73,7 @@ _READERS: dict[str, Callable[[str, object], object]] = {
     "auth_metrics": _flag,
     "metrics_dir": _text,
     "forwarded_allow_ips": lambda field, raw: _check_proxies(field, _text(field, raw)),
+    "drain_seconds": to_int,
 }
 
 
@@ -87,6 +89,8 @@ class Settings:
     ``forwarded_allow_ips`` names the proxies (``*``, or IP addresses and networks separated
     by commas) whose X-Forwarded-For and X-Forwarded-Proto headers are believed; None
     believes nobody's.
+    ``drain_seconds`` is how long a process keeps its socket open after the first
+    SIGTERM/SIGINT, answering ``/readyz`` with 503 meanwhile (``snowid.web._drain``).
     """
 
     host: str = "127.0.0.1"
@@ -99,6 +103,7 @@ class Settings:
     auth_metrics: bool = False
     metrics_dir: str | None = None
     forwarded_allow_ips: str | None = None
+    drain_seconds: int = 5
 
     ENVIRONMENT: ClassVar[Mapping[str, str]] = {
         "host": "SNOWID_HOST",
@@ -111,6 +116,7 @@ class Settings:
         "auth_metrics": "SNOWID_AUTH_METRICS",
         "metrics_dir": "SNOWID_METRICS_DIR",
         "forwarded_allow_ips": "SNOWID_FORWARDED_ALLOW_IPS",
+        "drain_seconds": "SNOWID_DRAIN_SECONDS",
     }
     """The environment variable of each field."""
 
@@ -122,6 +128,10 @@ class Settings:
         if not 1 <= self.max_count <= _MAX_COUNT_LIMIT:
             raise OutOfRangeError(
                 field="max_count", value=self.max_count, min=1, max=_MAX_COUNT_LIMIT
+            )
+        if not 0 <= self.drain_seconds <= _MAX_DRAIN_SECONDS:
+            raise OutOfRangeError(
+                field="drain_seconds", value=self.drain_seconds, min=0, max=_MAX_DRAIN_SECONDS
             )
         if self.auth_metrics and not self.auth_token_file:
             raise AuthTokenFileMissingError(field="auth_metrics", value=self.auth_metrics)
