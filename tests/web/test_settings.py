@@ -41,6 +41,7 @@ def test_defaults_without_flags_or_environment() -> None:
         auth_metrics=False,
         metrics_dir=None,
         forwarded_allow_ips=None,
+        drain_seconds=5,
     )
 
 
@@ -56,6 +57,7 @@ def test_every_setting_comes_from_its_variable() -> None:
         "SNOWID_AUTH_METRICS": "on",
         "SNOWID_METRICS_DIR": "/run/snowid",
         "SNOWID_FORWARDED_ALLOW_IPS": "10.0.0.1,10.1.0.0/16",
+        "SNOWID_DRAIN_SECONDS": "30",
     }
     settings = Settings.from_env(env)
     assert settings == Settings(
@@ -69,6 +71,7 @@ def test_every_setting_comes_from_its_variable() -> None:
         True,
         "/run/snowid",
         "10.0.0.1,10.1.0.0/16",
+        30,
     )
     assert settings.environment() == {**env, "SNOWID_ACCESS_LOG": "1", "SNOWID_AUTH_METRICS": "1"}
     assert Settings.from_env(settings.environment()) == settings  # what each worker reads
@@ -134,6 +137,21 @@ def test_every_serve_flag_has_its_variable_and_the_readme_names_them() -> None:
             {"SNOWID_FORWARDED_ALLOW_IPS": "10.0.0.1, proxy.example"},
             ForwardedIpsError,
             "SNOWID_FORWARDED_ALLOW_IPS 10.0.0.1, proxy.example is not a list of IP addresses",
+        ),
+        (
+            {"SNOWID_DRAIN_SECONDS": "2.5"},
+            NotAnIntegerError,
+            "SNOWID_DRAIN_SECONDS 2.5 is not a whole number",
+        ),
+        (
+            {"SNOWID_DRAIN_SECONDS": "601"},
+            OutOfRangeError,
+            "drain_seconds 601 is out of range 0..600",
+        ),
+        (
+            {"SNOWID_DRAIN_SECONDS": "-1"},
+            OutOfRangeError,
+            "drain_seconds -1 is out of range 0..600",
         ),
     ],
 )
