@@ -31,8 +31,9 @@ import uvicorn
 
 from snowid import SnowId
 from snowid.cli._serve import _server_class, _supervisor_class
+from snowid.errors import StoreUnreachableError
 from snowid.web import _drain
-from snowid.web._drain import Drain, release_failed
+from snowid.web._drain import Drain, failed_workers, release_failed
 from tests.support.web import fixed_identity_service, free_port
 
 Signal = tuple[int, float]
@@ -200,6 +201,28 @@ def test_a_release_that_does_not_finish_in_time_is_logged_and_reported(
         store_answers.set()
     assert release_failed()
     assert f"process {os.getpid()} did not give its identity back within 0.2 s" in caplog.text
+
+
+def test_a_release_the_store_refused_is_logged_and_reported_to_the_workers_parent(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    """The store did not take the identity back (``Lease.release_error``): the worker says
+    why, and leaves a report in the metrics directory that the parent finds by pid."""
+    monkeypatch.setattr(_drain, "_failed_in", [])
+    service = fixed_identity_service()
+    refused = StoreUnreachableError(store="postgresql://db.example/ids", reason="timeout")
+
+    def close() -> None:
+        service.release_error = refused
+
+    monkeypatch.setattr(service, "close", close)
+    with caplog.at_level(logging.ERROR, "snowid.serve"):
+        assert not asyncio.run(Drain(service, 0, str(tmp_path)).close())
+    assert release_failed()
+    assert "did not give its identity back (the lease store postgresql://db.example" in caplog.text
+    assert failed_workers(str(tmp_path), [os.getpid() + 1, os.getpid()]) == [os.getpid()]
+    assert list(tmp_path.iterdir()) == []  # the report is read once
+    assert failed_workers(None, [os.getpid()]) == []
 
 
 def test_a_failed_release_makes_the_single_server_exit_1_not_by_the_signal(
@@ -372,3 +395,51 @@ def test_serve_drains_through_sigterm_under_load(tmp_path: Path, workers: int) -
             default=0,
         )
         assert grant.start_ms > last
+
+
+@pytest.mark.slow
+def test_serve_exits_1_when_the_store_does_not_take_the_identities_back(tmp_path: Path) -> None:
+    """With --workers 2 on a store that stops answering during the drain: each worker says
+    it did not give its identity back, the parent exits 1, and the stop stays bounded."""
+    from tests.support import pg
+    from tests.support.proxy import TcpProxy
+
+    port = free_port()
+    log = tmp_path / "serve.log"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SNOWID_")}
+    env["SNOWID_LANG"] = "en"
+    proxy = TcpProxy("127.0.0.1", pg.SHARED.port)
+    try:
+        with pg.fresh_table() as table:
+            url = pg.SHARED.url(f"table={table}&range=5-6&ttl=2", port=proxy.port)
+            argv = ["serve", "--port", str(port), "--workers", "2", "--lease", url]
+            with log.open("w") as out:
+                proc = subprocess.Popen(
+                    [sys.executable, "-m", "snowid", *argv, "--drain-seconds", "1"],
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    env=env,
+                )
+            try:
+                deadline = time.monotonic() + 30
+                while len(STARTED.findall(log.read_text())) < 2:
+                    assert proc.poll() is None, log.read_text()
+                    assert time.monotonic() < deadline, log.read_text()
+                    time.sleep(0.05)
+                sent = time.monotonic()
+                proc.send_signal(signal.SIGTERM)
+                proxy.set_mode("blackhole")  # the release comes after the 1 s drain
+                code = proc.wait(1 + 11 + 10)
+                exited = time.monotonic()
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait(5)
+                proxy.set_mode("pass")
+    finally:
+        proxy.close()
+    text = log.read_text()
+    assert code == 1, text
+    assert exited - sent <= 1 + 11, text
+    assert text.count("did not give its identity back") == 2, text
+    assert "Error: snowid serve (process " in text

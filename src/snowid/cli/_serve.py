@@ -154,7 +154,7 @@ def _serve(args: argparse.Namespace, lang: str) -> int:
     import uvicorn
     from uvicorn.config import LOGGING_CONFIG
 
-    from snowid.web import STOP_GRACE_S, release_failed
+    from snowid.web import STOP_GRACE_S, failed_workers, release_failed
 
     settings = settings_from(args)
     preflight(settings)
@@ -184,16 +184,20 @@ def _serve(args: argparse.Namespace, lang: str) -> int:
             # After the drain, requests in flight get this long; the stop stays bounded.
             timeout_graceful_shutdown=STOP_GRACE_S,
         )
-        started = _run(config)
+        started, workers = _run(config)
+        # A worker reports a failed release in the metrics directory (it exits by the
+        # signal either way); this process, with one worker, in memory.
+        failed = [os.getpid()] if release_failed() else failed_workers(run.metrics_dir, workers)
     if not started:
         raise ServerStartError(workers=run.workers)
-    if release_failed():
-        raise ReleaseFailedError(pid=os.getpid())
+    if failed:
+        raise ReleaseFailedError(pid=failed[0])
     return 0
 
 
-def _run(config: uvicorn.Config) -> bool:
-    """Serve until stopped, as ``uvicorn.run`` does; False when a process failed to start.
+def _run(config: uvicorn.Config) -> tuple[bool, list[int]]:
+    """Serve until stopped, as ``uvicorn.run`` does: False when a process failed to start,
+    and the pids of the worker processes (none with one process).
 
     One process stops as uvicorn makes it (the signal raised again), unless its identity
     failed to go back: then it returns, and ``_serve`` exits 1.
@@ -207,11 +211,13 @@ def _run(config: uvicorn.Config) -> bool:
         server = _server_class()(config)
         with contextlib.suppress(KeyboardInterrupt):
             server.run()
-        return server.started
+        return server.started, []
     supervisor = _supervisor_class()(config, sockets=[config.bind_socket()])
     with contextlib.suppress(KeyboardInterrupt):
         supervisor.run()
-    return all(process.exitcode != STARTUP_FAILURE for process in supervisor.processes)
+    processes = supervisor.processes
+    started = all(process.exitcode != STARTUP_FAILURE for process in processes)
+    return started, [process.pid for process in processes if process.pid is not None]
 
 
 def _server_class() -> type[uvicorn.Server]:

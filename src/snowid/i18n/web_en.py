@@ -150,8 +150,8 @@ MESSAGES: dict[str, str] = {
         " lease store does not answer): it stays held until its grant runs out"
     ),
     "web.serve.release_error": (
-        "snowid serve: process {pid} could not close its lease ({error}): the identity may"
-        " stay held until its grant runs out"
+        "snowid serve: process {pid} did not give its identity back ({error}): it stays held"
+        " until its grant runs out"
     ),
     "web.serve.bad_host": (
         "not a valid host name: it is made of labels of 1 to 63 characters separated by dots"

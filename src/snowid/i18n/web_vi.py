@@ -150,8 +150,8 @@ MESSAGES: dict[str, str] = {
         " thuê không phản hồi): danh tính vẫn bị giữ cho đến khi quyền cấp hết hạn"
     ),
     "web.serve.release_error": (
-        "snowid serve: tiến trình {pid} không đóng được hợp đồng thuê ({error}): danh tính có"
-        " thể vẫn bị giữ cho đến khi quyền cấp hết hạn"
+        "snowid serve: tiến trình {pid} chưa trả lại được danh tính ({error}): danh tính vẫn bị"
+        " giữ cho đến khi quyền cấp hết hạn"
     ),
     "web.serve.bad_host": (
         "không phải tên máy chủ hợp lệ: tên gồm các nhãn dài 1 đến 63 ký tự, ngăn cách bằng"

@@ -5,8 +5,9 @@ with ``--workers N`` every process builds its own app, generator and lease.
 
 ``Settings`` and ``IdService`` load without Starlette; ``create_app`` and ``app_factory``
 load it on first use, so that the CLI can read its settings without paying for the app.
-``release_failed`` (whether this process's identity failed to go back at its stop, see
-``_drain``) and ``STOP_GRACE_S`` load on first use too.
+``release_failed`` and ``failed_workers`` (whether this process's, or which workers',
+identity failed to go back at the stop, see ``_drain``) and ``STOP_GRACE_S`` load on first
+use too.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from snowid.web._settings import Settings, preflight
 
 if TYPE_CHECKING:
     from snowid.web._app import app_factory, create_app
-    from snowid.web._drain import STOP_GRACE_S, release_failed
+    from snowid.web._drain import STOP_GRACE_S, failed_workers, release_failed
 
 __all__ = [
     "STOP_GRACE_S",
@@ -30,6 +31,7 @@ __all__ = [
     "Settings",
     "app_factory",
     "create_app",
+    "failed_workers",
     "preflight",
     "release_failed",
 ]
@@ -42,7 +44,7 @@ def __getattr__(name: str) -> Any:
         from snowid.web import _app
 
         return getattr(_app, name)
-    if name in ("STOP_GRACE_S", "release_failed"):
+    if name in ("STOP_GRACE_S", "failed_workers", "release_failed"):
         from snowid.web import _drain
 
         return getattr(_drain, name)

@@ -72,7 +72,8 @@ def create_app(settings: Settings | None = None, *, service: IdService | None = 
             raise
         # On the first SIGTERM/SIGINT: /readyz 503 at once, the server's stop
         # drain_seconds later; at the end the identity goes back, bounded (_drain).
-        drain = Drain(service, settings.drain_seconds)
+        reports = settings.metrics_dir if settings.workers > 1 else None
+        drain = Drain(service, settings.drain_seconds, reports)
         drain.install()
         try:
             yield

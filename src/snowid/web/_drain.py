@@ -14,8 +14,10 @@ while its lifespan runs, and on the first of those signals:
    requests in flight finish (within :data:`STOP_GRACE_S`, its
    ``timeout_graceful_shutdown``); they still get ids, inside the grant already held;
 3. at the lifespan's end, :meth:`Drain.close` waits for that release and closes the lease,
-   both within :data:`RELEASE_WAIT_S`; when they do not finish in time (a store that does
-   not answer) or closing raises, the error is logged and :func:`release_failed` says so,
+   both within :data:`RELEASE_WAIT_S`; when they do not finish in time, the store did not
+   take the identity back (``Lease.release_error``: unreachable, or the row changed hands)
+   or closing raises, the error is logged and :func:`release_failed` says so (a worker of
+   ``--workers N`` also leaves a report in the metrics directory: :func:`failed_workers`),
    which ``snowid serve`` turns into exit code 1.
 
 A second SIGINT during the drain ends it at once (Ctrl-C twice), and one more goes to the
@@ -35,19 +37,21 @@ program's own (the default action, SIG_IGN, Python's KeyboardInterrupt handler).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from types import FrameType
 
 from snowid.generate import stop_now
 from snowid.i18n import detect_lang, translate
 from snowid.web._service import IdService
 
-__all__ = ["RELEASE_WAIT_S", "STOP_GRACE_S", "Drain", "release_failed"]
+__all__ = ["RELEASE_WAIT_S", "STOP_GRACE_S", "Drain", "failed_workers", "release_failed"]
 
 LOGGER = logging.getLogger("snowid.serve")
 
@@ -64,18 +68,38 @@ _failed_in: list[int] = []
 """The pid whose release failed (a forked child does not inherit the failure)."""
 
 
+_MARK = "release-failed."
+"""The report a worker leaves in ``report_dir`` (the metrics directory of ``--workers N``)."""
+
+
 def release_failed() -> bool:
     """Whether this process failed to give its identity back at its lifespan's end."""
     return os.getpid() in _failed_in
+
+
+def failed_workers(report_dir: str | None, pids: Iterable[int]) -> list[int]:
+    """Which of the worker processes ``pids`` reported a failed release in ``report_dir``;
+    their reports are removed."""
+    failed: list[int] = []
+    if report_dir is None:
+        return failed
+    for pid in pids:
+        report = Path(report_dir) / f"{_MARK}{pid}"
+        if report.exists():
+            failed.append(pid)
+            report.unlink(missing_ok=True)
+    return failed
 
 
 class Drain:
     """One process's drain: readiness off at the first SIGTERM/SIGINT, the server's stop
     ``seconds`` later (0: at once). See the module docstring."""
 
-    def __init__(self, service: IdService, seconds: float) -> None:
+    def __init__(self, service: IdService, seconds: float, report_dir: str | None = None) -> None:
         self.service = service
         self.seconds = seconds
+        self.report_dir = report_dir
+        """Where a failed release is reported for the parent of ``--workers N``."""
         self.signalled: int | None = None
         """The signal that started the drain (None: no stop signal seen)."""
         self._previous: dict[int, _Handler] = {}
@@ -175,15 +199,19 @@ class Drain:
         closer = threading.Thread(target=close_service, name="snowid-drain-close", daemon=True)
         closer.start()
         in_time = in_time and await _join(closer, deadline)
-        if in_time and not errors:
+        refused = self.service.release_error
+        if in_time and not errors and refused is None:
             return True
         _failed_in[:] = [os.getpid()]
         lang, pid = detect_lang(), os.getpid()
+        if self.report_dir is not None:
+            with contextlib.suppress(OSError):  # the log line below says it anyway
+                (Path(self.report_dir) / f"{_MARK}{pid}").touch()
         if not in_time:
             message = translate("web.serve.release_timeout", lang, pid=pid, seconds=RELEASE_WAIT_S)
         else:
-            error = type(errors[0]).__name__
-            message = translate("web.serve.release_error", lang, pid=pid, error=error)
+            why = refused.message(lang) if refused is not None else type(errors[0]).__name__
+            message = translate("web.serve.release_error", lang, pid=pid, error=why)
         LOGGER.error(message)
         return False
 

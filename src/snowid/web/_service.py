@@ -75,6 +75,7 @@ class IdService:
         self._lease: Lease | None = None
         self._last_error: SnowIdError | None = None
         self.draining = False
+        self.release_error: LeaseError | None = None
         """Set when the process starts to stop (``snowid.web._drain``): not ready any more,
         while ids are still issued to the requests that keep coming until the socket closes."""
 
@@ -141,6 +142,8 @@ class IdService:
         )
 
     def close(self) -> None:
+        """Give the identity back; ``release_error`` then says if the store did not take it."""
         lease, self._lease, self._source = self._lease, None, None
         if lease is not None and self._pid == os.getpid():
             lease.close()
+            self.release_error = lease.release_error
