@@ -220,9 +220,11 @@ def test_a_release_the_store_refused_is_logged_and_reported_to_the_workers_paren
         assert not asyncio.run(Drain(service, 0, str(tmp_path)).close())
     assert release_failed()
     assert "did not give its identity back (the lease store postgresql://db.example" in caplog.text
-    assert failed_workers(str(tmp_path), [os.getpid() + 1, os.getpid()]) == [os.getpid()]
-    assert list(tmp_path.iterdir()) == []  # the report is read once
-    assert failed_workers(None, [os.getpid()]) == []
+    (tmp_path / f"{os.getpid()}.json").write_text("{}")  # a metrics snapshot: not a report
+    assert failed_workers(str(tmp_path)) == [os.getpid()]
+    assert [p.name for p in tmp_path.iterdir()] == [f"{os.getpid()}.json"]  # read once
+    assert failed_workers(str(tmp_path)) == []
+    assert failed_workers(None) == []
 
 
 def test_a_failed_release_makes_the_single_server_exit_1_not_by_the_signal(

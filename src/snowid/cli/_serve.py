@@ -184,10 +184,11 @@ def _serve(args: argparse.Namespace, lang: str) -> int:
             # After the drain, requests in flight get this long; the stop stays bounded.
             timeout_graceful_shutdown=STOP_GRACE_S,
         )
-        started, workers = _run(config)
+        failed_workers(run.metrics_dir)  # the reports of an earlier run are not this one's
+        started = _run(config)
         # A worker reports a failed release in the metrics directory (it exits by the
         # signal either way); this process, with one worker, in memory.
-        failed = [os.getpid()] if release_failed() else failed_workers(run.metrics_dir, workers)
+        failed = [os.getpid()] if release_failed() else failed_workers(run.metrics_dir)
     if not started:
         raise ServerStartError(workers=run.workers)
     if failed:
@@ -195,9 +196,8 @@ def _serve(args: argparse.Namespace, lang: str) -> int:
     return 0
 
 
-def _run(config: uvicorn.Config) -> tuple[bool, list[int]]:
-    """Serve until stopped, as ``uvicorn.run`` does: False when a process failed to start,
-    and the pids of the worker processes (none with one process).
+def _run(config: uvicorn.Config) -> bool:
+    """Serve until stopped, as ``uvicorn.run`` does; False when a process failed to start.
 
     One process stops as uvicorn makes it (the signal raised again), unless its identity
     failed to go back: then it returns, and ``_serve`` exits 1.
@@ -211,13 +211,11 @@ def _run(config: uvicorn.Config) -> tuple[bool, list[int]]:
         server = _server_class()(config)
         with contextlib.suppress(KeyboardInterrupt):
             server.run()
-        return server.started, []
+        return server.started
     supervisor = _supervisor_class()(config, sockets=[config.bind_socket()])
     with contextlib.suppress(KeyboardInterrupt):
         supervisor.run()
-    processes = supervisor.processes
-    started = all(process.exitcode != STARTUP_FAILURE for process in processes)
-    return started, [process.pid for process in processes if process.pid is not None]
+    return all(process.exitcode != STARTUP_FAILURE for process in supervisor.processes)
 
 
 def _server_class() -> type[uvicorn.Server]:

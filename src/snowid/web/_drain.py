@@ -43,7 +43,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 
@@ -77,16 +77,16 @@ def release_failed() -> bool:
     return os.getpid() in _failed_in
 
 
-def failed_workers(report_dir: str | None, pids: Iterable[int]) -> list[int]:
-    """Which of the worker processes ``pids`` reported a failed release in ``report_dir``;
-    their reports are removed."""
-    failed: list[int] = []
+def failed_workers(report_dir: str | None) -> list[int]:
+    """The pids of the worker processes that reported a failed release in ``report_dir``;
+    the reports are removed (read once)."""
     if report_dir is None:
-        return failed
-    for pid in pids:
-        report = Path(report_dir) / f"{_MARK}{pid}"
-        if report.exists():
-            failed.append(pid)
+        return []
+    failed: list[int] = []
+    for report in sorted(Path(report_dir).glob(f"{_MARK}*")):
+        pid = report.name.removeprefix(_MARK)
+        if pid.isdigit():
+            failed.append(int(pid))
             report.unlink(missing_ok=True)
     return failed
 
