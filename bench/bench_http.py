@@ -100,6 +100,8 @@ def start_server(kind: str, port: int, workdir: Path) -> subprocess.Popen[bytes]
             str(port),
             "--lease",
             "static://1/1",
+            "--drain-seconds",
+            "0",  # stop at once between runs
         ]
     process = subprocess.Popen(
         ["taskset", "-c", "0", *command],

@@ -146,7 +146,11 @@ from snowid.ids._groups import DigitGroupError
 from snowid.ids._pasted import NotAnIdOrLinkError
 
 if TYPE_CHECKING:  # what mypy and IDEs see; at run time _LAZY loads these on first use
-    from snowid.cli._exceptions import AddressUnavailableError, ServerStartError
+    from snowid.cli._exceptions import (
+        AddressUnavailableError,
+        ReleaseFailedError,
+        ServerStartError,
+    )
     from snowid.integrations.sql import (
         DatabaseRefusedError,
         DatabaseUnreachableError,
@@ -185,6 +189,7 @@ _LAZY = {
     "OrdinalMissingError": "snowid.lease.k8s",
     "OrdinalNotANumberError": "snowid.lease.k8s",
     "OrdinalOutOfRangeError": "snowid.lease.k8s",
+    "ReleaseFailedError": "snowid.cli._exceptions",
     "ServerStartError": "snowid.cli._exceptions",
 }
 
@@ -242,6 +247,7 @@ __all__ = [
     "OutOfRangeError",
     "PasswordFileEmptyError",
     "PasswordFileError",
+    "ReleaseFailedError",
     "ReversedWindowError",
     "ServerStartError",
     "SignBitSetError",

@@ -38,7 +38,7 @@ URLS = [
 @contextmanager
 def _serve(lease: str, log: Path) -> Iterator[str]:
     port = free_port()
-    env = {**os.environ, "SNOWID_LANG": "en"}
+    env = {**os.environ, "SNOWID_LANG": "en", "SNOWID_DRAIN_SECONDS": "0"}  # stop at once
     with log.open("w") as sink:
         proc = subprocess.Popen(
             [sys.executable, "-m", "snowid", "serve", "--port", str(port), "--lease", lease],

@@ -34,6 +34,8 @@ LISTENING = re.compile(r"process \d+ on (http://\S+) holds")
         (["--port", "70000"], "port 70000 is out of range"),
         (["--max-count", "0"], "max_count 0 is out of range"),
         (["--lease", "ftp://x"], "cannot be used"),
+        (["--drain-seconds", "soon"], "drain_seconds soon is not a whole number"),
+        (["--drain-seconds", "3601"], "drain_seconds 3601 is out of range 0..600"),
     ],
 )
 def test_serve_refuses_bad_settings_before_starting(
@@ -82,6 +84,7 @@ def running_serve(args: list[str], log: Path, port: int | None = None) -> Iterat
     port = free_port() if port is None else port
     env = {k: v for k, v in os.environ.items() if not k.startswith("SNOWID_")}
     env["SNOWID_LANG"] = "en"
+    env["SNOWID_DRAIN_SECONDS"] = "0"  # stop at once: the drain has its own tests (test_drain)
     with log.open("w") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "snowid", "serve", "--port", str(port), *args],

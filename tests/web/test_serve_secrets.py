@@ -107,6 +107,7 @@ def test_no_command_line_of_the_server_or_its_workers_holds_the_password(
     init_lease(with_password, first_deployment=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("SNOWID_")}
     env["SNOWID_LANG"] = "en"
+    env["SNOWID_DRAIN_SECONDS"] = "0"  # stop at once: the drain has its own tests
     args = ["--port", str(port)]
     if given == "SNOWID_LEASE":
         env["SNOWID_LEASE"] = with_password

@@ -82,6 +82,7 @@ def test_startup_claims_an_identity_and_readiness_says_so() -> None:
         assert ready.status_code == 200
         assert ready.json() == {
             "ready": True,
+            "draining": False,
             "lease": "held",
             "datacenter": 5,
             "machine": 9,

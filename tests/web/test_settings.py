@@ -43,6 +43,7 @@ def test_defaults_without_flags_or_environment() -> None:
         metrics_dir=None,
         forwarded_allow_ips=None,
         clock_back="ride:5",
+        drain_seconds=5,
     )
 
 
@@ -59,6 +60,7 @@ def test_every_setting_comes_from_its_variable() -> None:
         "SNOWID_METRICS_DIR": "/run/snowid",
         "SNOWID_FORWARDED_ALLOW_IPS": "10.0.0.1,10.1.0.0/16",
         "SNOWID_CLOCK_BACK": "wait:200",
+        "SNOWID_DRAIN_SECONDS": "30",
     }
     settings = Settings.from_env(env)
     assert settings == Settings(
@@ -73,6 +75,7 @@ def test_every_setting_comes_from_its_variable() -> None:
         "/run/snowid",
         "10.0.0.1,10.1.0.0/16",
         "wait:200",
+        30,
     )
     assert settings.environment() == {**env, "SNOWID_ACCESS_LOG": "1", "SNOWID_AUTH_METRICS": "1"}
     assert Settings.from_env(settings.environment()) == settings  # what each worker reads
@@ -143,6 +146,21 @@ def test_every_serve_flag_has_its_variable_and_the_readme_names_them() -> None:
             {"SNOWID_CLOCK_BACK": "logical"},
             ClockPolicyError,
             "SNOWID_CLOCK_BACK logical cannot be used: the logical policy needs its bound",
+        ),
+        (
+            {"SNOWID_DRAIN_SECONDS": "2.5"},
+            NotAnIntegerError,
+            "SNOWID_DRAIN_SECONDS 2.5 is not a whole number",
+        ),
+        (
+            {"SNOWID_DRAIN_SECONDS": "601"},
+            OutOfRangeError,
+            "drain_seconds 601 is out of range 0..600",
+        ),
+        (
+            {"SNOWID_DRAIN_SECONDS": "-1"},
+            OutOfRangeError,
+            "drain_seconds -1 is out of range 0..600",
         ),
     ],
 )

@@ -1,5 +1,5 @@
-"""The CLI's own errors: ``snowid serve`` cannot listen where it was told to, or one of its
-server processes failed to start.
+"""The CLI's own errors: ``snowid serve`` cannot listen where it was told to, one of its
+server processes failed to start, or its identity failed to go back as it stopped.
 
 Raised by ``_serve``; users import it from ``snowid.errors``.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from snowid._exceptions import SnowIdError, error_data, name_errors_module
 
-__all__ = ["AddressUnavailableError", "ServerStartError"]
+__all__ = ["AddressUnavailableError", "ReleaseFailedError", "ServerStartError"]
 
 
 @error_data
@@ -28,6 +28,16 @@ class ServerStartError(SnowIdError, RuntimeError):
 
     code = "server_start_failed"
     workers: int
+
+
+@error_data
+class ReleaseFailedError(SnowIdError, RuntimeError):
+    """``snowid serve`` (process ``pid``) stopped, but its identity did not go back to the
+    lease store in time; the reason is in the log before this one. The identity stays
+    held until its grant runs out, and a successor claiming it waits until then."""
+
+    code = "serve_release_failed"
+    pid: int
 
 
 name_errors_module(globals())  # reprs and pickles say snowid.errors.X

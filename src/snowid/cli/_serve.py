@@ -22,12 +22,15 @@ from typing import TYPE_CHECKING
 from snowid._exceptions import detached
 from snowid.cli._commands import Arguments
 from snowid.cli._common import add_lang_option
-from snowid.cli._exceptions import AddressUnavailableError, ServerStartError
+from snowid.cli._exceptions import AddressUnavailableError, ReleaseFailedError, ServerStartError
 from snowid.i18n import translate
 from snowid.web import Settings, preflight
 
 if TYPE_CHECKING:
+    from types import FrameType
+
     import uvicorn
+    from uvicorn.supervisors import Multiprocess
 
 __all__ = ["ARGUMENTS", "FLAGS", "settings_from"]
 
@@ -66,6 +69,12 @@ FLAGS: dict[str, tuple[str, str | None, str]] = {
         "when the clock steps back: raise; ride:N (issue on the last ms, up to N ms); wait:N"
         " (wait up to N ms, then raise); logical:N (issue up to N ms ahead of the clock; needs"
         " a lease keeping a high-water mark, N at most its max_skew)",
+    ),
+    "drain_seconds": (
+        "--drain-seconds",
+        "S",
+        "on SIGTERM/SIGINT, seconds the socket stays open with /readyz answering 503"
+        " before the server stops",
     ),
 }
 _NO_DEFAULT = {
@@ -152,6 +161,8 @@ def _serve(args: argparse.Namespace, lang: str) -> int:
     import uvicorn
     from uvicorn.config import LOGGING_CONFIG
 
+    from snowid.web import STOP_GRACE_S, failed_workers, release_failed
+
     settings = settings_from(args)
     preflight(settings)
     with _reserve(settings.host, settings.port, lang) as reserved, _metrics_dir(settings) as ready:
@@ -177,29 +188,83 @@ def _serve(args: argparse.Namespace, lang: str) -> int:
             # (uvicorn's own default trusts 127.0.0.1, i.e. any local process).
             proxy_headers=bool(run.forwarded_allow_ips),
             forwarded_allow_ips=run.forwarded_allow_ips or None,
+            # After the drain, requests in flight get this long; the stop stays bounded.
+            timeout_graceful_shutdown=STOP_GRACE_S,
         )
+        failed_workers(run.metrics_dir)  # the reports of an earlier run are not this one's
         started = _run(config)
+        # A worker reports a failed release in the metrics directory (it exits by the
+        # signal either way); this process, with one worker, in memory.
+        failed = [os.getpid()] if release_failed() else failed_workers(run.metrics_dir)
     if not started:
         raise ServerStartError(workers=run.workers)
+    if failed:
+        raise ReleaseFailedError(pid=failed[0])
     return 0
 
 
 def _run(config: uvicorn.Config) -> bool:
     """Serve until stopped, as ``uvicorn.run`` does; False when a process failed to start.
 
+    One process stops as uvicorn makes it (the signal raised again), unless its identity
+    failed to go back: then it returns, and ``_serve`` exits 1.
+
     ``uvicorn.run`` exits 3 when its single process fails to start, but with several
     workers it stops the others and returns as after a clean shutdown (exit 0).
     """
-    import uvicorn
     from uvicorn.config import STARTUP_FAILURE
-    from uvicorn.supervisors import Multiprocess
 
     if config.workers == 1:
-        server = uvicorn.Server(config)
+        server = _server_class()(config)
         with contextlib.suppress(KeyboardInterrupt):
             server.run()
         return server.started
-    supervisor = Multiprocess(config, sockets=[config.bind_socket()])
+    supervisor = _supervisor_class()(config, sockets=[config.bind_socket()])
     with contextlib.suppress(KeyboardInterrupt):
         supervisor.run()
     return all(process.exitcode != STARTUP_FAILURE for process in supervisor.processes)
+
+
+def _server_class() -> type[uvicorn.Server]:
+    """uvicorn's server, except that a failed release is an exit code, not the signal."""
+    import uvicorn
+
+    from snowid.web import release_failed
+
+    class Server(uvicorn.Server):
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            with super().capture_signals():
+                yield
+                if release_failed():
+                    # uvicorn raises the signals it caught again as its context ends,
+                    # and the process would die by SIGTERM as after a clean stop.
+                    self._captured_signals.clear()
+
+    return Server
+
+
+def _supervisor_class() -> type[Multiprocess]:
+    """uvicorn's supervisor of ``--workers N``, passing SIGTERM/SIGINT on to the workers at
+    once: its own loop looks at the signals it got every 0.5 s, and each worker's drain
+    (``/readyz`` 503) is to start when the signal comes, not up to 0.5 s later."""
+    import signal
+
+    from uvicorn.supervisors import Multiprocess
+
+    class Supervisor(Multiprocess):
+        def __init__(self, config: uvicorn.Config, sockets: list[socket.socket]) -> None:
+            super().__init__(config, sockets)
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                signal.signal(signum, self._stop_workers)
+
+        def _stop_workers(self, signum: int, frame: FrameType | None) -> None:
+            self.signal_queue.append(signum)  # the supervisor's own stop, as before
+            for process in list(self.processes):
+                # The SIGTERM uvicorn sends each worker later is one more: the drain
+                # ignores it. A worker that has exited is not signalled.
+                if process.pid is not None and process.exitcode is None:
+                    with contextlib.suppress(OSError):
+                        os.kill(process.pid, signal.SIGTERM)
+
+    return Supervisor

@@ -240,6 +240,10 @@ MESSAGES: dict[str, str] = {
         "snowid serve stopped: a server process (of {workers}) failed to start; its error is"
         " logged above"
     ),
+    "serve_release_failed": (
+        "snowid serve (process {pid}) stopped, but its identity did not go back to the lease"
+        " store; the reason is logged above; it stays held until its grant runs out"
+    ),
     "address_unavailable": "cannot listen on {host} port {port}: {reason}",
     "not_a_boolean": (
         "{field} {value} is not a yes/no value; allowed: 1, true, yes, on or 0, false, no, off"
@@ -575,6 +579,7 @@ MESSAGES: dict[str, str] = {
     "field.port": "port",
     "field.workers": "workers",
     "field.max_count": "max_count",
+    "field.drain_seconds": "drain_seconds",
     "field.max_backward_ms": "max_backward_ms",
     "field.max_wait_ms": "max_wait_ms",
     "field.clock_back": "clock_back",

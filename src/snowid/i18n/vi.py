@@ -256,6 +256,10 @@ MESSAGES: dict[str, str] = {
         "snowid serve đã dừng: một tiến trình máy chủ (trong số {workers}) không khởi động"
         " được; lỗi của nó được ghi ở phía trên"
     ),
+    "serve_release_failed": (
+        "snowid serve (tiến trình {pid}) đã dừng nhưng danh tính chưa được trả về kho thuê;"
+        " nguyên nhân được ghi ở phía trên; danh tính vẫn bị giữ cho đến khi quyền cấp hết hạn"
+    ),
     "address_unavailable": "không thể lắng nghe trên {host} cổng {port}: {reason}",
     "not_a_boolean": (
         "{field} {value} không phải là giá trị có/không; chỉ chấp nhận 1, true, yes, on hoặc"
@@ -618,6 +622,7 @@ MESSAGES: dict[str, str] = {
     "field.port": "cổng",
     "field.workers": "số tiến trình worker",
     "field.max_count": "số ID tối đa mỗi yêu cầu (max_count)",
+    "field.drain_seconds": "thời gian rút dần (drain_seconds)",
     "field.max_backward_ms": "mức lùi đồng hồ tối đa (max_backward_ms)",
     "field.max_wait_ms": "thời gian chờ tối đa (max_wait_ms)",
     "field.clock_back": "chính sách khi đồng hồ lùi (clock_back)",

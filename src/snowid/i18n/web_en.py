@@ -141,6 +141,18 @@ MESSAGES: dict[str, str] = {
         "snowid serve: process {pid} on http://{host}:{port} holds no identity yet (lease"
         " {lease}): {reason}"
     ),
+    "web.serve.draining": (
+        "snowid serve: process {pid} got {signal}: /readyz answers 503 from now on; the"
+        " server keeps serving for {seconds} s, then stops"
+    ),
+    "web.serve.release_timeout": (
+        "snowid serve: process {pid} did not give its identity back within {seconds} s (the"
+        " lease store does not answer): it stays held until its grant runs out"
+    ),
+    "web.serve.release_error": (
+        "snowid serve: process {pid} did not give its identity back ({error}): it stays held"
+        " until its grant runs out"
+    ),
     "web.serve.bad_host": (
         "not a valid host name: it is made of labels of 1 to 63 characters separated by dots"
     ),

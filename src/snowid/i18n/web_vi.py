@@ -141,6 +141,18 @@ MESSAGES: dict[str, str] = {
         "snowid serve: tiến trình {pid} tại http://{host}:{port} chưa giữ danh tính nào (thuê"
         " qua {lease}): {reason}"
     ),
+    "web.serve.draining": (
+        "snowid serve: tiến trình {pid} nhận {signal}: từ giờ /readyz trả 503; máy chủ vẫn"
+        " phục vụ thêm {seconds} giây rồi mới dừng"
+    ),
+    "web.serve.release_timeout": (
+        "snowid serve: tiến trình {pid} không trả lại danh tính trong vòng {seconds} giây (kho"
+        " thuê không phản hồi): danh tính vẫn bị giữ cho đến khi quyền cấp hết hạn"
+    ),
+    "web.serve.release_error": (
+        "snowid serve: tiến trình {pid} chưa trả lại được danh tính ({error}): danh tính vẫn bị"
+        " giữ cho đến khi quyền cấp hết hạn"
+    ),
     "web.serve.bad_host": (
         "không phải tên máy chủ hợp lệ: tên gồm các nhãn dài 1 đến 63 ký tự, ngăn cách bằng"
         " dấu chấm"

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal
 
-from snowid._exceptions import LeaseLostError
+from snowid._exceptions import LeaseError, LeaseLostError
 from snowid.generate import Grant, on_stop
 from snowid.ids import SYSTEM_CLOCK, TWITTER, Clock
 
@@ -240,6 +240,11 @@ class Lease:
                 finally:
                     self._retired = False
                     self._set_unheld("unclaimed", "release", "")
+
+    release_error: LeaseError | None = None
+    """Why the last release did not reach the store (None: it did, or nothing to reach).
+    The release itself never raises; the identity then stays held until its TTL runs out,
+    and ``snowid serve`` says so at its stop (exit 1)."""
 
     retires_at_stop: ClassVar[bool] = True
     """Whether ``retire`` gives the identity back early (False: kept until exit)."""

@@ -553,7 +553,11 @@ class StoreLease(Lease):
     def _release(self, grant: Grant) -> None:
         worker = TWITTER.worker(grant.datacenter, grant.machine)
         if self.owner is not None:
-            self._release_quietly(worker, self.owner, grant.epoch)
+            self.release_error = None
+            try:
+                self._store_release(worker, self.owner, grant.epoch)
+            except LeaseError as error:  # quiet, as before: the TTL frees the identity
+                self.release_error = error
 
     def _stop_renewing(self) -> None:
         self._stop.set()  # the loop checks it under the lock that retire holds

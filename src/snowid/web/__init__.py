@@ -5,6 +5,9 @@ with ``--workers N`` every process builds its own app, generator and lease.
 
 ``Settings`` and ``IdService`` load without Starlette; ``create_app`` and ``app_factory``
 load it on first use, so that the CLI can read its settings without paying for the app.
+``release_failed`` and ``failed_workers`` (whether this process's, or which workers',
+identity failed to go back at the stop, see ``_drain``) and ``STOP_GRACE_S`` load on first
+use too.
 """
 
 from __future__ import annotations
@@ -20,8 +23,18 @@ from snowid.web._settings import Settings, preflight
 
 if TYPE_CHECKING:
     from snowid.web._app import app_factory, create_app
+    from snowid.web._drain import STOP_GRACE_S, failed_workers, release_failed
 
-__all__ = ["IdService", "Settings", "app_factory", "create_app", "preflight"]
+__all__ = [
+    "STOP_GRACE_S",
+    "IdService",
+    "Settings",
+    "app_factory",
+    "create_app",
+    "failed_workers",
+    "preflight",
+    "release_failed",
+]
 
 LOGGER = logging.getLogger("snowid.serve")
 
@@ -31,6 +44,10 @@ def __getattr__(name: str) -> Any:
         from snowid.web import _app
 
         return getattr(_app, name)
+    if name in ("STOP_GRACE_S", "failed_workers", "release_failed"):
+        from snowid.web import _drain
+
+        return getattr(_drain, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -17,6 +17,7 @@ from snowid._exceptions import SnowIdError
 from snowid.i18n import detect_lang, translate
 from snowid.web import _log_start, api, pages
 from snowid.web._auth import TokenFile
+from snowid.web._drain import Drain
 from snowid.web._errors import error_response, snowid_error_response
 from snowid.web._headers import SecurityHeaders
 from snowid.web._lang import negotiate
@@ -69,12 +70,17 @@ def create_app(settings: Settings | None = None, *, service: IdService | None = 
             service.close()  # give the identity back: this process will not serve
             app.startup_error = error
             raise
+        # On the first SIGTERM/SIGINT: /readyz 503 at once, the server's stop
+        # drain_seconds later; at the end the identity goes back, bounded (_drain).
+        reports = settings.metrics_dir if settings.workers > 1 else None
+        drain = Drain(service, settings.drain_seconds, reports)
+        drain.install()
         try:
             yield
         finally:
             if publishing is not None:
                 await publishing.stop()
-            service.close()
+            await drain.close()
 
     async def on_snowid_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, SnowIdError)

@@ -86,6 +86,10 @@ class IdService:
         self._source: Generator | None = None
         self._lease: Lease | None = None
         self._last_error: SnowIdError | None = None
+        self.draining = False
+        self.release_error: LeaseError | None = None
+        """Set when the process starts to stop (``snowid.web._drain``): not ready any more,
+        while ids are still issued to the requests that keep coming until the socket closes."""
 
     def _ensure(self) -> Generator:
         source = self._source
@@ -128,6 +132,7 @@ class IdService:
             # An identity the operator chose is held for good: say so, not "held".
             state = "static" if ready and isinstance(lease, StaticLease) else lease.state
             url, ceiling = lease.url, lease.ceiling_ms
+        ready = ready and not self.draining
         datacenter: int | None
         machine: int | None
         if grant is not None:
@@ -154,6 +159,8 @@ class IdService:
         )
 
     def close(self) -> None:
+        """Give the identity back; ``release_error`` then says if the store did not take it."""
         lease, self._lease, self._source = self._lease, None, None
         if lease is not None and self._pid == os.getpid():
             lease.close()
+            self.release_error = lease.release_error

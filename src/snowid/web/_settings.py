@@ -28,6 +28,7 @@ DEFAULT_MAX_COUNT = 4096
 
 _MAX_COUNT_LIMIT = 1_000_000
 _MAX_WORKERS = 1024  # one identity each at most: 32 datacenters x 32 machines
+_MAX_DRAIN_SECONDS = 600  # a load balancer notices in seconds; longer is a typo
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 
@@ -80,6 +81,7 @@ _READERS: dict[str, Callable[[str, object], object]] = {
     "metrics_dir": _text,
     "forwarded_allow_ips": lambda field, raw: _check_proxies(field, _text(field, raw)),
     "clock_back": _clock_back,
+    "drain_seconds": to_int,
 }
 
 
@@ -97,6 +99,8 @@ class Settings:
     believes nobody's.
     ``clock_back`` is the generator's clock-back policy (``snowid.ClockBack``): ``raise``,
     ``ride:N`` (the default, ``ride:5``), ``wait:N`` or ``logical:N``.
+    ``drain_seconds`` is how long a process keeps its socket open after the first
+    SIGTERM/SIGINT, answering ``/readyz`` with 503 meanwhile (``snowid.web._drain``).
     """
 
     host: str = "127.0.0.1"
@@ -110,6 +114,7 @@ class Settings:
     metrics_dir: str | None = None
     forwarded_allow_ips: str | None = None
     clock_back: str = str(DEFAULT_CLOCK_BACK)
+    drain_seconds: int = 5
 
     ENVIRONMENT: ClassVar[Mapping[str, str]] = {
         "host": "SNOWID_HOST",
@@ -123,6 +128,7 @@ class Settings:
         "metrics_dir": "SNOWID_METRICS_DIR",
         "forwarded_allow_ips": "SNOWID_FORWARDED_ALLOW_IPS",
         "clock_back": "SNOWID_CLOCK_BACK",
+        "drain_seconds": "SNOWID_DRAIN_SECONDS",
     }
     """The environment variable of each field."""
 
@@ -134,6 +140,10 @@ class Settings:
         if not 1 <= self.max_count <= _MAX_COUNT_LIMIT:
             raise OutOfRangeError(
                 field="max_count", value=self.max_count, min=1, max=_MAX_COUNT_LIMIT
+            )
+        if not 0 <= self.drain_seconds <= _MAX_DRAIN_SECONDS:
+            raise OutOfRangeError(
+                field="drain_seconds", value=self.drain_seconds, min=0, max=_MAX_DRAIN_SECONDS
             )
         if self.auth_metrics and not self.auth_token_file:
             raise AuthTokenFileMissingError(field="auth_metrics", value=self.auth_metrics)

@@ -79,6 +79,7 @@ def routes(
         snapshot = service.snapshot()
         body: dict[str, object] = {
             "ready": snapshot.ready,
+            "draining": service.draining,
             "lease": snapshot.lease_state,
             "datacenter": snapshot.datacenter,
             "machine": snapshot.machine,

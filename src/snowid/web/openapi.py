@@ -185,10 +185,13 @@ def _document(max_count: int) -> dict[str, Any]:
             "/readyz": {
                 "get": {
                     "operationId": "ready",
-                    "summary": "Readiness: 200 while a lease is held, else 503.",
+                    "summary": "Readiness: 200 while a lease is held and the process is not stopping,"
+                    " else 503.",
                     "responses": {
                         "200": json_response("Ready.", "Ready"),
-                        "503": json_response("No identity held.", "Ready"),
+                        "503": json_response(
+                            "No identity held, or the process is draining.", "Ready"
+                        ),
                     },
                 }
             },
@@ -326,6 +329,7 @@ def _schemas() -> dict[str, Any]:
             "required": ["ready", "lease"],
             "properties": {
                 "ready": {"type": "boolean"},
+                "draining": {"type": "boolean"},
                 "lease": {"type": "string"},
                 "datacenter": {"type": ["integer", "null"]},
                 "machine": {"type": ["integer", "null"]},
