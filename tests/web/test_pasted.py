@@ -157,4 +157,4 @@ def test_a_link_chosen_layout_can_be_changed_with_the_picker(client: TestClient)
         "/decode", params={"id": "<@175928847299117063>", "layout": "twitter", "lang": "en"}
     ).text
     assert "the layout the link names" not in html
-    assert '<option value="twitter" selected>' in html
+    assert 'name="layout" value="twitter" checked>' in html
