@@ -276,7 +276,7 @@ MESSAGES: dict[str, str] = {
     "layout.sonyflake-v2": "Sonyflake v2",
     "layout.mastodon": "Mastodon",
     "layout_note.twitter": "the one layout snowid generates; bit 63 is a sign bit, always 0",
-    "layout_note.discord": "bit 63 is the top of the time: ids are unsigned 64-bit numbers",
+    "layout_note.discord": "bit 63 is the top of the time: IDs are unsigned 64-bit numbers",
     "layout_note.instagram": "bit 63 is the top of the time; the shard is a logical database shard",
     "layout_note.sonyflake": "time in 10 ms units; Sony's field order is time, sequence, machine",
     "layout_note.sonyflake-v2": (
@@ -287,10 +287,10 @@ MESSAGES: dict[str, str] = {
         "Unix milliseconds; the low 16 bits are a hash plus a per-table sequence, not a counter"
     ),
     "warning.before_first_snowflake": (
-        "This number is at most 29700859247. Tweets with ids that small were numbered by"
+        "This number is at most 29700859247. Tweets with IDs that small were numbered by"
         " Twitter's old sequential counter, before Snowflake began in November 2010: if it"
-        " is one of those tweet ids, it holds no time, and the time above is not when the"
-        " tweet was posted. An id composed for the first seconds after the epoch (such as"
+        " is one of those tweet IDs, it holds no time, and the time above is not when the"
+        " tweet was posted. An ID composed for the first seconds after the epoch (such as"
         " 4194439168) looks the same, and its time is the one it was composed with."
     ),
     "warning.in_the_future": (
@@ -299,7 +299,7 @@ MESSAGES: dict[str, str] = {
     ),
     "warning.instagram_bigint": (
         "Read as the negative bigint Instagram's next_id() stores ({stored}): the same 64"
-        " bits as the id {id}, which is what snowid shows and composes."
+        " bits as the ID {id}, which is what snowid shows and composes."
     ),
     "pasted.server": "server",
     "pasted.channel": "channel",

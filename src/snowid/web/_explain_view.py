@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from snowid import Breakdown, Layout, compose, decode
+from snowid import TWITTER, Layout
 from snowid.i18n import catalog, translate_layout
 from snowid.ids import iso_ms
 from snowid.web._view import field_label, group_digits, translator, utc_text
@@ -142,23 +142,26 @@ def explain_view(layout: Layout, lang: str) -> ExplainView:
 
 
 def seed_example(timestamp: int, datacenter: int, machine: int, sequence: int, lang: str) -> str:
-    """The seed's worked example as a sentence that stays put while the form changes: the
-    library's breakdown of the id, its numbers grouped in ``lang``'s way."""
-    number = compose(timestamp, datacenter=datacenter, machine=machine, sequence=sequence)
-    view: Breakdown | None = decode(number).breakdown
-    assert view is not None  # a Twitter id always has its breakdown
-    delta, d_shift, c_shift, m_shift, _, combine = view.steps
+    """The seed's worked example as a sentence that stays put while the form changes, its
+    numbers grouped in ``lang``'s way. The values are the page's own constants, so this is
+    Twitter's layout arithmetic on them, not a second reading of the form."""
+    layout = TWITTER
+    delta = timestamp - layout.epoch_ms
+    values = (delta, datacenter, machine, sequence)
+    d_shift, c_shift, m_shift, _ = (
+        value * 2**shift for value, shift in zip(values, layout.shifts, strict=True)
+    )
     g = group_digits
     return translator(lang)(
         "web.explain.example",
         timestamp=timestamp,
         utc=_epoch_text(timestamp),
-        delta=g(delta.result, lang),
+        delta=g(delta, lang),
         datacenter=datacenter,
         machine=machine,
         sequence=sequence,
-        d_shift=g(d_shift.result, lang),
-        c_shift=g(c_shift.result, lang),
-        m_shift=g(m_shift.result, lang),
-        id=g(combine.result, lang),
+        d_shift=g(d_shift, lang),
+        c_shift=g(c_shift, lang),
+        m_shift=g(m_shift, lang),
+        id=g(layout.join(values), lang),
     )
