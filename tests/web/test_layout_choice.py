@@ -28,7 +28,7 @@ def client() -> Iterator[TestClient]:
 def checked(html: str) -> str:
     found = re.findall(r'name="layout" value="([a-z0-9-]*)" checked', html)
     assert len(found) == 1
-    return found[0]
+    return str(found[0])
 
 
 def share(html: str) -> str:
