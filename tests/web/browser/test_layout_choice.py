@@ -122,3 +122,18 @@ def test_the_layout_radios_work_without_javascript(browser_factory: Any, base_ur
     assert "nhịp 10 ms" in page.locator("#explain-structure").inner_text()
     page.goto(f"{base_url}/decode?lang=vi")
     assert page.is_checked("#f-layout-sonyflake")  # remembered without any script
+
+
+def test_the_new_colours_pass_axe_in_the_dark_scheme(
+    browser_factory: Any, base_url: str, axe_script: Path
+) -> None:
+    """The chosen radio's wash and edge, the one line and the open disclosure, dark."""
+    page = browser_factory(color_scheme="dark").new_page()
+    page.goto(f"{base_url}/decode?lang=vi&id={DISCORD_ID}")
+    page.locator("#out-readings-more summary").click()
+    page.locator("#out-readings").wait_for()
+    assert page.is_checked("#f-layout-auto")
+    assert violations(page, axe_script) == []
+    page.check("#f-layout-mastodon")
+    page.locator("#explain[data-layout='mastodon']").wait_for()
+    assert violations(page, axe_script) == []
