@@ -152,7 +152,7 @@ def test_decoder_shows_the_same_breakdown(base_url: str) -> None:
         ("9223372036854775808", "sign bit"),
         ("18446744073709551616", "more than 64 bits"),
         ("-5", "negative"),
-        ("hello", "paste an id, or a tweet, Discord, Mastodon or Instagram link"),
+        ("hello", "paste an ID, or a tweet, Discord, Mastodon or Instagram link"),
         ("", "empty"),
     ],
 )
@@ -346,7 +346,7 @@ def test_the_decoder_shows_several_ids_as_a_table(base_url: str) -> None:
     assert html.count("<tr") == 4  # the header and three rows
     assert 'href="/decode?id=4194439168&amp;lang=en"' in html
     assert 'href="/decode?id=1&amp;lang=en"' in html
-    assert "ID hello is not an id snowid can read" in html
+    assert "ID hello is not an ID snowid can read" in html
     assert error_text(html, "id") is None
 
 

@@ -9,7 +9,7 @@ MESSAGES: dict[str, str] = {
     "not_an_integer": "{field} {value} is not a whole number",
     "contains_spaces": "{field} {value} contains spaces; give the digits alone",
     "not_an_id_or_link": (
-        "{field} {value} is not an id snowid can read: paste an id, or a tweet, Discord,"
+        "{field} {value} is not an ID snowid can read: paste an ID, or a tweet, Discord,"
         " Mastodon or Instagram link"
     ),
     "digit_groups": "{field} {value}: the digits are grouped by {separator} irregularly",
@@ -35,17 +35,17 @@ MESSAGES: dict[str, str] = {
         " {milliseconds}"
     ),
     "timestamp_after_end": (
-        "timestamp {value} is past {max_utc}, the last time {layout} ids can hold;"
+        "timestamp {value} is past {max_utc}, the last time {layout} IDs can hold;"
         " the allowed range is {min}..{max}"
     ),
-    "invalid_id": "{field} {value} is not an id of the {layout} layout, which are 0..{max}",
-    "id_negative": "{field} {value} is negative; {layout} ids are in range 0..{max}",
+    "invalid_id": "{field} {value} is not an ID of the {layout} layout, which are 0..{max}",
+    "id_negative": "{field} {value} is negative; {layout} IDs are in range 0..{max}",
     "id_too_large": (
-        "{field} {value} needs more than {bits} bits; {layout} ids are in range 0..{max}"
+        "{field} {value} needs more than {bits} bits; {layout} IDs are in range 0..{max}"
     ),
     "id_sign_bit_set": (
-        "{field} {value} has the sign bit (bit {bit}) set; {layout} ids are in range"
-        " 0..{max} (Discord, Instagram and Mastodon ids use bit {bit} for time and can be"
+        "{field} {value} has the sign bit (bit {bit}) set; {layout} IDs are in range"
+        " 0..{max} (Discord, Instagram and Mastodon IDs use bit {bit} for time and can be"
         " this large)"
     ),
     "window_reversed": (
@@ -103,7 +103,7 @@ MESSAGES: dict[str, str] = {
     "invalid_layout.no_fields": (
         "{field} {value} cannot be used: a layout needs at least its time field"
     ),
-    "unknown_field": "{layout} ids have no field {field} (given {value}); their fields: {allowed}",
+    "unknown_field": "{layout} IDs have no field {field} (given {value}); their fields: {allowed}",
     "invalid_encoding": "{field} {value} is not a number in that base",
     "invalid_encoding.unknown_base": "{field} {value} is unknown; known bases: {allowed}",
     "invalid_encoding.digit": (
