@@ -25,12 +25,14 @@ from snowid.ids._snowid import SnowId
 from snowid.ids._timerange import first_id_at, id_range, last_id_at
 
 if TYPE_CHECKING:  # what mypy and IDEs see; at run time _LAZY loads these on first use
+    from snowid.generate._clockback import ClockBack
     from snowid.generate._fence import Fence, Grant
     from snowid.generate._generator import Generator, GeneratorStats
     from snowid.process._default import anext_id, close, configure, next_id, next_ids, warm_up
 
 # name -> the module that defines it, imported when the name is first read
 _LAZY = {
+    "ClockBack": "snowid.generate._clockback",
     "Fence": "snowid.generate._fence",
     "Generator": "snowid.generate._generator",
     "GeneratorStats": "snowid.generate._generator",
@@ -58,6 +60,7 @@ __all__ = [
     "TWITTER_EPOCH_MS",
     "Breakdown",
     "Clock",
+    "ClockBack",
     "Decoded",
     "Fence",
     "Generator",

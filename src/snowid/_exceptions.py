@@ -15,12 +15,15 @@ from types import TracebackType
 from typing import Any, ClassVar, Literal, TypeVar, dataclass_transform, get_args
 
 __all__ = [
+    "CLOCK_POLICY_REASONS",
     "LAYOUT_REASONS",
     "LEASE_URL_REASONS",
     "AlreadyConfiguredError",
     "CeilingAheadError",
     "CeilingReachedError",
     "ClockMovedBackwards",
+    "ClockPolicyError",
+    "ClockPolicyReason",
     "ClockSkewError",
     "ContainsSpacesError",
     "DriverDetail",
@@ -514,6 +517,28 @@ class ClockMovedBackwards(GeneratorError):  # noqa: N818 - the name the issue as
     code = "clock_moved_backwards"
     step_ms: int
     tolerance_ms: int
+
+
+ClockPolicyReason = Literal["syntax", "needs_ms", "no_ms", "lead", "no_mark", "both"]
+CLOCK_POLICY_REASONS: tuple[str, ...] = get_args(ClockPolicyReason)
+
+
+@_data
+class ClockPolicyError(InvalidValueError):
+    """A clock-back policy (``value``, as given for ``field``) snowid cannot use;
+    ``reason`` (one of CLOCK_POLICY_REASONS) says why. ``policy`` is the policy's name,
+    ``max`` the most a logical clock may run ahead under ``fence`` (reason ``lead``)."""
+
+    code = "clock_policy"
+    _shown = frozenset({"value", "fence"})
+    field: str = "clock_back"
+    reason: ClockPolicyReason
+    policy: str = ""
+    max: int = 0
+    fence: str = ""
+
+    def _catalog_key(self) -> str:
+        return f"{self.code}.{self.reason}"
 
 
 @_data

@@ -34,6 +34,7 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     │   ├── InvalidLeaseUrlError               a lease URL snowid cannot use (``reason`` says why)
     │   ├── MissingIdentityError               a Generator with no identity and no lease
     │   ├── AlreadyConfiguredError             snowid.configure() with another lease
+    │   ├── ClockPolicyError                   a clock-back policy snowid cannot use (``reason``)
     │   └── InvalidDatabaseUrlError            snowid sql postgres --apply: not a postgresql:// URL
     ├── GeneratorError (RuntimeError)          the generator cannot safely issue
     │   ├── ClockMovedBackwards
@@ -90,6 +91,7 @@ from snowid._exceptions import (
     CeilingAheadError,
     CeilingReachedError,
     ClockMovedBackwards,
+    ClockPolicyError,
     ClockSkewError,
     ContainsSpacesError,
     EmptyValueError,
@@ -197,6 +199,7 @@ __all__ = [
     "CeilingAheadError",
     "CeilingReachedError",
     "ClockMovedBackwards",
+    "ClockPolicyError",
     "ClockSkewError",
     "ContainsSpacesError",
     "DatabaseRefusedError",

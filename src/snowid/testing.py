@@ -167,10 +167,11 @@ class FixedCeiling:
 
     Bounds a generator with a fixed identity (``Generator(1, 2, fence=FixedCeiling(t))``).
     Used as a generator's only fence it also supplies the identity, ``datacenter`` and
-    ``machine`` (default 0 and 0).
+    ``machine`` (default 0 and 0); ``max_lead_ms`` stands in for a lease's, for tests
+    of the ``logical`` clock-back policy.
     """
 
-    __slots__ = ("_grant", "ceiling_ms")
+    __slots__ = ("_grant", "ceiling_ms", "max_lead_ms")
 
     def __init__(
         self,
@@ -179,8 +180,11 @@ class FixedCeiling:
         start_ms: int = TWITTER_EPOCH_MS,
         datacenter: int = 0,
         machine: int = 0,
+        max_lead_ms: int | None = None,
     ) -> None:
         self.ceiling_ms: int = to_int("ceiling_ms", ceiling_ms)
+        self.max_lead_ms = None if max_lead_ms is None else to_int("max_lead_ms", max_lead_ms)
+        """What a lease's ``max_lead_ms`` is (None: a ``logical`` policy is refused)."""
         self._grant = Grant(
             datacenter=TWITTER.check_datacenter(to_int("datacenter", datacenter)),
             machine=TWITTER.check_machine(to_int("machine", machine)),

@@ -18,6 +18,7 @@ import snowid
 from snowid import SnowId
 from snowid.errors import (
     AlreadyConfiguredError,
+    ClockPolicyError,
     ForkedGeneratorError,
     InvalidLeaseUrlError,
     InvalidValueError,
@@ -325,3 +326,46 @@ def test_warm_up_claims_before_the_first_id(process_wide: str) -> None:
     lease = _default._state.lease
     assert lease is not None
     assert lease.state == "held"
+
+
+# --- the clock-back policy -------------------------------------------------------------
+
+
+def test_the_clock_back_policy_comes_from_configure_else_snowid_clock_back(
+    unconfigured: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("SNOWID_CLOCK_BACK", raising=False)
+    snowid.configure(lease=f"file://{unconfigured}/a")
+    snowid.next_id()
+    assert _default._state.generator is not None
+    assert str(_default._state.generator.clock_back) == "ride:5"  # the default, as before
+    _default._reset()
+    monkeypatch.setenv("SNOWID_CLOCK_BACK", " wait:200 ")
+    snowid.configure(lease=f"file://{unconfigured}/a")
+    snowid.next_id()
+    assert str(_default._state.generator.clock_back) == "wait:200"
+    _default._reset()
+    snowid.configure(lease=f"file://{unconfigured}/a", clock_back="logical:100")
+    snowid.next_id()
+    assert str(_default._state.generator.clock_back) == "logical:100"
+    with pytest.raises(AlreadyConfiguredError) as caught:
+        snowid.configure(lease=f"file://{unconfigured}/a", clock_back="raise")
+    assert (caught.value.field, caught.value.current) == ("clock_back", "logical:100")
+
+
+def test_a_bad_or_unsafe_clock_back_policy_is_refused_naming_where_it_came_from(
+    unconfigured: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with pytest.raises(ClockPolicyError) as caught:  # a static identity keeps no mark
+        snowid.configure(lease="static://1/1", clock_back="logical:5")
+    assert caught.value.reason == "no_mark"
+    with pytest.raises(ClockPolicyError) as caught:  # a file slot's mark leads by 250 ms
+        snowid.configure(lease=f"file://{unconfigured}/a", clock_back="logical:251")
+    assert (caught.value.reason, caught.value.max) == ("lead", 250)
+    monkeypatch.setenv("SNOWID_CLOCK_BACK", "soon")
+    monkeypatch.setenv("SNOWID_LEASE", f"file://{unconfigured}/a")
+    with pytest.raises(ClockPolicyError) as caught:
+        snowid.next_id()
+    assert caught.value.field == "SNOWID_CLOCK_BACK"
+    assert "SNOWID_CLOCK_BACK soon" in str(caught.value)
+    assert not _default.started()

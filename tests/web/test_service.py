@@ -41,6 +41,11 @@ class FakeLease:
     def grant(self) -> Grant | None:
         return self._grant
 
+    # A lease without a store clock or renewals, as file slots are (snowid.lease.Lease).
+    clock_offset_ms = None
+    clock_tolerance_ms = None
+    renewal_counts = None
+
     def acquire(self, needed_ms: int) -> Grant:
         if not self.available:
             raise NoFreeIdentityError(first=0, last=1023, store="fake://lease")

@@ -13,6 +13,7 @@ from snowid.cli._commands import CommandParser
 from snowid.cli._serve import FLAGS, settings_from
 from snowid.errors import (
     AuthTokenFileMissingError,
+    ClockPolicyError,
     EmptyValueError,
     ForwardedIpsError,
     NotABooleanError,
@@ -41,6 +42,7 @@ def test_defaults_without_flags_or_environment() -> None:
         auth_metrics=False,
         metrics_dir=None,
         forwarded_allow_ips=None,
+        clock_back="ride:5",
     )
 
 
@@ -56,6 +58,7 @@ def test_every_setting_comes_from_its_variable() -> None:
         "SNOWID_AUTH_METRICS": "on",
         "SNOWID_METRICS_DIR": "/run/snowid",
         "SNOWID_FORWARDED_ALLOW_IPS": "10.0.0.1,10.1.0.0/16",
+        "SNOWID_CLOCK_BACK": "wait:200",
     }
     settings = Settings.from_env(env)
     assert settings == Settings(
@@ -69,6 +72,7 @@ def test_every_setting_comes_from_its_variable() -> None:
         True,
         "/run/snowid",
         "10.0.0.1,10.1.0.0/16",
+        "wait:200",
     )
     assert settings.environment() == {**env, "SNOWID_ACCESS_LOG": "1", "SNOWID_AUTH_METRICS": "1"}
     assert Settings.from_env(settings.environment()) == settings  # what each worker reads
@@ -135,6 +139,11 @@ def test_every_serve_flag_has_its_variable_and_the_readme_names_them() -> None:
             ForwardedIpsError,
             "SNOWID_FORWARDED_ALLOW_IPS 10.0.0.1, proxy.example is not a list of IP addresses",
         ),
+        (
+            {"SNOWID_CLOCK_BACK": "logical"},
+            ClockPolicyError,
+            "SNOWID_CLOCK_BACK logical cannot be used: the logical policy needs its bound",
+        ),
     ],
 )
 def test_a_bad_variable_is_a_specific_error_naming_it(
@@ -160,3 +169,19 @@ def test_the_repr_of_settings_never_shows_the_lease_password() -> None:
     assert "hunter2" not in text
     assert "db.example" in text
     assert "port=8000" in text
+
+
+def test_the_clock_back_flag_wins_and_a_logical_clock_must_fit_the_lease(tmp_path: Path) -> None:
+    """``--clock-back`` over SNOWID_CLOCK_BACK; preflight refuses a logical clock that the
+    lease cannot back (no mark, or N over its bound) before any worker starts."""
+    from snowid.web import preflight
+
+    flags = Settings.load({"clock_back": "Logical:100"}, {"SNOWID_CLOCK_BACK": "raise"})
+    assert flags.clock_back == "logical:100"
+    with pytest.raises(ClockPolicyError) as caught:
+        preflight(Settings(lease_url="static://1/1", clock_back="logical:100"))
+    assert caught.value.reason == "no_mark"
+    with pytest.raises(ClockPolicyError) as caught:
+        preflight(Settings(lease_url=f"file://{tmp_path}", clock_back="logical:300"))
+    assert (caught.value.reason, caught.value.max) == ("lead", 250)
+    preflight(Settings(lease_url=f"file://{tmp_path}", clock_back="logical:250"))

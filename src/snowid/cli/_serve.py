@@ -60,6 +60,13 @@ FLAGS: dict[str, tuple[str, str | None, str]] = {
         "proxies whose X-Forwarded-For/-Proto headers are believed: IP addresses and networks"
         " separated by commas, or *",
     ),
+    "clock_back": (
+        "--clock-back",
+        "POLICY",
+        "when the clock steps back: raise; ride:N (issue on the last ms, up to N ms); wait:N"
+        " (wait up to N ms, then raise); logical:N (issue up to N ms ahead of the clock; needs"
+        " a lease keeping a high-water mark, N at most its max_skew)",
+    ),
 }
 _NO_DEFAULT = {
     "lease_url": "file slots on this host",

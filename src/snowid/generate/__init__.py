@@ -17,16 +17,21 @@ from snowid.generate._fence import Fence, Grant
 from snowid.generate._stop import default_action, install_stop_handlers, on_stop, stop_now
 
 if TYPE_CHECKING:  # what mypy sees; at run time _LAZY loads these on first use
+    from snowid.generate._clockback import DEFAULT_CLOCK_BACK, ClockBack
     from snowid.generate._generator import Generator, GeneratorStats, count_of
 
 # name -> the module that defines it, imported when the name is first read
 _LAZY = {
+    "DEFAULT_CLOCK_BACK": "snowid.generate._clockback",
+    "ClockBack": "snowid.generate._clockback",
     "Generator": "snowid.generate._generator",
     "GeneratorStats": "snowid.generate._generator",
     "count_of": "snowid.generate._generator",
 }
 
 __all__ = [
+    "DEFAULT_CLOCK_BACK",
+    "ClockBack",
     "Fence",
     "Generator",
     "GeneratorStats",

@@ -17,7 +17,14 @@ Invariants, whatever the clock does:
 * The hot path issues only while a clock reading is inside ``[lo, hi)``, the
   nanoseconds of ``last``; a clock that steps back falls out of it and into ``grab``.
 * An id's timestamp is the clock's millisecond, or at most ``max_backward_ms`` behind
-  it (riding out a backward step; a running batch taking milliseconds it missed).
+  it (a running batch taking milliseconds it missed), or ahead of it only while the clock
+  is behind ``last``: by at most ``max_backward_ms`` (``ride``) or ``back_ms``
+  (``logical``); ``raise`` and ``wait`` never issue ahead of the clock.
+* The clock-back policy (``ClockBack``) decides what happens while the clock reads
+  earlier than ``last``: ``ride`` and ``raise`` (``ride`` with 0) in ``grab``, ``wait``
+  and ``logical`` in ``behind_clock``. A logical millisecond above the clock is entered
+  only below the ceiling of the grant settled last, and never asks the fence for more:
+  only the wall clock extends a grant.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ from snowid._exceptions import (
     TimestampAfterEndError,
     TimestampBeforeEpochError,
 )
+from snowid.generate._clockback import ClockBack
 from snowid.generate._fence import Fence, Grant
 from snowid.ids import SYSTEM_CLOCK, TWITTER, Clock, wall_lead_ms
 
@@ -78,8 +86,9 @@ _MAX_TS = TWITTER.max_timestamp
 _PER_MS = TWITTER.max_sequence + 1
 _MS_IDS = TWITTER.millisecond_ids  # the bit maths is _layout's; bound once, used once per ms
 
-Counters = tuple[int, int, int, int, int]
-"""issued, sequence_waits, clock_backward_events, forward_jumps, ceiling_waits."""
+Counters = tuple[int, int, int, int, int, int, int]
+"""issued, sequence_waits, clock_backward_events, forward_jumps, ceiling_waits,
+clock_backward_max_ms, sequence_wait_ns."""
 
 
 def _clock_error(t: int) -> EndOfTimeError | TimestampBeforeEpochError | TimestampAfterEndError:
@@ -106,13 +115,14 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
     identity: tuple[int, int] | None,
     fence: Fence | None,
     clock: Clock | None,
-    max_backward_ms: int,
+    clock_back: ClockBack,
     max_wait_ms: int,
     wait: Callable[[int], None],
 ) -> Core:
     """The state machine of one generator.
 
     ``identity`` is a fixed (datacenter, machine), or None to take it from ``fence``.
+    ``clock_back`` is the policy for a clock behind the last id (checked by the caller).
     ``clock`` None means the system clock, read with ``time.time_ns`` directly.
     ``wait(ns)`` is the sync wait used by ``next_id`` (called outside the lock).
     """
@@ -129,6 +139,10 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
         mono_ns = clock.monotonic_ns
 
     fixed = identity is not None
+    max_backward_ms = clock_back.ride_ms  # ridden out; also how far a batch catches up
+    back_ms = clock_back.ms
+    logical = clock_back.policy == "logical"
+    waits_back = logical or clock_back.policy == "wait"
     wbits = TWITTER.worker_bits(*identity) if identity is not None else 0
     sync_acquire = fence.acquire if fence is not None else None
     # The hot path issues while lo <= now_ns < hi; lo > hi sends every call to grab().
@@ -145,8 +159,10 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
     behind = False
     exhausted_at = -1
     ceiling_wait_from = -1
+    back_wait_from = -1  # boot-clock ns when this run of waits for a clock behind began
     jump_ref_ms = jump_ref_mono = -1
     done = seq_waits = back_events = fwd_jumps = ceil_waits = 0
+    back_max = seq_wait_ns = 0  # the largest step back seen (ms); time out of sequence (ns)
 
     def reset_to(start_ms: int) -> None:
         """Drop the current millisecond; the next id is at ``start_ms`` or later."""
@@ -205,9 +221,9 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
         handed: bool = False,
     ) -> tuple[int, int]:
         """``handed``: ``acquire`` returns a grant the caller already got (asyncio): settle it."""
-        nonlocal lo, hi, last, base, nxt, lim, floor_fresh, behind, exhausted_at
-        nonlocal ceiling_wait_from, jump_ref_ms, jump_ref_mono
-        nonlocal done, seq_waits, back_events, fwd_jumps
+        nonlocal nxt, behind, exhausted_at
+        nonlocal ceiling_wait_from, back_wait_from, jump_ref_ms, jump_ref_mono
+        nonlocal seq_waits, back_events, fwd_jumps, back_max, seq_wait_ns
         if forked:
             assert identity is not None
             raise ForkedGeneratorError(datacenter=identity[0], machine=identity[1])
@@ -244,19 +260,17 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
                 # missed: still above every id issued, and no further behind the clock
                 # than a ridden-out backward step may leave an id.
                 ms = max(last + 1, t - max_backward_ms)
-            done += nxt - base
-            base, lim = _MS_IDS(ms, wbits)
-            count = k if k < _PER_MS else _PER_MS
-            nxt = base + count
-            last = ms
-            lo = ms * NS_PER_MS
-            hi = lo + NS_PER_MS
-            behind = floor_fresh = False
-            return base, count
+            behind = False
+            back_wait_from = -1
+            return enter(ms, k)
         late = last - t
-        if late and not behind and not floor_fresh:  # (waiting for a grant's start is not)
-            behind = True
-            back_events += 1
+        if late and not floor_fresh:  # (waiting for a grant's start is not a step back)
+            if not behind:
+                behind = True
+                back_events += 1
+            back_max = max(back_max, late)
+            if waits_back:
+                return behind_clock(k, t, now, late)
         if nxt <= lim:
             if late > max_backward_ms:
                 raise ClockMovedBackwards(step_ms=late, tolerance_ms=max_backward_ms)
@@ -271,7 +285,57 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
         if not late and not floor_fresh and exhausted_at != last:
             exhausted_at = last
             seq_waits += 1
+            seq_wait_ns += (last + 1) * NS_PER_MS - now  # until the next millisecond
         return (last + 1) * NS_PER_MS - now, 0
+
+    def enter(ms: int, k: int) -> tuple[int, int]:
+        """Start millisecond ``ms`` (above ``last``) and take up to ``k`` of its ids."""
+        nonlocal lo, hi, last, base, nxt, lim, floor_fresh, done
+        done += nxt - base
+        base, lim = _MS_IDS(ms, wbits)
+        count = k if k < _PER_MS else _PER_MS
+        nxt = base + count
+        last = ms
+        lo = ms * NS_PER_MS
+        hi = lo + NS_PER_MS
+        floor_fresh = False
+        return base, count
+
+    def behind_clock(k: int, t: int, now: int, late: int) -> tuple[int, int]:
+        """``wait`` and ``logical`` while the clock (ms ``t``, ns ``now``) is ``late`` ms
+        behind ``last``: ids, or how long to wait; ClockMovedBackwards past the budget."""
+        nonlocal nxt, back_wait_from
+        if logical and late <= back_ms:
+            if nxt <= lim:  # the rest of the last millisecond, at most back_ms ahead
+                back_wait_from = -1
+                first = nxt
+                left = lim - first + 1
+                count = k if k < left else left
+                nxt = first + count
+                return first, count
+            ms = last + 1
+            if ms - t > back_ms:  # one more millisecond would run too far ahead
+                target = ms - back_ms
+            elif ms > _MAX_TS or (
+                fence is not None and (need_grant or ms > min(fence.ceiling_ms, grant_ceiling))
+            ):
+                target = ms  # at the ceiling: the wall clock takes it from here (settle)
+            else:
+                back_wait_from = -1
+                return enter(ms, k)
+        elif logical:  # too far behind even for the last millisecond: wait until within
+            target = last - back_ms + (nxt > lim)
+        else:  # wait: no id until the clock is past the last millisecond
+            target = last + 1
+        budget_ms = max_wait_ms if logical else back_ms
+        mono = mono_ns()
+        if back_wait_from < 0:
+            back_wait_from = mono
+        pause = target * NS_PER_MS - now
+        if mono - back_wait_from + pause > budget_ms * NS_PER_MS:
+            back_wait_from = -1
+            raise ClockMovedBackwards(step_ms=late, tolerance_ms=back_ms)
+        return pause, 0
 
     def take(
         k: int,
@@ -311,7 +375,10 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
 
     def counters() -> Counters:
         with lock:
-            return done + nxt - base, seq_waits, back_events, fwd_jumps, ceil_waits
+            return (
+                done + nxt - base, seq_waits, back_events, fwd_jumps, ceil_waits, back_max,
+                seq_wait_ns,
+            )  # fmt: skip
 
     def current_identity() -> tuple[int, int] | None:
         if identity is not None:
@@ -323,8 +390,9 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
         """In a forked child: a fresh lock, no inherited millisecond, no inherited grant."""
         nonlocal lock, forked, need_grant, grant_key, grant_ceiling, parent_key, behind
         nonlocal exhausted_at
-        nonlocal ceiling_wait_from, jump_ref_ms, jump_ref_mono
+        nonlocal ceiling_wait_from, back_wait_from, jump_ref_ms, jump_ref_mono
         nonlocal done, seq_waits, back_events, fwd_jumps, ceil_waits
+        nonlocal back_max, seq_wait_ns
         lock = threading.Lock()  # the parent's may have been held by a thread that is gone
         reset_to(0)
         if fixed:
@@ -336,7 +404,8 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
             grant_key = None
             grant_ceiling = -1
         behind = False
-        exhausted_at = ceiling_wait_from = jump_ref_ms = jump_ref_mono = -1
+        exhausted_at = ceiling_wait_from = back_wait_from = jump_ref_ms = jump_ref_mono = -1
         done = seq_waits = back_events = fwd_jumps = ceil_waits = 0
+        back_max = seq_wait_ns = 0
 
     return Core(next_id, take, counters, current_identity, after_fork)

@@ -13,7 +13,13 @@ import weakref
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 
-from snowid._exceptions import EmptyValueError, MissingIdentityError, OutOfRangeError
+from snowid._exceptions import (
+    ClockPolicyError,
+    EmptyValueError,
+    MissingIdentityError,
+    OutOfRangeError,
+)
+from snowid.generate._clockback import DEFAULT_CLOCK_BACK, ClockBack
 from snowid.generate._fence import Fence, Grant
 from snowid.generate._gencore import Core, NeedGrant, build_core
 from snowid.ids import TWITTER, Clock, SystemClock, strict_int
@@ -25,8 +31,9 @@ __all__ = [
     "GeneratorStats",
 ]
 
-DEFAULT_MAX_BACKWARD_MS = 5
-"""A clock step back of up to this many ms is ridden out; more raises ClockMovedBackwards."""
+DEFAULT_MAX_BACKWARD_MS = DEFAULT_CLOCK_BACK.ms
+"""A clock step back of up to this many ms is ridden out; more raises ClockMovedBackwards
+(the default policy, ``ride:5``)."""
 DEFAULT_MAX_WAIT_MS = 1000
 """The longest a call waits at a ceiling, or for a fresh grant's start, before it raises."""
 _MAX_SETTING_MS = 86_400_000
@@ -48,6 +55,13 @@ class GeneratorStats:
     """Times the wall clock leapt ahead of the boot clock (followed, and counted)."""
     ceiling_waits: int
     """Times issuing stopped at the fence's ceiling and waited for it to rise."""
+    clock_backward_max_ms: int = 0
+    """The largest step back of the wall clock seen, in ms (how far it read behind the
+    last millisecond issued); 0 if it never stepped back."""
+    sequence_wait_ns: int = 0
+    """Time spent with the sequence run out, in ns: for each millisecond whose 4096 ids
+    ran out, the time from then until the next millisecond began (the callers' own
+    scheduling delay beyond it is not counted)."""
 
 
 class Generator:
@@ -58,9 +72,12 @@ class Generator:
     A fence given with a fixed identity only bounds it with a ceiling.
 
     Thread-safe (one lock). Within a millisecond the sequence counts up; after 4096
-    ids a call waits for the next millisecond. A clock step back of up to
-    ``max_backward_ms`` is ridden out on the last timestamp, a larger one raises
-    ``ClockMovedBackwards`` until the clock catches up. At the fence's ceiling a call
+    ids a call waits for the next millisecond. A clock that reads earlier than the last
+    id is met by ``clock_back`` (a ``ClockBack`` or its spelling, see there): by default
+    (``ride:5``) a step back of up to 5 ms is ridden out on the last timestamp and a
+    larger one raises ``ClockMovedBackwards`` until the clock catches up;
+    ``max_backward_ms=N`` is the older spelling of ``clock_back="ride:N"``. A ``logical``
+    clock needs a lease that keeps a high-water mark. At the fence's ceiling a call
     waits up to ``max_wait_ms`` for it to rise, then raises ``CeilingReachedError``.
     In a forked child a fixed identity raises ``ForkedGeneratorError``; a fence is
     asked for a new grant. A fixed identity takes no guard against other processes: that
@@ -70,9 +87,9 @@ class Generator:
     __slots__ = (
         "__weakref__",
         "_clock",
+        "_clock_back",
         "_core",
         "_fence",
-        "_max_backward_ms",
         "_max_wait_ms",
         "_wait",
         "next_id",
@@ -85,7 +102,8 @@ class Generator:
         *,
         clock: Clock | None = None,
         fence: Fence | None = None,
-        max_backward_ms: int = DEFAULT_MAX_BACKWARD_MS,
+        clock_back: ClockBack | str | None = None,
+        max_backward_ms: int | None = None,
         max_wait_ms: int = DEFAULT_MAX_WAIT_MS,
     ) -> None:
         identity: tuple[int, int] | None = None
@@ -100,7 +118,8 @@ class Generator:
             )
         elif fence is None:
             raise MissingIdentityError(field="datacenter", value="")
-        self._max_backward_ms = _setting("max_backward_ms", max_backward_ms)
+        self._clock_back = _policy(clock_back, max_backward_ms)
+        self._clock_back.check_lead(fixed=identity is not None, fence=fence)
         self._max_wait_ms = _setting("max_wait_ms", max_wait_ms)
         if clock is not None and not isinstance(clock, Clock):
             raise TypeError(f"clock must implement snowid.Clock, not {type(clock).__name__}")
@@ -113,7 +132,7 @@ class Generator:
             identity=identity,
             fence=fence,
             clock=None if system else clock,
-            max_backward_ms=self._max_backward_ms,
+            clock_back=self._clock_back,
             max_wait_ms=self._max_wait_ms,
             wait=self._wait,
         )
@@ -144,7 +163,7 @@ class Generator:
 
         Throughput is the layout's, 4096 ids per millisecond: the call sleeps until each
         next millisecond. If it wakes late, it also uses the milliseconds it missed, so
-        an id in a batch may carry a timestamp up to ``max_backward_ms`` behind the clock
+        an id in a batch may carry a timestamp up to ``clock_back.ride_ms`` behind the clock
         (as an id issued while riding out a backward step may); it is still greater than
         every id issued before. Only a call already running catches up: a call that
         starts after a pause starts at the clock.
@@ -236,8 +255,14 @@ class Generator:
         return None if identity is None else identity[1]
 
     @property
+    def clock_back(self) -> ClockBack:
+        """The policy for a clock that reads earlier than the last id."""
+        return self._clock_back
+
+    @property
     def max_backward_ms(self) -> int:
-        return self._max_backward_ms
+        """The largest step back ridden out on the last millisecond: ``ride``'s N, else 0."""
+        return self._clock_back.ms if self._clock_back.policy == "ride" else 0
 
     @property
     def max_wait_ms(self) -> int:
@@ -246,7 +271,7 @@ class Generator:
     def __repr__(self) -> str:
         identity = self._core.identity()
         who = "fence" if identity is None else f"datacenter={identity[0]}, machine={identity[1]}"
-        return f"<Generator {who} max_backward_ms={self._max_backward_ms}>"
+        return f"<Generator {who} clock_back={self._clock_back}>"
 
 
 # --- helpers ---------------------------------------------------------------------
@@ -257,6 +282,15 @@ def _setting(name: str, value: object) -> int:
     if not 0 <= number <= _MAX_SETTING_MS:
         raise OutOfRangeError(field=name, value=number, min=0, max=_MAX_SETTING_MS)
     return number
+
+
+def _policy(clock_back: object, max_backward_ms: object) -> ClockBack:
+    """The policy from ``clock_back`` or the older ``max_backward_ms`` (not both)."""
+    if max_backward_ms is None:
+        return DEFAULT_CLOCK_BACK if clock_back is None else ClockBack.parse(clock_back)
+    if clock_back is not None:
+        raise ClockPolicyError(value=str(clock_back), reason="both")
+    return ClockBack("ride", _setting("max_backward_ms", max_backward_ms))
 
 
 def count_of(n: object, function: str) -> int:

@@ -134,6 +134,29 @@ MESSAGES: dict[str, str] = {
         "the clock ({timestamp}) is past the confirmed ceiling {ceiling} and the ceiling did not"
         " rise within {waited_ms} ms"
     ),
+    "clock_policy": "{field} {value} is not a clock-back policy snowid can use",
+    "clock_policy.syntax": (
+        "{field} {value} is not a clock-back policy: write raise, ride:N, wait:N or logical:N"
+        " (N in milliseconds, 0..86400000)"
+    ),
+    "clock_policy.needs_ms": (
+        "{field} {value} cannot be used: the {policy} policy needs its bound, as {policy}:N"
+        " (N in milliseconds, 0..86400000)"
+    ),
+    "clock_policy.no_ms": "{field} {value} cannot be used: raise takes no bound; write raise",
+    "clock_policy.lead": (
+        "{field} {value} cannot be used: under {fence} a logical clock may run at most {max} ms"
+        " ahead of the wall clock (the lease's max_skew); the allowed range is logical:0..{max}"
+    ),
+    "clock_policy.no_mark": (
+        "{field} {value} cannot be used with {fence}: it keeps no high-water mark, so after a"
+        " restart nothing would keep new ids above those issued ahead of the clock; lease the"
+        " identity instead (static://D/M?state_dir=DIR, file: slots or a store)"
+    ),
+    "clock_policy.both": (
+        "{field} {value} cannot be used together with max_backward_ms: give one of them"
+        " (max_backward_ms=N is clock_back='ride:N')"
+    ),
     # --- errors: leases -------------------------------------------------------
     "lease_error": "the worker identity could not be claimed or kept",
     "no_free_identity": "no free worker identity in {first}..{last} of {store}: all are held",
@@ -554,6 +577,7 @@ MESSAGES: dict[str, str] = {
     "field.max_count": "max_count",
     "field.max_backward_ms": "max_backward_ms",
     "field.max_wait_ms": "max_wait_ms",
+    "field.clock_back": "clock_back",
     "field.ceiling_ms": "ceiling_ms",
     "field.start_ms": "start_ms",
     # --- the integrations: Django, SQL in PostgreSQL ---

@@ -143,6 +143,31 @@ MESSAGES: dict[str, str] = {
         "đồng hồ ({timestamp}) đã vượt mức trần đã xác nhận {ceiling} và mức trần không được"
         " nâng lên trong {waited_ms} ms"
     ),
+    "clock_policy": "{field} {value} không phải là chính sách khi đồng hồ lùi mà snowid dùng được",
+    "clock_policy.syntax": (
+        "{field} {value} không phải là một chính sách khi đồng hồ lùi: hãy viết raise, ride:N,"
+        " wait:N hoặc logical:N (N tính bằng mili giây, 0..86400000)"
+    ),
+    "clock_policy.needs_ms": (
+        "không dùng được {field} {value}: chính sách {policy} cần giới hạn của nó, dạng"
+        " {policy}:N (N tính bằng mili giây, 0..86400000)"
+    ),
+    "clock_policy.no_ms": (
+        "không dùng được {field} {value}: raise không nhận giới hạn nào; hãy viết raise"
+    ),
+    "clock_policy.lead": (
+        "không dùng được {field} {value}: với {fence}, đồng hồ logic chỉ được đi trước đồng hồ"
+        " thực tối đa {max} ms (max_skew của quyền thuê); phạm vi cho phép là logical:0..{max}"
+    ),
+    "clock_policy.no_mark": (
+        "không dùng được {field} {value} với {fence}: nó không lưu mốc cao nhất, nên sau khi"
+        " khởi động lại không có gì giữ ID mới cao hơn những ID đã cấp trước đồng hồ; hãy thuê"
+        " danh tính (static://D/M?state_dir=DIR, khe file: hoặc một kho lưu trữ)"
+    ),
+    "clock_policy.both": (
+        "không dùng được {field} {value} cùng với max_backward_ms: hãy chỉ đưa một trong hai"
+        " (max_backward_ms=N chính là clock_back='ride:N')"
+    ),
     # --- lỗi: thuê danh tính --------------------------------------------------
     "lease_error": "không thể nhận hoặc giữ danh tính worker",
     "no_free_identity": (
@@ -595,6 +620,7 @@ MESSAGES: dict[str, str] = {
     "field.max_count": "số ID tối đa mỗi yêu cầu (max_count)",
     "field.max_backward_ms": "mức lùi đồng hồ tối đa (max_backward_ms)",
     "field.max_wait_ms": "thời gian chờ tối đa (max_wait_ms)",
+    "field.clock_back": "chính sách khi đồng hồ lùi (clock_back)",
     "field.ceiling_ms": "mức trần (ceiling_ms)",
     "field.start_ms": "thời điểm bắt đầu (start_ms)",
     # --- tích hợp: Django, SQL trong PostgreSQL ---

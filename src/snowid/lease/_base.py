@@ -166,9 +166,35 @@ class Lease:
         return self._state
 
     @property
+    def max_lead_ms(self) -> int | None:
+        """How far ahead of the wall clock a ``logical`` clock-back policy may issue under
+        this lease; None: refused, as nothing here keeps a high-water mark across a
+        restart (see ``snowid.ClockBack``)."""
+        return None
+
+    @property
     def grant(self) -> Grant | None:
         """The grant held now, or None while unclaimed, lost or closed."""
         return self._grant if self._state == "held" else None
+
+    @property
+    def clock_offset_ms(self) -> int | None:
+        """This host's clock minus the lease store's, in ms (positive: this host is ahead),
+        as measured at the last claim or renewal; None where the store has no clock (file
+        slots, ``static:``, ``k8s:``) or nothing was measured yet."""
+        return None
+
+    @property
+    def clock_tolerance_ms(self) -> int | None:
+        """The largest clock offset a claim accepts (the store's ``max_skew``), in ms; None
+        where the store has no clock."""
+        return None
+
+    @property
+    def renewal_counts(self) -> tuple[int, int] | None:
+        """(acknowledged claims and renewals, renewals that got no answer) since the lease
+        was opened; None for leases that are not renewed with a store."""
+        return None
 
     @property
     def worker(self) -> int | None:

@@ -114,6 +114,7 @@ class StoreLease(Lease):
         self.owner: str | None = None
         self.renewals = 0
         self.renew_failures = 0
+        self._clock_offset_ms: int | None = None
         self._fatal: LeaseError | None = None
         self._deadline_ns = 0
         self._next_renew_ns = 0
@@ -141,6 +142,31 @@ class StoreLease(Lease):
             claim_wait=url.seconds("claim_wait"),
         )
         return cast(StoreOptions, options)
+
+    @property
+    def clock_offset_ms(self) -> int | None:
+        return self._clock_offset_ms
+
+    @property
+    def clock_tolerance_ms(self) -> int | None:
+        return self.max_skew_ms
+
+    @property
+    def renewal_counts(self) -> tuple[int, int] | None:
+        return self.renewals, self.renew_failures
+
+    def _measured(self, before_ms: int, store_ms: int, after_ms: int) -> int:
+        """This host's clock minus the store's, from a store reading taken between two
+        readings of this host's clock (their midpoint); kept as ``clock_offset_ms``."""
+        offset = (before_ms + after_ms) // 2 - store_ms
+        self._clock_offset_ms = offset
+        return offset
+
+    @property
+    def max_lead_ms(self) -> int:
+        """``max_skew``: ids ahead of this host's clock by at most the skew the protocol
+        already allows it (the store caps every ceiling at its own clock + max_skew)."""
+        return self.max_skew_ms
 
     @property
     def quarantine_ms(self) -> int:
@@ -326,7 +352,7 @@ class StoreLease(Lease):
         before = clock.time_ms()
         store_ms = self._store_now_ms()
         after = clock.time_ms()
-        skew = (before + after) // 2 - store_ms
+        skew = self._measured(before, store_ms, after)
         if abs(skew) > self.max_skew_ms + (after - before) // 2:
             raise ClockSkewError(skew_ms=skew, max_skew_ms=self.max_skew_ms)
 
@@ -402,10 +428,9 @@ class StoreLease(Lease):
         worker = TWITTER.worker(grant.datacenter, grant.machine)
         clock = self._clock
         sent_ns = clock.monotonic_ns()
+        sent_ms = clock.time_ms()
         try:
-            answer = self._store_renew(
-                worker, owner, grant.epoch, clock.time_ms(), grant.ceiling_ms
-            )
+            answer = self._store_renew(worker, owner, grant.epoch, sent_ms, grant.ceiling_ms)
         except StoreUnreachableError:
             self.renew_failures += 1
             self._store_down_until_ns = clock.monotonic_ns() + self.renew_ms * _NS_PER_MS
@@ -426,6 +451,8 @@ class StoreLease(Lease):
             )
         if answer.status == "restarted":
             self._lose(worker, answer.reason)
+        if answer.store_ms is not None:
+            self._measured(sent_ms, answer.store_ms, clock.time_ms())
         self._renewed(sent_ns)
         self._store_down_until_ns = 0
         if not publish:
@@ -545,4 +572,5 @@ class StoreLease(Lease):
     def _drop_inherited(self) -> None:
         self._thread, self._stop = None, threading.Event()
         self.owner = None
+        self._clock_offset_ms = None
         self._abandon_connection()

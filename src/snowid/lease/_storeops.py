@@ -87,12 +87,14 @@ class Renewed:
     the compare-and-set failed (owner, epoch or incarnation); ``removed`` when the
     worker's record was found deleted (the backend may have rewritten it, quarantined);
     ``restarted`` when the backend saw the store restart and already dropped the lease
-    (``reason`` says why)."""
+    (``reason`` says why). ``store_ms``: the store's clock when it answered (Unix ms), for
+    the stores that read one; None otherwise."""
 
     status: Literal["ok", "lost", "removed", "restarted"]
     old_ceiling: int = 0
     ceiling: int = 0
     reason: str = ""
+    store_ms: int | None = None
 
 
 class StoreOptions(TypedDict, total=False):

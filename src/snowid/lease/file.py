@@ -166,6 +166,12 @@ class FileLease(Lease):
         )
         return cls(state_dir, url=url.shown, clock=clock, **options)
 
+    @property
+    def max_lead_ms(self) -> int:
+        """``delta``: the mark is written that far ahead of the clock, so no id under it
+        needs to lead the clock by more (and only the wall clock extends it)."""
+        return self.delta_ms
+
     # --- claim ---------------------------------------------------------------
 
     def _claim(self, needed_ms: int) -> Grant:

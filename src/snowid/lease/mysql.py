@@ -321,12 +321,12 @@ class MysqlLease(StoreLease):
             "incarnation": self.incarnation or "",
         }  # fmt: skip
         ((row,),) = self._batch(self.sql.renew, params)
-        old, ceiling, _now, incarnation = row
+        old, ceiling, now, incarnation = row
         if incarnation is None:
             raise StoreMissing
         if old is None or ceiling is None:
             return Renewed("lost")
-        return Renewed("ok", int(old), int(ceiling))
+        return Renewed("ok", int(old), int(ceiling), store_ms=int(now))
 
     def _store_release(self, worker: int, owner: str, epoch: int) -> None:
         self._batch(self.sql.release, {"worker": worker, "owner": owner, "epoch": epoch})

@@ -192,8 +192,8 @@ class PostgresLease(StoreLease):
         rows = self._run(self.sql.renew, params)
         if not rows:  # owner, epoch or incarnation no longer match
             return Renewed("lost")
-        old_ceiling, ceiling, _store_ms = rows[0]
-        return Renewed("ok", old_ceiling, ceiling)
+        old_ceiling, ceiling, store_ms = rows[0]
+        return Renewed("ok", old_ceiling, ceiling, store_ms=int(store_ms))
 
     def _store_release(self, worker: int, owner: str, epoch: int) -> None:
         self._run(self.sql.release, {"worker": worker, "owner": owner, "epoch": epoch})

@@ -303,7 +303,7 @@ class RedisLease(StoreLease):
             raise StoreMissing
         if status in ("lost", "removed"):
             return Renewed("removed" if status == "removed" else "lost")
-        return Renewed("ok", int(reply[1]), int(reply[2]))
+        return Renewed("ok", int(reply[1]), int(reply[2]), store_ms=int(reply[3]))
 
     def _repair(self, worker: int, owner: str, epoch: int, acked_ms: int) -> Renewed:
         reply = self._script("repair", worker, owner, epoch, acked_ms, self.incarnation or "")

@@ -9,6 +9,7 @@ layer. Users import these names from ``snowid``.
 from __future__ import annotations
 
 from snowid.process._default import (
+    CLOCK_BACK_VAR,
     ENV_VAR,
     anext_id,
     close,
@@ -20,6 +21,7 @@ from snowid.process._default import (
 )
 
 __all__ = [
+    "CLOCK_BACK_VAR",
     "ENV_VAR",
     "anext_id",
     "close",

@@ -1,7 +1,9 @@
 """The process-wide generator behind ``snowid.next_id()``: what the integrations use for defaults.
 
 One lease URL per program, from ``snowid.configure(lease=...)`` or else the ``SNOWID_LEASE``
-environment variable; there is no silent default, because application ids usually meet in
+environment variable; its clock-back policy likewise from ``configure(clock_back=...)`` or
+``SNOWID_CLOCK_BACK`` (default ``ride:5``, see ``snowid.ClockBack``). There is no silent default
+for the lease, because application ids usually meet in
 one database written from several hosts and ``file:`` slots are unique on one host only.
 
 Each process builds its own ``Generator(fence=open_lease(url))`` on first use. A forked
@@ -28,7 +30,7 @@ from snowid._exceptions import (
     ForkedGeneratorError,
     NotConfiguredError,
 )
-from snowid.generate import Generator, count_of, install_stop_handlers
+from snowid.generate import ClockBack, Generator, count_of, install_stop_handlers
 from snowid.ids import SnowId, wrong_type
 
 if TYPE_CHECKING:
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
     from snowid.lease.static import StaticLease
 
 __all__ = [
+    "CLOCK_BACK_VAR",
     "ENV_VAR",
     "anext_id",
     "close",
@@ -49,6 +52,8 @@ __all__ = [
 ENV_VAR = "SNOWID_LEASE"
 """The same variable as ``snowid.lease.ENV_VAR``, named here so that importing snowid does
 not load the lease layer (it loads on the first id)."""
+CLOCK_BACK_VAR = "SNOWID_CLOCK_BACK"
+"""The clock-back policy's variable (``raise``, ``ride:N``, ``wait:N``, ``logical:N``)."""
 
 
 class _State:
@@ -56,6 +61,7 @@ class _State:
 
     __slots__ = (
         "ancestor_fixed",
+        "clock_back",
         "configured",
         "fixed",
         "generator",
@@ -68,6 +74,8 @@ class _State:
         self.lock = threading.Lock()
         self.configured: str | None = None
         """The URL given to configure(), or read from the environment at first use."""
+        self.clock_back: str | None = None
+        """The policy given to configure(), as spelt by ``ClockBack``; None: the variable."""
         self.generator: Generator | None = None
         """This process's generator; None until first use, and again in a forked child."""
         self.next_int: Callable[[], int] = _first_int
@@ -95,27 +103,38 @@ next_id = SnowId._from_source(
 # One function, no call of its own: _from_int(_state.next_int()) fused (the hot path).
 
 
-def configure(*, lease: str) -> None:
+def configure(*, lease: str, clock_back: str | None = None) -> None:
     """Choose where the process-wide generator gets its worker identity: a lease URL.
 
     ``file:`` (host slots: the processes of one host), ``postgresql://host/db`` (a fleet),
     ``static://DATACENTER/MACHINE`` (your own promise) and every other URL that
     ``snowid.lease.open_lease`` takes. Checked now (an ``InvalidLeaseUrlError`` names what
     is wrong); nothing is claimed until the first id, in each process.
-    Takes precedence over ``SNOWID_LEASE``.
-    The same URL again is a no-op; another one raises ``AlreadyConfiguredError``.
+    Takes precedence over ``SNOWID_LEASE``. ``clock_back`` (``raise``, ``ride:N``,
+    ``wait:N``, ``logical:N``; see ``snowid.ClockBack``) takes precedence over
+    ``SNOWID_CLOCK_BACK``; a logical clock is checked against the lease now.
+    The same URL again is a no-op; another one raises ``AlreadyConfiguredError``, as
+    does another clock-back policy than one configured before.
     """
     url = _check_url(lease)
     install_stop_handlers()  # again, in case a server replaced it since snowid's import
     from snowid.lease import open_lease
 
-    open_lease(url).close()  # every option is checked now, not at the first id; no I/O
+    policy = None if clock_back is None else ClockBack.parse(clock_back)
+    with open_lease(url) as checked:  # every option is checked now, not at the first id
+        if policy is not None:
+            policy.check_lead(fixed=False, fence=checked)
     with _state.lock:
         current = _state.configured
         if current is not None and current != url:
             from snowid.lease import redact
 
             raise AlreadyConfiguredError(field="lease", value=redact(url), current=redact(current))
+        if policy is not None:
+            known = _state.clock_back
+            if known is not None and known != str(policy):
+                raise AlreadyConfiguredError(field="clock_back", value=str(policy), current=known)
+            _state.clock_back = str(policy)
         _state.configured = url
 
 
@@ -204,7 +223,12 @@ def _start() -> Generator:
         try:
             if isinstance(lease, StaticLease):
                 _check_not_inherited(lease)
-            generator = Generator(fence=lease)
+            policy = _state.clock_back
+            field = "clock_back"
+            if policy is None:
+                policy = os.environ.get(CLOCK_BACK_VAR, "").strip() or None
+                field = CLOCK_BACK_VAR  # an error names the variable the operator set
+            generator = Generator(fence=lease, clock_back=_policy(policy, field))
         except BaseException:
             lease.close()
             raise
@@ -214,6 +238,10 @@ def _start() -> Generator:
         _state.next_int = generator.next_id
     install_stop_handlers()  # a pre-forked worker's own handlers (a no-op off the main thread)
     return generator
+
+
+def _policy(text: str | None, field: str) -> ClockBack | None:
+    return None if text is None else ClockBack.parse(text, field)
 
 
 def _check_not_inherited(lease: StaticLease) -> None:
@@ -257,6 +285,7 @@ def _reset() -> None:
     with _state.lock:
         lease = _state.lease
         _state.configured = None
+        _state.clock_back = None
         _state.generator = None
         _state.next_int = _first_int
         _state.lease = None

@@ -56,7 +56,7 @@ def create_app(settings: Settings | None = None, *, service: IdService | None = 
     Raises AuthTokenFileError when ``settings.auth_token_file`` cannot be used.
     """
     settings = settings or Settings.from_env()
-    service = service or IdService(default_factory(settings.lease_url))
+    service = service or IdService(default_factory(settings.lease_url, settings.clock_back))
     tokens = TokenFile(settings.auth_token_file) if settings.auth_token_file else None
     share = MetricsShare(settings.metrics_dir) if settings.metrics_dir else None
 

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Factory", "IdService", "Snapshot"]
 
-_NO_STATS = GeneratorStats(0, 0, 0, 0, 0)
+_NO_STATS = GeneratorStats(0, 0, 0, 0, 0, 0, 0)
 
 
 Factory = Callable[[], "tuple[Generator, Lease | None]"]
@@ -45,16 +45,28 @@ class Snapshot:
     stats: GeneratorStats = _NO_STATS
     last_error: str = ""
     pid: int = field(default_factory=os.getpid)
+    clock_offset_ms: int | None = None
+    """This host's clock minus the lease store's (None: no store clock, or not measured)."""
+    max_skew_ms: int | None = None
+    """The lease's tolerance for that offset (None: no store clock)."""
+    renewals: int | None = None
+    """Acknowledged claims and renewals of a store lease (None: not a store lease)."""
+    renew_failures: int | None = None
+    """Renewals of a store lease that got no answer (None: not a store lease)."""
 
 
-def default_factory(lease_url: str | None) -> Factory:
-    """Generator(fence=open_lease(url)): the lease decides the identity."""
+def default_factory(lease_url: str | None, clock_back: str | None = None) -> Factory:
+    """Generator(fence=open_lease(url), clock_back=...): the lease decides the identity."""
 
     def build() -> tuple[Generator, Lease | None]:
         from snowid.lease import open_lease
 
         lease = open_lease(lease_url)
-        return Generator(fence=lease), lease
+        try:
+            return Generator(fence=lease, clock_back=clock_back), lease
+        except BaseException:
+            lease.close()
+            raise
 
     return build
 
@@ -124,6 +136,7 @@ class IdService:
             datacenter = source.datacenter if source is not None else None
             machine = source.machine if source is not None else None
         error = self._last_error
+        counts = lease.renewal_counts if lease is not None else None
         return Snapshot(
             ready=ready,
             lease_url=url,
@@ -134,6 +147,10 @@ class IdService:
             machine=machine,
             stats=source.stats if source is not None else _NO_STATS,
             last_error=error.code if error is not None else "",
+            clock_offset_ms=lease.clock_offset_ms if lease is not None else None,
+            max_skew_ms=lease.clock_tolerance_ms if lease is not None else None,
+            renewals=counts[0] if counts is not None else None,
+            renew_failures=counts[1] if counts is not None else None,
         )
 
     def close(self) -> None:

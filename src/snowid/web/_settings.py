@@ -16,6 +16,7 @@ from dataclasses import dataclass, fields
 from typing import ClassVar
 
 from snowid._exceptions import EmptyValueError, InvalidLeaseUrlError, OutOfRangeError
+from snowid.generate import DEFAULT_CLOCK_BACK, ClockBack
 from snowid.ids import to_int
 from snowid.lease import redact
 from snowid.web._exceptions import AuthTokenFileMissingError, ForwardedIpsError, NotABooleanError
@@ -47,6 +48,12 @@ def _flag(field: str, raw: object) -> bool:
     raise NotABooleanError(field=field, value=str(raw))
 
 
+def _clock_back(field: str, raw: object) -> str:
+    """A clock-back policy, in its one spelling (``wait:200``); ClockPolicyError names
+    ``field`` (the flag's setting or the variable) otherwise."""
+    return str(ClockBack.parse(raw, field))
+
+
 def _check_proxies(field: str, text: str) -> str:
     """``*`` or IP addresses and networks separated by commas, else ForwardedIpsError
     (uvicorn would take a typo for a host name that never matches, silently)."""
@@ -72,6 +79,7 @@ _READERS: dict[str, Callable[[str, object], object]] = {
     "auth_metrics": _flag,
     "metrics_dir": _text,
     "forwarded_allow_ips": lambda field, raw: _check_proxies(field, _text(field, raw)),
+    "clock_back": _clock_back,
 }
 
 
@@ -87,6 +95,8 @@ class Settings:
     ``forwarded_allow_ips`` names the proxies (``*``, or IP addresses and networks separated
     by commas) whose X-Forwarded-For and X-Forwarded-Proto headers are believed; None
     believes nobody's.
+    ``clock_back`` is the generator's clock-back policy (``snowid.ClockBack``): ``raise``,
+    ``ride:N`` (the default, ``ride:5``), ``wait:N`` or ``logical:N``.
     """
 
     host: str = "127.0.0.1"
@@ -99,6 +109,7 @@ class Settings:
     auth_metrics: bool = False
     metrics_dir: str | None = None
     forwarded_allow_ips: str | None = None
+    clock_back: str = str(DEFAULT_CLOCK_BACK)
 
     ENVIRONMENT: ClassVar[Mapping[str, str]] = {
         "host": "SNOWID_HOST",
@@ -111,6 +122,7 @@ class Settings:
         "auth_metrics": "SNOWID_AUTH_METRICS",
         "metrics_dir": "SNOWID_METRICS_DIR",
         "forwarded_allow_ips": "SNOWID_FORWARDED_ALLOW_IPS",
+        "clock_back": "SNOWID_CLOCK_BACK",
     }
     """The environment variable of each field."""
 
@@ -127,6 +139,7 @@ class Settings:
             raise AuthTokenFileMissingError(field="auth_metrics", value=self.auth_metrics)
         if self.forwarded_allow_ips is not None:
             _check_proxies("forwarded_allow_ips", self.forwarded_allow_ips)
+        ClockBack.parse(self.clock_back)
 
     def __repr__(self) -> str:
         # A lease URL may carry a password: a logged or printed Settings never shows it.
@@ -179,7 +192,8 @@ def preflight(settings: Settings) -> None:
     """What can be found wrong before serving, checked once rather than in every worker.
 
     The lease URL parses and its state directory is usable (created as a worker would);
-    a static identity is not shared by several workers; the metrics directory can be
+    a static identity is not shared by several workers; a logical clock-back policy fits
+    the lease (a high-water mark, N within its max_skew); the metrics directory can be
     written; the token file has a token.
     Raises the specific SnowIdError.
     """
@@ -193,6 +207,7 @@ def preflight(settings: Settings) -> None:
             raise InvalidLeaseUrlError(
                 value=lease.url, reason="static_workers", workers=settings.workers
             )
+        ClockBack.parse(settings.clock_back).check_lead(fixed=False, fence=lease)
         lease.check()  # e.g. a state directory: created (as a worker would) and checked
     finally:
         lease.close()
