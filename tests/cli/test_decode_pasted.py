@@ -93,7 +93,7 @@ def test_the_other_arguments_take_digit_groups(capsys: pytest.CaptureFixture[str
         (["--lang", "en", "decode", "1.000"], "ambiguous"),
         (["--lang", "vi", "decode", "1,000"], "không rõ nghĩa"),
         (["--lang", "en", "decode", "12.34.567"], "'.'"),
-        (["--lang", "en", "decode", "https://example.com/x"], "paste an id, or a tweet"),
+        (["--lang", "en", "decode", "https://example.com/x"], "paste an ID, or a tweet"),
     ],
 )
 def test_unreadable_input_gets_a_specific_error(

@@ -73,7 +73,7 @@ def test_decode_twitter_text_is_unchanged_and_warning_free_from_2011(
 @pytest.mark.parametrize(
     ("argv", "text"),
     [
-        (["decode", "9223372036854775808"], "Twitter ids are in range 0..9223372036854775807"),
+        (["decode", "9223372036854775808"], "Twitter IDs are in range 0..9223372036854775807"),
         (["decode", "1", "--layout", "flickr"], "layout flickr is unknown; built in: twitter"),
         (["decode", "1", "--layout", "epoch=0,fields=t:40"], "the field widths add up to 40"),
         (["decode", "0xzz"], "0xzz is not a hex number: z at position 3"),

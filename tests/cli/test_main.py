@@ -114,7 +114,7 @@ def test_machine_32_exits_1_naming_field_value_and_range(
         (["decode", "-5"], "negative"),
         (["decode", "9223372036854775808"], "sign bit"),
         (["decode", "18446744073709551616"], "more than 64 bits"),
-        (["decode", "12abc"], "paste an id, or a tweet, Discord, Mastodon or Instagram link"),
+        (["decode", "12abc"], "paste an ID, or a tweet, Discord, Mastodon or Instagram link"),
         (["compose", "--timestamp", "5", "--datacenter", "0", "--machine", "0"], "before"),
         (["compose", "--datacenter", "", "--machine", "0"], "datacenter is empty"),
         (["compose", "--datacenter", "0", "--machine", "0", "--sequence", "4096"], "4095"),

@@ -104,7 +104,7 @@ def test_fields_not_given_are_zero_and_unknown_ones_are_refused() -> None:
     with pytest.raises(UnknownFieldError) as caught:
         compose(NOW, "discord", datacenter=1)
     message = str(caught.value)
-    assert "Discord ids have no field datacenter (given 1)" in message
+    assert "Discord IDs have no field datacenter (given 1)" in message
     assert "worker, process, increment" in message
 
 
@@ -258,7 +258,7 @@ def test_readings_leave_out_layouts_that_cannot_hold_the_number() -> None:
 def test_readings_of_a_number_no_layout_holds_is_an_error() -> None:
     with pytest.raises(IdTooLargeError) as caught:
         readings(2**64)
-    assert "Snowflake ids are in range 0..18446744073709551615" in str(caught.value)
+    assert "Snowflake IDs are in range 0..18446744073709551615" in str(caught.value)
     assert readings(2**64 - 1, clock=FakeClock(NOW)) == ()
 
 

@@ -153,7 +153,7 @@ def test_the_ambiguity_message_reads_in_both_languages() -> None:
 def test_anything_else_gets_an_error_that_says_what_was_expected(text: str) -> None:
     with pytest.raises(NotAnIdOrLinkError) as caught:
         read_pasted(text)
-    assert "paste an id, or a tweet, Discord, Mastodon or Instagram link" in str(caught.value)
+    assert "paste an ID, or a tweet, Discord, Mastodon or Instagram link" in str(caught.value)
     assert "dán một ID" in caught.value.message("vi")
 
 

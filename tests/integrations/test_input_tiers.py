@@ -117,14 +117,14 @@ ENTRY_POINTS = {
 }
 TIERS = ("strict", "programs", "people")
 
-NEGATIVE = ("id_negative", "{label} -5 is negative; Twitter ids are in range 0..{max}")
+NEGATIVE = ("id_negative", "{label} -5 is negative; Twitter IDs are in range 0..{max}")
 SPACES = ("contains_spaces", "{label} ' 4194439168' contains spaces; give the digits alone")
 NOT_WHOLE = ("not_an_integer", "{label} {text} is not a whole number")
 EMPTY = ("empty_value", "{label} is empty; a whole number is required")
 SIGN_BIT = (
     "id_sign_bit_set",
-    "{label} 9223372036854775808 has the sign bit (bit 63) set; Twitter ids are in range"
-    " 0..{max} (Discord, Instagram and Mastodon ids use bit 63 for time and can be this large)",
+    "{label} 9223372036854775808 has the sign bit (bit 63) set; Twitter IDs are in range"
+    " 0..{max} (Discord, Instagram and Mastodon IDs use bit 63 for time and can be this large)",
 )
 EVERYWHERE = frozenset(ENTRY_POINTS)
 LENIENT = frozenset({"parse", "decode", "django_form", "read_id", "cli", "http_api"})
@@ -155,7 +155,7 @@ GROUPS = (
 )
 NOT_A_LINK = (
     "not_an_id_or_link",
-    "{label} {text} is not an id snowid can read: paste an id, or a tweet, Discord, Mastodon"
+    "{label} {text} is not an ID snowid can read: paste an ID, or a tweet, Discord, Mastodon"
     " or Instagram link",
 )
 PEOPLE_WORDS: dict[str, dict[str, tuple[str, str]]] = {

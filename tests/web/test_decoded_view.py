@@ -60,12 +60,12 @@ def test_the_reading_steps_take_each_field_out_then_add_the_epoch() -> None:
     view = decoded_view(decode(DISCORD_ID, "discord", clock=NOW), "en", NOW)
     assert view.reading is not None
     assert [(s.label, s.expression, s.result) for s in view.reading.extract] == [
-        ("Timestamp", f"{DISCORD_ID} >> 22", "41944705796"),
-        ("Worker", f"({DISCORD_ID} >> 17) & 31", "1"),
-        ("Process", f"({DISCORD_ID} >> 12) & 31", "0"),
-        ("Increment", f"{DISCORD_ID} & 4095", "7"),
+        ("Timestamp", f"{DISCORD_ID:,} >> 22", "41,944,705,796"),
+        ("Worker", f"({DISCORD_ID:,} >> 17) & 31", "1"),
+        ("Process", f"({DISCORD_ID:,} >> 12) & 31", "0"),
+        ("Increment", f"{DISCORD_ID:,} & 4,095", "7"),
     ]
-    assert view.reading.to_time == Math("1420070400000 + 41944705796", "1462015105796")
+    assert view.reading.to_time == Math("1,420,070,400,000 + 41,944,705,796", "1,462,015,105,796")
 
 
 def test_a_layout_in_10_ms_units_says_so_and_multiplies() -> None:
@@ -74,7 +74,7 @@ def test_a_layout_in_10_ms_units_says_so_and_multiplies() -> None:
     assert view.blocks[0].name == "sign"
     assert view.blocks[1].value_text == "giá trị 1000 (số đơn vị 10 ms kể từ epoch)"
     assert view.reading is not None
-    assert view.reading.to_time.expression == "1409529600000 + 1000 × 10"
+    assert view.reading.to_time.expression == "1.409.529.600.000 + 1.000 × 10"  # vi groups
     assert view.time.iso == "2014-09-01T00:00:10.000Z"
     assert view.layout is not None
     assert "10 ms" in view.layout.text
@@ -95,7 +95,8 @@ def test_a_twitter_number_keeps_the_seeds_formula_and_lists_its_other_readings()
     view = decoded_view(decode(DISCORD_ID, clock=NOW), "en", NOW)
     assert view.formula is not None
     assert view.reading is None
-    assert view.formula.combine.result == str(DISCORD_ID)
+    assert view.formula.combine.result == f"{DISCORD_ID:,}"
+    assert view.also is None  # the visitor chose Twitter: no reading is singled out
     assert view.readings is not None
     assert [r.layout for r in view.readings] == ["discord", "instagram", "sonyflake"]
     discord = view.readings[0]
@@ -103,6 +104,25 @@ def test_a_twitter_number_keeps_the_seeds_formula_and_lists_its_other_readings()
     assert discord.fields == [("Worker", 1), ("Process", 0), ("Increment", 7)]
     assert discord.href == f"/decode?id={DISCORD_ID}&layout=discord&lang=en"
     assert discord.link_text == "Read as Discord"
+
+
+def test_with_no_layout_chosen_discords_reading_is_the_one_line_and_leaves_the_list() -> None:
+    view = decoded_view(decode(DISCORD_ID, clock=NOW), "en", NOW, chosen=False)
+    assert view.also is not None
+    assert view.also.layout == "discord"
+    assert view.also.href == f"/decode?id={DISCORD_ID}&layout=discord&lang=en"
+    assert [r.layout for r in view.readings or []] == ["instagram", "sonyflake"]
+
+
+def test_no_discord_line_for_a_discord_time_after_now_or_another_layout_shown() -> None:
+    # Read as Discord, an hour after NOW: a plausible reading (within a day), not yet past.
+    future = (NOW.time_ms() + 3_600_000 - DISCORD.epoch_ms) << 22
+    assert "discord" in [d.layout for d in readings(future, clock=NOW)]
+    late = decoded_view(decode(future, clock=NOW), "vi", NOW, chosen=False)
+    assert late.also is None
+    assert "discord" in [r.layout for r in late.readings or []]  # behind the disclosure
+    shown_as_discord = decoded_view(decode(DISCORD_ID, DISCORD, clock=NOW), "en", NOW, chosen=False)
+    assert shown_as_discord.also is None
 
 
 def test_the_readings_leave_out_the_layout_shown_and_link_twitter_without_a_layout() -> None:

@@ -35,10 +35,22 @@ def text_of(html: str) -> str:
     return " ".join(re.sub(r"<[^>]+>", " ", html).split())
 
 
-def selected_layout(html: str) -> list[str]:
-    picker = re.search(r'<select id="f-layout" name="layout".*?</select>', html, re.S)
+def layout_radios(html: str) -> list[tuple[str, bool]]:
+    """The decoder's layout choice: each radio's value and whether it is checked."""
+    picker = re.search(
+        r'<fieldset class="field field-layout layout-choice.*?</fieldset>', html, re.S
+    )
     assert picker is not None
-    return re.findall(r'<option value="([a-z0-9-]+)" selected>', picker.group(0))
+    found = re.findall(r'name="layout" value="([a-z0-9-]*)"( checked)?', picker.group(0))
+    return [(value, bool(checked)) for value, checked in found]
+
+
+def selected_layout(html: str) -> list[str]:
+    """The layout chosen: the decoder's checked radio, or the range page's selected option."""
+    picker = re.search(r'<select id="f-layout" name="layout".*?</select>', html, re.S)
+    if picker is not None:
+        return re.findall(r'<option value="([a-z0-9-]+)" selected>', picker.group(0))
+    return [value for value, checked in layout_radios(html) if checked and value]
 
 
 def test_the_decoder_has_a_layout_picker_twitter_first_and_twitter_by_default(
@@ -47,14 +59,15 @@ def test_the_decoder_has_a_layout_picker_twitter_first_and_twitter_by_default(
     """Issue 19: first comes "from the link (else Twitter)" (value ""), chosen by default,
     so a pasted link's source chooses the layout; then the layouts, Twitter first."""
     html = get(base_url, "/decode", lang="en")
-    picker = re.search(r'<select id="f-layout" name="layout".*?</select>', html, re.S)
-    assert picker is not None
-    names = re.findall(r'<option value="([a-z0-9-]*)"', picker.group(0))
+    names = [value for value, _ in layout_radios(html)]
     assert names == ["", *(layout.name for layout in LAYOUTS)]
     assert names[1] == "twitter"
-    assert '<option value="" selected>From the link (else Twitter)</option>' in html
+    assert layout_radios(html)[0] == ("", True)
+    assert "From the link (else Twitter)</label>" in html
     assert selected_layout(html) == []
-    assert '<label for="f-layout">Layout</label>' in html
+    assert "<legend>Read the ID as</legend>" in html
+    # The choice comes before the box the ID is typed in (and so before the result).
+    assert html.index('id="f-layout-auto"') < html.index('id="f-id"')
     assert re.search(r'<form id="decode-form"[^>]*method="get" action="/decode"', html)
 
 
@@ -85,13 +98,19 @@ def test_a_number_plausible_in_several_layouts_lists_them_side_by_side(base_url:
     html = get(base_url, "/decode", id=DISCORD_ID, lang="vi")
     table = re.search(r'<table class="ids readings" id="out-readings".*?</table>', html, re.S)
     assert table is not None
-    assert re.findall(r'<tr data-layout="([a-z-]+)">', table.group(0)) == [
-        "discord",
-        "instagram",
-        "sonyflake",
-    ]
-    assert "Đọc theo Discord" in table.group(0)
-    assert "Các cách đọc hợp lý khác" in html
+    # Issue 19: Discord, the one reading named under the time (the visitor chose no layout
+    # and its time is between 2015 and now); the others behind a disclosure.
+    also = re.search(r'<p class="also" id="out-also" data-layout="discord">.*?</p>', html, re.S)
+    assert also is not None
+    assert "Đọc theo Discord" in also.group(0)
+    assert "2016-04-30 11:18:25.796 UTC" in also.group(0)
+    more = re.search(
+        r'<details class="readings-more" id="out-readings-more">.*?</details>', html, re.S
+    )
+    assert more is not None
+    assert "Các cách đọc khác (2)" in more.group(0)
+    assert re.findall(r'<tr data-layout="([a-z-]+)">', table.group(0)) == ["instagram", "sonyflake"]
+    assert table.group(0) in more.group(0)
 
 
 def test_an_unknown_layout_is_an_error_under_the_picker_not_a_guess(base_url: str) -> None:

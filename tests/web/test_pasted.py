@@ -71,7 +71,7 @@ def test_a_bare_grouped_number_keeps_the_default_layout(client: TestClient) -> N
 @pytest.mark.parametrize(
     ("text", "lang", "code", "words"),
     [
-        ("hello", "en", "not_an_id_or_link", "paste an id, or a tweet, Discord"),
+        ("hello", "en", "not_an_id_or_link", "paste an ID, or a tweet, Discord"),
         ("hello", "vi", "not_an_id_or_link", "hãy dán một ID"),
         ("1.000", "en", "digit_groups", "ambiguous"),
         ("1,000", "vi", "digit_groups", "không rõ nghĩa"),
@@ -157,4 +157,4 @@ def test_a_link_chosen_layout_can_be_changed_with_the_picker(client: TestClient)
         "/decode", params={"id": "<@175928847299117063>", "layout": "twitter", "lang": "en"}
     ).text
     assert "the layout the link names" not in html
-    assert '<option value="twitter" selected>' in html
+    assert 'name="layout" value="twitter" checked>' in html

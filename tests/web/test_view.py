@@ -187,15 +187,17 @@ def test_the_result_keeps_the_seeds_three_steps_and_the_copy_values() -> None:
     view = result_view(SnowId(SEED_ID), "en", now_ms=SEED_MS)
     assert view.formula is not None
     assert view.reading is None
-    assert view.formula.delta == Math("1288834975657 − 1288834974657", "1000")
-    assert [s.result for s in view.formula.shifts] == ["4194304000", "131072", "4096", "0"]
+    # The worked steps group their digits the page's way (nothing in them is copied).
+    assert view.formula.delta == Math("1,288,834,975,657 − 1,288,834,974,657", "1,000")
+    assert [s.result for s in view.formula.shifts] == ["4,194,304,000", "131,072", "4,096", "0"]
     assert [s.key for s in view.formula.shifts] == [
         "timestamp",
         "datacenter",
         "machine",
         "sequence",
     ]
-    assert view.formula.combine.result == str(SEED_ID)
+    assert view.formula.combine.result == f"{SEED_ID:,}"
+    assert view.decimal == str(SEED_ID)  # the copied value stays plain digits
     assert view.binary == format(SEED_ID, "064b")
     assert view.time.iso == "2010-11-04T01:42:55.657Z"
     assert view.time.relative == "now"

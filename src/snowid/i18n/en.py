@@ -9,7 +9,7 @@ MESSAGES: dict[str, str] = {
     "not_an_integer": "{field} {value} is not a whole number",
     "contains_spaces": "{field} {value} contains spaces; give the digits alone",
     "not_an_id_or_link": (
-        "{field} {value} is not an id snowid can read: paste an id, or a tweet, Discord,"
+        "{field} {value} is not an ID snowid can read: paste an ID, or a tweet, Discord,"
         " Mastodon or Instagram link"
     ),
     "digit_groups": "{field} {value}: the digits are grouped by {separator} irregularly",
@@ -35,17 +35,17 @@ MESSAGES: dict[str, str] = {
         " {milliseconds}"
     ),
     "timestamp_after_end": (
-        "timestamp {value} is past {max_utc}, the last time {layout} ids can hold;"
+        "timestamp {value} is past {max_utc}, the last time {layout} IDs can hold;"
         " the allowed range is {min}..{max}"
     ),
-    "invalid_id": "{field} {value} is not an id of the {layout} layout, which are 0..{max}",
-    "id_negative": "{field} {value} is negative; {layout} ids are in range 0..{max}",
+    "invalid_id": "{field} {value} is not an ID of the {layout} layout, which are 0..{max}",
+    "id_negative": "{field} {value} is negative; {layout} IDs are in range 0..{max}",
     "id_too_large": (
-        "{field} {value} needs more than {bits} bits; {layout} ids are in range 0..{max}"
+        "{field} {value} needs more than {bits} bits; {layout} IDs are in range 0..{max}"
     ),
     "id_sign_bit_set": (
-        "{field} {value} has the sign bit (bit {bit}) set; {layout} ids are in range"
-        " 0..{max} (Discord, Instagram and Mastodon ids use bit {bit} for time and can be"
+        "{field} {value} has the sign bit (bit {bit}) set; {layout} IDs are in range"
+        " 0..{max} (Discord, Instagram and Mastodon IDs use bit {bit} for time and can be"
         " this large)"
     ),
     "window_reversed": (
@@ -103,7 +103,7 @@ MESSAGES: dict[str, str] = {
     "invalid_layout.no_fields": (
         "{field} {value} cannot be used: a layout needs at least its time field"
     ),
-    "unknown_field": "{layout} ids have no field {field} (given {value}); their fields: {allowed}",
+    "unknown_field": "{layout} IDs have no field {field} (given {value}); their fields: {allowed}",
     "invalid_encoding": "{field} {value} is not a number in that base",
     "invalid_encoding.unknown_base": "{field} {value} is unknown; known bases: {allowed}",
     "invalid_encoding.digit": (
@@ -303,7 +303,7 @@ MESSAGES: dict[str, str] = {
     "layout.sonyflake-v2": "Sonyflake v2",
     "layout.mastodon": "Mastodon",
     "layout_note.twitter": "the one layout snowid generates; bit 63 is a sign bit, always 0",
-    "layout_note.discord": "bit 63 is the top of the time: ids are unsigned 64-bit numbers",
+    "layout_note.discord": "bit 63 is the top of the time: IDs are unsigned 64-bit numbers",
     "layout_note.instagram": "bit 63 is the top of the time; the shard is a logical database shard",
     "layout_note.sonyflake": "time in 10 ms units; Sony's field order is time, sequence, machine",
     "layout_note.sonyflake-v2": (
@@ -314,10 +314,10 @@ MESSAGES: dict[str, str] = {
         "Unix milliseconds; the low 16 bits are a hash plus a per-table sequence, not a counter"
     ),
     "warning.before_first_snowflake": (
-        "This number is at most 29700859247. Tweets with ids that small were numbered by"
+        "This number is at most 29700859247. Tweets with IDs that small were numbered by"
         " Twitter's old sequential counter, before Snowflake began in November 2010: if it"
-        " is one of those tweet ids, it holds no time, and the time above is not when the"
-        " tweet was posted. An id composed for the first seconds after the epoch (such as"
+        " is one of those tweet IDs, it holds no time, and the time above is not when the"
+        " tweet was posted. An ID composed for the first seconds after the epoch (such as"
         " 4194439168) looks the same, and its time is the one it was composed with."
     ),
     "warning.in_the_future": (
@@ -326,7 +326,7 @@ MESSAGES: dict[str, str] = {
     ),
     "warning.instagram_bigint": (
         "Read as the negative bigint Instagram's next_id() stores ({stored}): the same 64"
-        " bits as the id {id}, which is what snowid shows and composes."
+        " bits as the ID {id}, which is what snowid shows and composes."
     ),
     "pasted.server": "server",
     "pasted.channel": "channel",

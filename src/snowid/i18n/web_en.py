@@ -6,7 +6,7 @@ MESSAGES: dict[str, str] = {
     # --- page frame ------------------------------------------------------------------
     "web.title": "Snowflake ID generator: unique IDs from many machines, explained bit by bit",
     "web.description": (
-        "Generate a Twitter Snowflake ID from a timestamp, a datacenter id, a machine id and a"
+        "Generate a Twitter Snowflake ID from a timestamp, a datacenter ID, a machine ID and a"
         " sequence, see how its 64 bits are filled and the formula worked through, or decode"
         " an existing ID."
     ),
@@ -23,14 +23,14 @@ MESSAGES: dict[str, str] = {
     # --- compose form ----------------------------------------------------------------
     "web.compose.heading": "Generate a Snowflake ID",
     "web.compose.intro": (
-        "Enter the four fields. The id and its 64 bits update as you type;"
+        "Enter the four fields. The ID and its 64 bits update as you type;"
         " without JavaScript, press Generate."
     ),
     "web.label.timestamp": "Timestamp (Unix ms)",
     "web.hint.timestamp": "From 1288834974657 to 3487858230208. Leave blank for now.",
-    "web.label.datacenter": "Datacenter id",
+    "web.label.datacenter": "Datacenter ID",
     "web.hint.datacenter": "0 to 31 (5 bits)",
-    "web.label.machine": "Machine id",
+    "web.label.machine": "Machine ID",
     "web.hint.machine": "0 to 31 (5 bits)",
     "web.label.sequence": "Sequence",
     "web.hint.sequence": "0 to 4095 (12 bits). Leave blank for 0.",
@@ -45,7 +45,7 @@ MESSAGES: dict[str, str] = {
     "web.decode.heading": "Decode a Snowflake ID",
     "web.decode.intro": (
         "Paste an ID in decimal or hexadecimal (0x…) to see its time and its fields: for a"
-        " Twitter ID the datacenter id, machine id and sequence; pick another layout for the IDs"
+        " Twitter ID the datacenter ID, machine ID and sequence; pick another layout for the IDs"
         " of Discord, Instagram, Sonyflake or Mastodon. Several IDs, one per line (up to 100),"
         " are shown as a table."
     ),
@@ -80,18 +80,18 @@ MESSAGES: dict[str, str] = {
     "web.explain.structure_h": "Structure",
     "web.explain.structure": (
         "A Snowflake ID is a 64-bit whole number. Read from the most significant bit down, it"
-        " holds a sign bit that is always 0, so the id is always positive; 41 bits of time,"
-        " counted in milliseconds since the Twitter epoch; 5 bits of datacenter id; 5 bits of"
-        " machine id; and a 12-bit sequence that tells apart the ids one machine makes within"
-        " the same millisecond. Because time sits in the highest bits, a later id is a larger"
+        " holds a sign bit that is always 0, so the ID is always positive; 41 bits of time,"
+        " counted in milliseconds since the Twitter epoch; 5 bits of datacenter ID; 5 bits of"
+        " machine ID; and a 12-bit sequence that tells apart the IDs one machine makes within"
+        " the same millisecond. Because time sits in the highest bits, a later ID is a larger"
         " number."
     ),
     "web.explain.formula_h": "Formula",
     "web.explain.formula": (
-        "With t the timestamp in milliseconds, c the datacenter id, m the machine id and s the"
+        "With t the timestamp in milliseconds, c the datacenter ID, m the machine ID and s the"
         " sequence: first d = t − 1288834974657, then I = (d << 22) | (c << 17) | (m << 12) | s."
         " Shifting left by 22 bits multiplies by 2²² = 4,194,304. The shifts follow from the"
-        " widths: the sequence takes 12 bits, the machine id 5 more (17), the datacenter id 5"
+        " widths: the sequence takes 12 bits, the machine ID 5 more (17), the datacenter ID 5"
         " more (22). No two shifted fields overlap, so the OR gives the same result as a sum."
     ),
     "web.explain.limits_h": "Limits",
@@ -104,22 +104,22 @@ MESSAGES: dict[str, str] = {
         " fits is 3487858230208, on 2080-07-10 17:30:30.208 UTC."
     ),
     "web.explain.limit_sequence": (
-        "4,096 per millisecond: one machine can make at most 4,096 different ids (sequence 0"
+        "4,096 per millisecond: one machine can make at most 4,096 different IDs (sequence 0"
         " to 4095) in a millisecond; a real generator waits for the next millisecond after"
         " that."
     ),
     "web.explain.limit_identities": (
-        "1,024 identities: 32 datacenter ids × 32 machine ids. Two machines running with the"
-        " same pair at the same time can produce the same id."
+        "1,024 identities: 32 datacenter IDs × 32 machine IDs. Two machines running with the"
+        " same pair at the same time can produce the same ID."
     ),
     "web.explain.limit_order": (
-        "Ordering across machines: ids sort by time only as well as the machines' clocks"
-        " agree. Ids from one machine are in order; ids from two machines whose clocks differ"
+        "Ordering across machines: IDs sort by time only as well as the machines' clocks"
+        " agree. IDs from one machine are in order; IDs from two machines whose clocks differ"
         " may not be."
     ),
     "web.explain.stateless": (
-        "This page keeps no state: it computes one id from whatever you enter. The service"
-        " behind it also issues fresh ids (POST /api/ids), each process under its own"
+        "This page keeps no state: it computes one ID from whatever you enter. The service"
+        " behind it also issues fresh IDs (POST /api/ids), each process under its own"
         " leased identity."
     ),
     # --- the service -----------------------------------------------------------------
@@ -218,7 +218,7 @@ MESSAGES: dict[str, str] = {
     ),
     "web.faq.formula_q": "What is the Snowflake ID formula?",
     "web.faq.formula_a": (
-        "id = ((timestamp − epoch) << 22) | (datacenter << 17) | (machine << 12) | sequence,"
+        "ID = ((timestamp − epoch) << 22) | (datacenter << 17) | (machine << 12) | sequence,"
         " where the epoch is a fixed start date (1288834974657 ms, 4 November 2010) and <<"
         " shifts the bits to the left."
     ),
@@ -229,7 +229,7 @@ MESSAGES: dict[str, str] = {
     ),
     "web.faq.decode_q": "Does this tool decode an existing Snowflake ID?",
     "web.faq.decode_a": (
-        "Yes. Paste an ID into the decoder to see its timestamp, datacenter id, machine id and"
+        "Yes. Paste an ID into the decoder to see its timestamp, datacenter ID, machine ID and"
         " sequence, with the same bit-by-bit breakdown. It reads decimal or hexadecimal (0x…),"
         " and up to 100 IDs at once, one per line. Pick a layout to read the IDs of Discord,"
         " Instagram, Sonyflake or Mastodon."
@@ -271,8 +271,8 @@ MESSAGES: dict[str, str] = {
     "web.step.shift_h": "Step 2 — shift each field into place",
     "web.step.combine_h": "Step 3 — combine with bitwise OR (the same as adding: no bits overlap)",
     "web.step.shift.timestamp": "the delta (timestamp)",
-    "web.step.shift.datacenter": "the datacenter id",
-    "web.step.shift.machine": "the machine id",
+    "web.step.shift.datacenter": "the datacenter ID",
+    "web.step.shift.machine": "the machine ID",
     "web.step.shift.sequence": "the sequence (not shifted: it takes the lowest 12 bits)",
     "web.decode.too_many": (
         "{count} IDs given; the decoder reads up to {max} at once. Split the list."
@@ -326,12 +326,11 @@ MESSAGES: dict[str, str] = {
     "web.result.past_9999": "after the year 9999 (Unix ms {timestamp})",
     "web.result.reading": "How the fields are read, worked through",
     "web.result.why_no_generator": "Why the generator makes only Twitter IDs",
-    "web.result.open_range": "All IDs of this layout made at the same moment",
+    "web.result.open_range": "See all IDs of this layout made at the same moment",
     "web.warning.label": "Warning:",
     "web.warning_short.before_first_snowflake": "older than Snowflake: may hold no time",
     "web.warning_short.in_the_future": "more than a day ahead",
     "web.announce.warnings": "Warnings: {count}, shown under the time.",
-    "web.readings.heading": "Other plausible readings",
     "web.readings.intro": (
         "The number alone does not say which system made it. Read in the layouts below it"
         " also gives a time no later than tomorrow; if it did not come from {layout}, choose"
@@ -425,10 +424,75 @@ MESSAGES: dict[str, str] = {
         "Can this tool generate IDs in other layouts, such as Discord's or Instagram's?"
     ),
     "web.faq.layouts_a": (
-        "No. Generating stays Twitter-only, with the fixed Twitter epoch, as in the original"
-        " tool. The other layouts the decoder knows (Discord, Instagram, Sonyflake, Sonyflake v2"
-        " and Mastodon) are for reading IDs that already exist, for finding the IDs made between"
+        "No. Generating stays Twitter-only, with the fixed Twitter epoch. The other layouts"
+        " the decoder knows (Discord, Instagram, Sonyflake, Sonyflake v2 and Mastodon) are for reading IDs that already exist, for finding the IDs made between"
         " two times, and for composing IDs in tests and data migrations."
     ),
     "web.faq.range_link": "Find the IDs between two times",
+    # --- the layout shown is the layout explained; words and numbers (issue 19) ----------
+    "web.block.sign": "Sign bit",
+    "web.explain.gen_heading": "How a {layout} ID is built",
+    "web.explain.gen_structure": (
+        "A {layout} ID is a 64-bit whole number. From the most significant bit down it holds:"
+        " {parts}. Because time sits in the highest bits, a later ID is a larger number."
+    ),
+    "web.explain.part_sign": "a sign bit, always 0, so the ID is positive",
+    "web.explain.part_time": "{width} bits of time, counted in {tick} since {epoch}",
+    "web.explain.part_field": "{label} in {width} bits",
+    "web.explain.ms": "milliseconds",
+    "web.explain.tick": "ticks of {unit} ms",
+    "web.explain.unsigned": (
+        "There is no sign bit: time starts at bit 63, so a signed 64-bit column shows the"
+        " larger IDs as negative numbers. Store them unsigned, as text or as a wider number."
+    ),
+    "web.explain.gen_formula": (
+        "With t the time in Unix milliseconds, d is the time field: the {tick} since the"
+        " epoch. {legend}. Each field is shifted left past the fields below it; shifting by"
+        " {shift} bits multiplies by {power}. No two shifted fields overlap, so the OR gives"
+        " the same result as a sum."
+    ),
+    "web.explain.letter": "{letter} is the {label}",
+    "web.explain.fields_h": "Fields",
+    "web.explain.meaning_time": "The {tick} since the epoch, {epoch}.",
+    "web.explain.values": "Values 0 to {max}.",
+    "web.explain.gen_epoch": (
+        "Epoch: time is counted from {epoch} ({epoch_ms} ms). Earlier times cannot be held."
+    ),
+    "web.explain.gen_end": (
+        "End: {width} bits of {tick} last about {years} years; the last time an ID holds is {end}."
+    ),
+    "web.explain.gen_per_tick": (
+        "Per tick: {bits} bits sit below the time, so at most {count} different IDs share one"
+        " time value ({tick})."
+    ),
+    "web.explain.example_h": "Worked example",
+    "web.explain.example": (
+        "The form's starting values: timestamp {timestamp} ({utc}) is exactly {delta} ms after"
+        " the epoch, so d = {delta}. With datacenter {datacenter}, machine {machine} and"
+        " sequence {sequence}: d << 22 = {d_shift}, {datacenter} << 17 = {c_shift},"
+        " {machine} << 12 = {m_shift}, and the ID is {d_shift} + {c_shift} + {m_shift} +"
+        " {sequence} = {id}."
+    ),
+    "web.meaning.datacenter": "The datacenter of the machine that made the ID.",
+    "web.meaning.machine": "The machine that made the ID.",
+    "web.meaning.sequence": (
+        "Counts the IDs one generator makes within the same time value; it starts again at 0"
+        " when the time moves on."
+    ),
+    "web.meaning.instagram.sequence": (
+        "A per-table sequence, modulo 1024: tells apart the IDs of one shard in the same"
+        " millisecond."
+    ),
+    "web.meaning.mastodon.sequence": (
+        "Not a counter: two bytes of a hash of the table name, a secret and the time, plus"
+        " the table's sequence. It only tells apart the IDs of one millisecond."
+    ),
+    "web.meaning.worker": "Discord's internal worker that made the ID.",
+    "web.meaning.process": "The process on that worker.",
+    "web.meaning.increment": "Goes up by one for each ID that process makes.",
+    "web.meaning.shard": "The logical shard (database partition) the row belongs to.",
+    "web.layout.legend": "Read the ID as",
+    "web.layout.remembered": "Your last choice, remembered in this browser.",
+    "web.readings.also": "As a Discord ID it would be from {time}:",
+    "web.readings.more": "Other readings ({count})",
 }

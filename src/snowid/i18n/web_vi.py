@@ -63,7 +63,7 @@ MESSAGES: dict[str, str] = {
     "web.result.local": "Thời gian (giờ địa phương)",
     "web.result.local_zone": "múi giờ của máy chủ {zone}",
     "web.result.fields": "Các trường",
-    "web.result.worker": "Worker (trung tâm dữ liệu × 32 + máy)",
+    "web.result.worker": "Nút xử lý (trung tâm dữ liệu × 32 + máy)",
     "web.result.bits": "64 bit của ID",
     "web.result.bits_intro": "Bit có trọng số cao nhất đứng đầu; mỗi khối là một trường.",
     "web.block.width": "{width} bit",
@@ -336,15 +336,14 @@ MESSAGES: dict[str, str] = {
     "web.result.past_9999": "sau năm 9999 (mili giây Unix {timestamp})",
     "web.result.reading": "Cách đọc từng trường, tính từng bước",
     "web.result.why_no_generator": "Vì sao trình tạo chỉ tạo ID của Twitter",
-    "web.result.open_range": "Mọi ID của bố cục này được tạo cùng thời điểm",
+    "web.result.open_range": "Xem mọi ID của bố cục này được tạo cùng thời điểm",
     "web.warning.label": "Cảnh báo:",
     "web.warning_short.before_first_snowflake": "có trước Snowflake: có thể không chứa thời gian",
     "web.warning_short.in_the_future": "đi trước hiện tại hơn một ngày",
     "web.announce.warnings": "Cảnh báo: {count}, hiển thị bên dưới thời gian.",
-    "web.readings.heading": "Các cách đọc hợp lý khác",
     "web.readings.intro": (
         "Chỉ nhìn con số thì không biết hệ thống nào đã tạo ra nó. Đọc theo các bố cục dưới đây,"
-        " nó cũng cho ra một thời điểm không muộn hơn ngày mai; nếu số này không đến từ"
+        " nó cũng cho ra một thời điểm đã qua, hoặc chậm nhất là ngày mai; nếu số này không đến từ"
         " {layout}, hãy chọn bố cục mà nó thực sự đến từ đó."
     ),
     "web.readings.none": (
@@ -368,7 +367,7 @@ MESSAGES: dict[str, str] = {
     "web.field.datacenter": "Trung tâm dữ liệu",
     "web.field.machine": "Máy",
     "web.field.sequence": "Số thứ tự",
-    "web.field.worker": "Worker",
+    "web.field.worker": "Nút xử lý",
     "web.field.process": "Tiến trình",
     "web.field.increment": "Số đếm tăng dần",
     "web.field.shard": "Phân mảnh (shard)",
@@ -377,13 +376,13 @@ MESSAGES: dict[str, str] = {
     "web.range.description": (
         "Nhập hai thời điểm theo giờ UTC và chọn bố cục (Twitter, Discord, Instagram, Sonyflake,"
         " Mastodon) để biết ID nhỏ nhất và lớn nhất được tạo giữa hai thời điểm đó, sẵn sàng"
-        " sao chép vào SQL dưới dạng WHERE id BETWEEN low AND high."
+        " sao chép vào SQL dưới dạng WHERE id BETWEEN <cận dưới> AND <cận trên>."
     ),
     "web.range.heading": "Các ID được tạo giữa hai thời điểm",
     "web.range.intro": (
         "Chọn một khoảng thời gian theo giờ UTC và một bố cục. Kết quả là ID đầu tiên và ID cuối"
-        " cùng có thể được tạo trong khoảng đó, để WHERE id BETWEEN low AND high chọn đúng các"
-        " ID của khoảng ấy; hai giá trị này cũng dùng được làm since_id và max_id khi gọi API."
+        " cùng có thể được tạo trong khoảng đó, để WHERE id BETWEEN <cận dưới> AND <cận trên> chọn"
+        " đúng các ID của khoảng ấy; hai giá trị này cũng dùng được làm since_id và max_id khi gọi API."
     ),
     "web.label.from": "Từ (UTC)",
     "web.hint.from": "Ngày giờ theo UTC, chính xác đến mili giây; tính cả thời điểm này.",
@@ -395,8 +394,8 @@ MESSAGES: dict[str, str] = {
     "web.range.from_utc": "Từ (UTC)",
     "web.range.to_utc": "Đến (UTC)",
     "web.range.now": "để trống: bây giờ",
-    "web.range.low": "low (ID đầu tiên)",
-    "web.range.high": "high (ID cuối cùng)",
+    "web.range.low": "Cận dưới (ID đầu tiên)",
+    "web.range.high": "Cận trên (ID cuối cùng)",
     "web.range.empty": (
         "Không ID nào của bố cục này có thể được tạo trong khoảng đó: thời điểm kết thúc đứng"
         " trước thời điểm bắt đầu, hoặc cả khoảng nằm ngoài thời gian mà bố cục biểu diễn được."
@@ -404,35 +403,35 @@ MESSAGES: dict[str, str] = {
     "web.range.sql_heading": "SQL",
     "web.range.sql_intro": "Tính cả hai đầu; cột ID trong bảng của bạn có thể mang tên khác.",
     "web.range.before_epoch": (
-        "Khoảng thời gian bắt đầu trước epoch của {layout}, lúc chưa có ID nào: low là ID đầu"
-        " tiên của bố cục."
+        "Khoảng thời gian bắt đầu trước epoch của {layout}, lúc chưa có ID nào: cận dưới là"
+        " ID đầu tiên của bố cục."
     ),
     "web.range.after_end": (
         "Khoảng thời gian kết thúc sau thời điểm cuối cùng mà ID của {layout} biểu diễn được:"
-        " high là ID cuối cùng của bố cục."
+        " cận trên là ID cuối cùng của bố cục."
     ),
     "web.range.ticks": (
         "{layout} tính thời gian theo từng nhịp {unit} ms: thời điểm bắt đầu rơi vào giữa một"
         " nhịp được dời lên nhịp kế tiếp, còn thời điểm kết thúc rơi vào giữa một nhịp thì vẫn"
         " giữ các ID của nhịp đó."
     ),
-    "web.range.decode_low": "Giải mã low",
-    "web.range.decode_high": "Giải mã high",
+    "web.range.decode_low": "Giải mã cận dưới",
+    "web.range.decode_high": "Giải mã cận trên",
     "web.range.api": "Kết quả tương tự từ API JSON",
     "web.range.how_h": "Cách tìm hai giá trị này",
     "web.range.how_1": (
         "Thời gian nằm ở các bit cao nhất của ID Snowflake, nên các ID xếp theo thứ tự thời điểm"
         " chúng được tạo. ID đầu tiên của một mili giây có mọi bit bên dưới phần thời gian bằng"
-        " 0, ID cuối cùng có tất cả các bit đó bằng 1. low là ID đầu tiên của mili giây đầu tiên"
-        " trong khoảng, high là ID cuối cùng của mili giây cuối cùng: tính cả hai đầu, và không"
+        " 0, ID cuối cùng có tất cả các bit đó bằng 1. Cận dưới là ID đầu tiên của mili giây"
+        " đầu tiên trong khoảng, cận trên là ID cuối cùng của mili giây cuối cùng: tính cả hai đầu, và không"
         " ID nào được tạo ngoài khoảng lại nằm giữa hai giá trị này."
     ),
     "web.range.how_2": (
         "snowid chỉ tạo ID theo bố cục của Twitter. Các bố cục khác có mặt ở đây để truy vấn"
         " ID do hệ thống khác tạo ra, để chọn dữ liệu kiểm thử và để kiểm tra khi chuyển dữ liệu."
     ),
-    "web.button.copy_low": "Sao chép low",
-    "web.button.copy_high": "Sao chép high",
+    "web.button.copy_low": "Sao chép cận dưới",
+    "web.button.copy_high": "Sao chép cận trên",
     "web.button.copy_sql": "Sao chép câu SQL",
     "web.announce.range": "cận dưới {low}, cận trên {high}",
     "web.announce.range_empty": "Không có ID nào trong khoảng đó",
@@ -440,10 +439,79 @@ MESSAGES: dict[str, str] = {
         "Công cụ này có tạo được ID theo bố cục khác, chẳng hạn của Discord hay Instagram, không?"
     ),
     "web.faq.layouts_a": (
-        "Không. Việc tạo ID chỉ dùng bố cục của Twitter với epoch cố định của Twitter, đúng như"
-        " công cụ gốc. Các bố cục khác mà trình giải mã hiểu (Discord, Instagram, Sonyflake,"
-        " Sonyflake v2 và Mastodon) dùng để đọc những ID đã có, tìm các ID được tạo giữa hai"
+        "Không. Việc tạo ID chỉ dùng bố cục của Twitter với epoch cố định của Twitter. Các"
+        " bố cục khác mà trình giải mã hiểu (Discord, Instagram, Sonyflake, Sonyflake v2 và"
+        " Mastodon) dùng để đọc những ID đã có, tìm các ID được tạo giữa hai"
         " thời điểm, và ghép ID cho việc kiểm thử hay chuyển dữ liệu (migration)."
     ),
     "web.faq.range_link": "Tìm các ID giữa hai thời điểm",
+    # --- bố cục hiển thị cũng là bố cục được giải thích; chữ và số (issue 19) -------------
+    "web.block.sign": "Bit dấu",
+    "web.explain.gen_heading": "ID {layout} được tạo như thế nào",
+    "web.explain.gen_structure": (
+        "ID {layout} là một số nguyên 64 bit. Đọc từ bit có trọng số cao nhất xuống, ID gồm:"
+        " {parts}. Vì thời gian nằm ở các bit cao nhất, ID tạo sau luôn là số lớn hơn."
+    ),
+    "web.explain.part_sign": "một bit dấu luôn bằng 0 nên ID luôn là số dương",
+    "web.explain.part_time": "{width} bit thời gian, tính bằng {tick} kể từ {epoch}",
+    "web.explain.part_field": "{label}: {width} bit",
+    "web.explain.ms": "mili giây",
+    "web.explain.tick": "nhịp {unit} ms",
+    "web.explain.unsigned": (
+        "Không có bit dấu: thời gian bắt đầu ngay từ bit 63, nên một cột số nguyên 64 bit có"
+        " dấu sẽ hiển thị các ID lớn thành số âm. Hãy lưu chúng dưới dạng số không dấu, chuỗi"
+        " ký tự hoặc một kiểu số rộng hơn."
+    ),
+    "web.explain.gen_formula": (
+        "Gọi t là thời điểm tính bằng mili giây Unix; d là trường thời gian: số {tick} kể từ"
+        " epoch. {legend}. Mỗi trường được dịch trái qua các trường nằm bên dưới nó; dịch"
+        " {shift} bit nghĩa là nhân với {power}. Các trường sau khi dịch không chồng lên nhau,"
+        " nên phép OR cho cùng kết quả với phép cộng."
+    ),
+    "web.explain.letter": "{letter} là {label}",
+    "web.explain.fields_h": "Các trường",
+    "web.explain.meaning_time": "Số {tick} kể từ epoch, {epoch}.",
+    "web.explain.values": "Giá trị từ 0 đến {max}.",
+    "web.explain.gen_epoch": (
+        "Epoch: thời gian được tính từ {epoch} ({epoch_ms} ms). Không biểu diễn được các thời"
+        " điểm sớm hơn."
+    ),
+    "web.explain.gen_end": (
+        "Điểm cuối: {width} bit {tick} đủ dùng khoảng {years} năm; thời điểm cuối cùng một ID"
+        " biểu diễn được là {end}."
+    ),
+    "web.explain.gen_per_tick": (
+        "Trong một nhịp: bên dưới phần thời gian có {bits} bit, nên tối đa {count} ID khác nhau"
+        " có cùng một giá trị thời gian ({tick})."
+    ),
+    "web.explain.example_h": "Ví dụ tính từng bước",
+    "web.explain.example": (
+        "Các giá trị ban đầu của biểu mẫu: dấu thời gian {timestamp} ({utc}) cách epoch đúng"
+        " {delta} ms, nên d = {delta}. Với trung tâm dữ liệu {datacenter}, máy {machine} và số"
+        " thứ tự {sequence}: d << 22 = {d_shift}, {datacenter} << 17 = {c_shift},"
+        " {machine} << 12 = {m_shift}, và ID là {d_shift} + {c_shift} + {m_shift} +"
+        " {sequence} = {id}."
+    ),
+    "web.meaning.datacenter": "Trung tâm dữ liệu của máy đã tạo ID.",
+    "web.meaning.machine": "Máy đã tạo ID.",
+    "web.meaning.sequence": (
+        "Đếm các ID mà một bộ tạo sinh ra trong cùng một giá trị thời gian; quay về 0 khi thời"
+        " gian sang giá trị mới."
+    ),
+    "web.meaning.instagram.sequence": (
+        "Số thứ tự riêng của từng bảng, lấy theo mô-đun 1024: phân biệt các ID của một phân"
+        " mảnh trong cùng một mili giây."
+    ),
+    "web.meaning.mastodon.sequence": (
+        "Không phải bộ đếm: hai byte của một mã băm từ tên bảng, một giá trị bí mật và thời"
+        " điểm, cộng với số thứ tự của bảng. Nó chỉ phân biệt các ID trong cùng một mili giây."
+    ),
+    "web.meaning.worker": "Nút xử lý nội bộ của Discord đã tạo ID.",
+    "web.meaning.process": "Tiến trình chạy trên nút xử lý đó.",
+    "web.meaning.increment": "Tăng thêm một với mỗi ID mà tiến trình đó tạo ra.",
+    "web.meaning.shard": "Phân mảnh logic (một phần của cơ sở dữ liệu) chứa dòng dữ liệu.",
+    "web.layout.legend": "Đọc ID theo bố cục",
+    "web.layout.remembered": "Lựa chọn lần trước của bạn, được trình duyệt này ghi nhớ.",
+    "web.readings.also": "Nếu là ID Discord, số này có từ {time}:",
+    "web.readings.more": "Các cách đọc khác ({count})",
 }

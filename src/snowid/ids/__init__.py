@@ -45,7 +45,7 @@ from snowid.ids._fields import (
     read_people_int,
     read_people_time,
 )
-from snowid.ids._groups import DigitGroupError
+from snowid.ids._groups import GROUP_MARKS, DigitGroupError
 from snowid.ids._layout import TWITTER, TwitterLayout
 from snowid.ids._parse import parse_time, strict_int, to_int, wrong_type
 from snowid.ids._pasted import NotAnIdOrLinkError, Pasted, PastedId, read_pasted
@@ -56,6 +56,7 @@ from snowid.ids._validate import MAX_EXACT_MS
 __all__ = [
     "BEFORE_FIRST_SNOWFLAKE",
     "COMPOSE_FIELDS",
+    "GROUP_MARKS",
     "INSTAGRAM_BIGINT",
     "IN_THE_FUTURE",
     "LAYOUTS",

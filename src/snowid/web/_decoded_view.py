@@ -37,6 +37,8 @@ from snowid.web._view import (
     bit_groups,
     decode_href,
     field_label,
+    group_digits,
+    group_numbers,
     input_value,
     layout_blocks,
     math,
@@ -193,6 +195,10 @@ class ResultView:
     layout: LayoutSummary | None = None
     warnings: list[WarningView]
     readings: list[ReadingRow] | None = None
+    """The other readings, behind a disclosure (None on the compose page)."""
+    also: ReadingRow | None = None
+    """The one reading named under the time: Discord, when the visitor chose no layout, the
+    number was read as Twitter and its Discord time lies between 2015 and now."""
     range_href: str | None = None
 
 
@@ -203,9 +209,12 @@ def result_view(snow_id: SnowId, lang: str, now_ms: int | None = None) -> Result
     return _result(decode(snow_id), lang, now, decoder=None)
 
 
-def decoded_view(decoded: Decoded, lang: str, clock: Clock = SYSTEM_CLOCK) -> ResultView:
-    """Everything the decoder shows of one number read in one layout."""
-    return _result(decoded, lang, clock.time_ms(), decoder=clock)
+def decoded_view(
+    decoded: Decoded, lang: str, clock: Clock = SYSTEM_CLOCK, *, chosen: bool = True
+) -> ResultView:
+    """Everything the decoder shows of one number read in one layout; ``chosen`` False: the
+    layout is the default, neither the visitor nor a pasted link chose it."""
+    return _result(decoded, lang, clock.time_ms(), decoder=clock, chosen=chosen)
 
 
 def readings_view(decoded: Decoded, lang: str, clock: Clock = SYSTEM_CLOCK) -> list[ReadingRow]:
@@ -242,7 +251,9 @@ def _range_href(decoded: Decoded, lang: str) -> str | None:
     return "/range?" + urlencode(query)
 
 
-def _result(decoded: Decoded, lang: str, now: int, *, decoder: Clock | None) -> ResultView:
+def _result(
+    decoded: Decoded, lang: str, now: int, *, decoder: Clock | None, chosen: bool = True
+) -> ResultView:
     """The one builder of a result: what every id shows, then what the decoder adds when
     ``decoder`` (its clock, for the readings) is given."""
     t = translator(lang)
@@ -263,10 +274,16 @@ def _result(decoded: Decoded, lang: str, now: int, *, decoder: Clock | None) -> 
         formula, reading, compose_href = None, _reading(decoded, lang), None
     announce = translate("web.announce.id", lang, id=decimal)
     layout, warnings, others, range_href = None, [], None, None
+    also = None
     if decoder is not None:
         layout = layout_summary(spec, lang)
         warnings = [WarningView(m["code"], m["message"]) for m in decoded.messages(lang)]
         others = readings_view(decoded, lang, decoder)
+        if not chosen and spec is DEFAULT_LAYOUT:
+            also = next(
+                (r for r in others if r.layout == "discord" and r.time.timestamp <= now), None
+            )
+            others = [r for r in others if r is not also]
         range_href = _range_href(decoded, lang)
         if warnings:
             announce += ". " + t("web.announce.warnings", count=len(warnings))
@@ -286,6 +303,7 @@ def _result(decoded: Decoded, lang: str, now: int, *, decoder: Clock | None) -> 
         layout=layout,
         warnings=warnings,
         readings=others,
+        also=also,
         range_href=range_href,
     )
 
@@ -307,9 +325,9 @@ def _formula(view: Breakdown, lang: str) -> Formula:
     t = translator(lang)
     delta, *shifts, combine = view.steps
     return Formula(
-        delta=math(delta),
-        shifts=[math(s, t(f"web.step.shift.{s.key}"), keyed=True) for s in shifts],
-        combine=math(combine),
+        delta=math(delta, lang),
+        shifts=[math(s, lang, t(f"web.step.shift.{s.key}"), keyed=True) for s in shifts],
+        combine=math(combine, lang),
     )
 
 
@@ -335,10 +353,19 @@ def _reading(decoded: Decoded, lang: str) -> Reading:
             expression = f"{number} >> {shift}"
         else:
             expression = f"({number} >> {shift}) & {maximum}"
-        extract.append(Math(expression, str(value), field_label(name, lang)))
+        extract.append(
+            Math(
+                group_numbers(expression, lang),
+                group_digits(value, lang),
+                field_label(name, lang),
+            )
+        )
     ticks = raw[0]
     scaled = f"{ticks}" if spec.unit_ms == 1 else f"{ticks} × {spec.unit_ms}"
     return Reading(
         extract=extract,
-        to_time=Math(f"{spec.epoch_ms} + {scaled}", str(decoded.timestamp)),
+        to_time=Math(
+            group_numbers(f"{spec.epoch_ms} + {scaled}", lang),
+            group_digits(decoded.timestamp, lang),
+        ),
     )

@@ -12,6 +12,7 @@ library's one reader (``snowid.decode``: decimal or ``0x`` hex, in the chosen la
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import cycle
@@ -20,7 +21,7 @@ from urllib.parse import urlencode
 from snowid import SYSTEM_CLOCK, TWITTER, Clock, Decoded, Layout, Segment, Step, decode
 from snowid._exceptions import InvalidValueError
 from snowid.i18n import catalog, translate
-from snowid.ids import Pasted, builtin_layout, iso_ms, read_pasted
+from snowid.ids import GROUP_MARKS, Pasted, builtin_layout, iso_ms, read_pasted
 from snowid.web._forms import localized_message
 
 __all__ = [
@@ -37,6 +38,8 @@ __all__ = [
     "bit_groups",
     "decode_href",
     "field_label",
+    "group_digits",
+    "group_numbers",
     "id_lines",
     "input_value",
     "layout_blocks",
@@ -84,6 +87,21 @@ def bit_groups(bits: str, size: int = 4) -> list[str]:
     return ([bits[:head]] if head else []) + [
         bits[i : i + size] for i in range(head, len(bits), size)
     ]
+
+
+def group_digits(number: int, lang: str) -> str:
+    """``number`` with its digits grouped in threes by ``lang``'s mark, as people read it
+    (vi ``4.194.304.000``, en ``4,194,304,000``); never for a value someone copies."""
+    text = f"{number:,}"
+    return text.replace(",", GROUP_MARKS.get(lang, ","))
+
+
+_NUMBER = re.compile(r"(?<![\w.])\d{4,}(?![\w.])")
+
+
+def group_numbers(text: str, lang: str) -> str:
+    """Every whole number of four digits or more in ``text`` grouped as ``group_digits``."""
+    return _NUMBER.sub(lambda m: group_digits(int(m.group(0)), lang), text)
 
 
 def relative_time(ms: int, now_ms: int, lang: str) -> str:
@@ -267,7 +285,7 @@ def layout_blocks(layout: Layout, segments: Sequence[Segment], lang: str) -> lis
     for index, seg in enumerate(segments):
         high, low = seg.high_bit, seg.low_bit
         if layout.signed and index == 0:  # by position: a custom field may be called "sign"
-            label, value_text, tone = t("segment.sign"), t("web.block.value", value=0), "sign"
+            label, value_text, tone = t("web.block.sign"), t("web.block.value", value=0), "sign"
         elif seg.name == layout.time_field:
             label, tone = field_label(seg.name, lang), "timestamp"
             value_text = (
@@ -310,10 +328,16 @@ class Math:
     key: str | None = None
 
 
-def math(step: Step, label: str | None = None, *, keyed: bool = False) -> Math:
-    """A step of the library's formula as the page shows it (the result as digits); with
-    ``keyed``, its class names the step's key (the seed's shifts: ``shift-datacenter``)."""
-    return Math(step.expression, str(step.result), label, step.key if keyed else None)
+def math(step: Step, lang: str, label: str | None = None, *, keyed: bool = False) -> Math:
+    """A step of the library's formula as the page shows it, its numbers grouped in
+    ``lang``'s way (nothing in a step is copied); with ``keyed``, its class names the step's
+    key (the seed's shifts: ``shift-datacenter``)."""
+    return Math(
+        group_numbers(step.expression, lang),
+        group_digits(step.result, lang),
+        label,
+        step.key if keyed else None,
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,10 +30,12 @@ from snowid.web._decoded_view import (
     page_layout,
     result_view,
 )
+from snowid.web._explain_view import explain_view, seed_example
 from snowid.web._forms import COMPOSE_FIELDS, localized_message, read_compose, repeated
 from snowid.web._lang import COOKIE, PAGE_LANG, negotiate, requested_lang
 from snowid.web._range_view import range_view, read_range
 from snowid.web._view import (
+    DEFAULT_LAYOUT,
     MAX_IDS,
     BoxRead,
     IdList,
@@ -49,6 +51,8 @@ __all__ = ["not_found_page", "routes", "templates"]
 SEED_EXAMPLE = {"timestamp": "1288834975657", "datacenter": "1", "machine": "1", "sequence": "0"}
 
 _COOKIE_AGE = 365 * 24 * 3600
+LAYOUT_COOKIE = "snowid_layout"
+"""The decoder's last chosen layout: it fills in an empty form's picker, never a link's."""
 
 
 @cache
@@ -106,12 +110,95 @@ def _box_notes(box: BoxRead, lang: str) -> list[str]:
     return notes
 
 
-def _decoder_result(box: BoxRead, lang: str) -> dict[str, Any]:
-    """The decoder's notes and its one result or its table."""
+def _decoder_result(box: BoxRead, lang: str, chosen: bool) -> dict[str, Any]:
+    """The decoder's notes and its one result or its table; ``chosen``: the visitor chose
+    the layout."""
     read = box.read
     table = table_view(read, lang) if isinstance(read, IdList) else None
-    result = None if isinstance(read, IdList) else decoded_view(read, lang)
-    return {"notes": _box_notes(box, lang), "result": result, "table": table}
+    result = (
+        None
+        if isinstance(read, IdList)
+        else decoded_view(read, lang, chosen=chosen or bool(box.source))
+    )
+    spec = read.layout if isinstance(read, IdList) else read.spec
+    return {"notes": _box_notes(box, lang), "result": result, "table": table, "spec": spec}
+
+
+def _remembered(request: Request) -> Layout | None:
+    """The layout the decoder's cookie remembers, if it names a built-in."""
+    name = request.cookies.get(LAYOUT_COOKIE, "")
+    try:
+        return page_layout(name) if name.strip() else None
+    except InvalidLayoutError:
+        return None
+
+
+def _share_href(raw: str, layout: Layout, lang: str) -> str:
+    """The link "copy link" copies: what was typed, always with its layout named, so a
+    remembered choice on another browser cannot change what it shows."""
+    return "/decode?" + urlencode({"id": raw, "layout": layout.name, "lang": lang})
+
+
+def _remember_layout(request: Request, response: Response) -> None:
+    """The visitor's choice, kept for the next empty form: a layout named sets the cookie,
+    the "from the link" option clears it; a request naming none leaves it."""
+    if "layout" not in request.query_params:
+        return
+    chosen = request.query_params["layout"].strip().lower()
+    if not chosen:
+        if LAYOUT_COOKIE in request.cookies:
+            response.delete_cookie(LAYOUT_COOKIE, samesite="lax", httponly=True)
+        return
+    try:
+        name = page_layout(chosen).name
+    except InvalidLayoutError:
+        return
+    if request.cookies.get(LAYOUT_COOKIE) != name:
+        response.set_cookie(LAYOUT_COOKIE, name, max_age=_COOKIE_AGE, samesite="lax", httponly=True)
+
+
+def _decode_context(request: Request, lang: str) -> dict[str, Any]:
+    """What decode.html shows besides the frame: the form, its errors, the result or the
+    table, and the explanation of the layout read."""
+    raw = request.query_params.get("id")
+    chosen = request.query_params.get("layout")
+    remembered = None
+    if chosen is None and raw is None:
+        # An empty form: the picker starts at the visitor's last choice. A link (with an
+        # id) is never read through the cookie, so it shows the same to everyone.
+        remembered = _remembered(request)
+        chosen = remembered.name if remembered is not None else None
+    errors: dict[str, str] = {}
+    layout: Layout | None = None
+    try:
+        # None: the visitor chose no layout; a pasted link's source then chooses it.
+        layout = page_layout(chosen) if chosen and chosen.strip() else None
+    except InvalidLayoutError as error:
+        errors["layout"] = layout_message(error, lang)
+    count = len(id_lines(raw)) if raw is not None else 0
+    twice = _messages(repeated(request.query_params, ("id", "layout")), lang)
+    shown: dict[str, Any] = {"notes": [], "result": None, "table": None, "spec": None}
+    if twice:
+        errors.update(twice)
+    elif count > MAX_IDS:
+        errors["id"] = translate("web.decode.too_many", lang, count=count, max=MAX_IDS)
+    elif raw is not None and "layout" not in errors:
+        try:
+            shown = _decoder_result(read_box(raw, layout, lang=lang), lang, layout is not None)
+        except InvalidValueError as error:
+            errors["id"] = localized_message(error, lang)
+    # The explanation follows the layout the result was read in, else the one chosen.
+    spec: Layout = shown.pop("spec") or layout or DEFAULT_LAYOUT
+    return {
+        "values": {"id": raw or ""},
+        "errors": errors,
+        "layouts": layout_options(chosen, lang, auto=True),
+        "remembered": remembered is not None,
+        **shown,
+        "explain": explain_view(spec, lang),
+        "share": _share_href(raw or "", spec, lang),
+        "used_now": False,
+    }
 
 
 def routes() -> list[BaseRoute]:
@@ -129,6 +216,13 @@ def routes() -> list[BaseRoute]:
                 fields["lang"] = query["lang"]
             return RedirectResponse("/?" + urlencode(fields), status_code=303)
         given = any(name in query for name in COMPOSE_FIELDS)
+        example = seed_example(
+            int(SEED_EXAMPLE["timestamp"]),
+            int(SEED_EXAMPLE["datacenter"]),
+            int(SEED_EXAMPLE["machine"]),
+            int(SEED_EXAMPLE["sequence"]),
+            lang,
+        )
         form = read_compose(query if given else SEED_EXAMPLE, lang=lang)
         if twice:
             form.errors.update(twice)
@@ -144,41 +238,16 @@ def routes() -> list[BaseRoute]:
             "faq": questions,
             "faq_ld": faq_json_ld(questions, lang),
             "references": REFERENCES,
+            "example": example,
         }
         return _with_cookie(request, tpl.TemplateResponse(request, "compose.html", context))
 
     async def decode_page(request: Request) -> Response:
         lang = negotiate(request, PAGE_LANG)
-        raw = request.query_params.get("id")
-        chosen = request.query_params.get("layout")
-        errors: dict[str, str] = {}
-        layout: Layout | None = None
-        try:
-            # None: the visitor chose no layout; a pasted link's source then chooses it.
-            layout = page_layout(chosen) if chosen and chosen.strip() else None
-        except InvalidLayoutError as error:
-            errors["layout"] = layout_message(error, lang)
-        count = len(id_lines(raw)) if raw is not None else 0
-        twice = _messages(repeated(request.query_params, ("id", "layout")), lang)
-        shown: dict[str, Any] = {"notes": [], "result": None, "table": None}
-        if twice:
-            errors.update(twice)
-        elif count > MAX_IDS:
-            errors["id"] = translate("web.decode.too_many", lang, count=count, max=MAX_IDS)
-        elif raw is not None and "layout" not in errors:
-            try:
-                shown = _decoder_result(read_box(raw, layout, lang=lang), lang)
-            except InvalidValueError as error:
-                errors["id"] = localized_message(error, lang)
-        context = {
-            **_frame(request, lang, "decode"),
-            "values": {"id": raw or ""},
-            "errors": errors,
-            "layouts": layout_options(chosen, lang, auto=True),
-            **shown,
-            "used_now": False,
-        }
-        return _with_cookie(request, tpl.TemplateResponse(request, "decode.html", context))
+        context = {**_frame(request, lang, "decode"), **_decode_context(request, lang)}
+        response = tpl.TemplateResponse(request, "decode.html", context)
+        _remember_layout(request, response)
+        return _with_cookie(request, response)
 
     async def range_page(request: Request) -> Response:
         lang = negotiate(request, PAGE_LANG)

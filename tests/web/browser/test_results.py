@@ -110,7 +110,7 @@ def test_the_decoder_reads_many_ids_as_a_table_linking_each_breakdown(
     assert rows.count() == 5
     assert rows.nth(0).locator("td").first.inner_text() == SEED_ID
     assert rows.nth(1).locator("td").first.inner_text() == "1"
-    assert "is not an id snowid can read" in rows.nth(2).inner_text()  # issue 19
+    assert "is not an ID snowid can read" in rows.nth(2).inner_text()  # issue 19
     assert rows.nth(3).locator("td.num").all_inner_texts() == ["11", "26", "0"]
     assert rows.nth(4).locator("time").get_attribute("datetime") == "2080-07-10T17:30:30.208Z"
     link = rows.nth(3).get_by_role("link", name="Details of 1541815603606036480")

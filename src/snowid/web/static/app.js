@@ -81,7 +81,10 @@
       button.hidden = false;
       button.addEventListener("click", function () {
         // The link is read when pressed: the address follows the form as you type.
-        var text = button.hasAttribute("data-copy-link") ? location.href : button.getAttribute("data-copy");
+        // The server's link names the layout (data-href), so the copy reads the same anywhere.
+        var share = button.getAttribute("data-href");
+        var text = !button.hasAttribute("data-copy-link") ? button.getAttribute("data-copy")
+          : share ? new URL(share, location.href).href : location.href;
         var status = button.parentElement.querySelector(".copied");
         function done() { if (status) { status.textContent = button.getAttribute("data-done"); } }
         if (navigator.clipboard && navigator.clipboard.writeText) {
@@ -201,6 +204,12 @@
       var slot = document.getElementById("result");
       syncLanguageLinks(doc);
       if (!fresh || !slot) { return; }
+      // The decoder's explanation follows the layout of the result.
+      var explain = doc.getElementById("explain");
+      var shown = document.getElementById("explain");
+      if (explain && shown && explain.getAttribute("data-layout") !== shown.getAttribute("data-layout")) {
+        shown.replaceWith(document.importNode(explain, true));
+      }
       if (doc.querySelector("p.error[data-field]:not([hidden])") === null) {
         pending = null;
         slot.innerHTML = fresh.innerHTML;
@@ -256,7 +265,7 @@
     form.addEventListener("input", function (event) {
       if (!event.target || !event.target.name) { return; }
       // A choice from a list (the layout) is settled at once; typing waits for a pause.
-      if (event.target.tagName === "SELECT") { now(); } else { typed(); }
+      if (event.target.tagName === "SELECT" || event.target.type === "radio") { now(); } else { typed(); }
     });
     form.addEventListener("focusout", function () { clearTimeout(pauseTimer); settled = true; reveal(); });
     form.addEventListener("submit", function (event) { event.preventDefault(); now(); });
