@@ -419,4 +419,26 @@ MESSAGES: dict[str, str] = {
         " two times, and for composing IDs in tests and data migrations."
     ),
     "web.faq.range_link": "Find the IDs between two times",
+    # --- issue 19 §5, §7: errors a visitor can act on, the range's zone, the table, phones
+    "web.fix.before_epoch": "Timestamp {value} is before the {layout} epoch.",
+    "web.fix.seconds": "Looks like seconds: use {milliseconds} (milliseconds)",
+    "web.fix.allowed": "Allowed: {min}..{max} ({min_utc} .. {max_utc}).",
+    "web.fix.swap": "Swap the two times",
+    "web.link_fixed": "The link keeps timestamp {timestamp}, the time used, so it opens this ID.",
+    "web.label.range_from": "From",
+    "web.hint.range_from": "Date and time to the millisecond, in the zone you choose; included.",
+    "web.label.range_to": "To",
+    "web.hint.range_to": "Included. Leave blank for now.",
+    "web.hint.range_zone": (
+        "UTC, or your own time zone by name (chosen here when JavaScript runs); the link keeps"
+        " the zone, so it opens the same window anywhere."
+    ),
+    "web.range.from_zone": "From ({zone})",
+    "web.range.to_zone": "To ({zone})",
+    "web.table.copy_all": "Copy all",
+    "web.table.copy_all_label": "Copy all: the whole table, tab-separated, to paste into a spreadsheet",
+    "web.table.sort_time": "Sort by time",
+    "web.table.sort_input": "Back to the order typed",
+    "web.table.sorted": "Sorted by time, earliest first.",
+    "web.peek.label": "Live result",
 }

@@ -434,4 +434,28 @@ MESSAGES: dict[str, str] = {
         " thời điểm, và ghép ID cho việc kiểm thử hay chuyển dữ liệu (migration)."
     ),
     "web.faq.range_link": "Tìm các ID giữa hai thời điểm",
+    # --- issue 19 §5, §7: lỗi kèm cách sửa, múi giờ của khoảng, bảng, điện thoại
+    "web.fix.before_epoch": "Dấu thời gian {value} sớm hơn mốc epoch của {layout}.",
+    "web.fix.seconds": "Có vẻ là giây: dùng {milliseconds} (mili giây)",
+    "web.fix.allowed": "Cho phép: {min}..{max} ({min_utc} .. {max_utc}).",
+    "web.fix.swap": "Đổi chỗ hai thời điểm",
+    "web.link_fixed": (
+        "Liên kết giữ dấu thời gian {timestamp}, thời điểm đã dùng, nên mở lại đúng ID này."
+    ),
+    "web.label.range_from": "Từ",
+    "web.hint.range_from": "Ngày giờ chính xác đến mili giây, theo múi giờ bạn chọn; tính cả thời điểm này.",
+    "web.label.range_to": "Đến",
+    "web.hint.range_to": "Tính cả thời điểm này. Để trống nghĩa là bây giờ.",
+    "web.hint.range_zone": (
+        "Giờ UTC, hoặc múi giờ của bạn theo tên (chọn được ở đây khi JavaScript chạy); liên kết"
+        " giữ múi giờ, nên ở đâu cũng mở ra đúng khoảng thời gian này."
+    ),
+    "web.range.from_zone": "Từ ({zone})",
+    "web.range.to_zone": "Đến ({zone})",
+    "web.table.copy_all": "Sao chép tất cả",
+    "web.table.copy_all_label": "Sao chép tất cả: cả bảng, phân cách bằng tab, để dán vào bảng tính",
+    "web.table.sort_time": "Sắp xếp theo thời gian",
+    "web.table.sort_input": "Về thứ tự đã nhập",
+    "web.table.sorted": "Đã sắp xếp theo thời gian, sớm nhất trước.",
+    "web.peek.label": "Kết quả trực tiếp",
 }
