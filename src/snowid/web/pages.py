@@ -19,7 +19,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 from starlette.templating import Jinja2Templates
 
-from snowid import SYSTEM_CLOCK, Layout, SnowId
+from snowid import SYSTEM_CLOCK, Layout
 from snowid._exceptions import InvalidLayoutError, InvalidValueError
 from snowid.i18n import LANGS, translate, translate_layout
 from snowid.web._about import REFERENCES, faq, faq_json_ld
@@ -101,12 +101,10 @@ def _fixes(errors: Mapping[str, InvalidValueError], lang: str) -> dict[str, Fiel
     return {name: fix for name, fix in found.items() if fix is not None}
 
 
-def _fixed_link(values: Mapping[str, str], snow_id: SnowId | None, lang: str) -> str | None:
+def _fixed_link(values: Mapping[str, str], timestamp: int, lang: str) -> str:
     """The generator's link for a blank timestamp: the millisecond used, not "now", so the
     link a visitor copies opens this same id."""
-    if snow_id is None:
-        return None
-    return "/?" + urlencode({**values, "timestamp": str(snow_id.timestamp), "lang": lang})
+    return "/?" + urlencode({**values, "timestamp": str(timestamp), "lang": lang})
 
 
 def _sort_links(text: str, layout: str, lang: str) -> dict[str, str]:
@@ -162,16 +160,19 @@ def routes() -> list[BaseRoute]:
             form.errors.update(twice)
             form.snow_id = None
         questions = faq(translator(lang))
-        used_now = form.timestamp_was_blank and form.snow_id is not None
+        result = result_view(form.snow_id, lang) if form.snow_id is not None else None
+        used_now = form.timestamp_was_blank and result is not None
         context = {
             **_frame(request, lang, "compose"),
             "values": form.values,
             "errors": _messages(form.errors, lang),
             "fixes": _fixes(form.errors, lang),
-            "result": result_view(form.snow_id, lang) if form.snow_id is not None else None,
+            "result": result,
             "table": None,
             "used_now": used_now,
-            "link_path": _fixed_link(form.values, form.snow_id, lang) if used_now else None,
+            "link_path": _fixed_link(form.values, result.time.timestamp, lang)
+            if used_now and result is not None
+            else None,
             "faq": questions,
             "faq_ld": faq_json_ld(questions, lang),
             "references": REFERENCES,
