@@ -58,8 +58,8 @@ def test_a_blank_end_is_now_and_the_api_link_leaves_it_out() -> None:
 @pytest.mark.parametrize(
     ("lang", "message"),
     [
-        ("en", "Choose the start of the window (a date and time in UTC)."),
-        ("vi", "Hãy chọn thời điểm bắt đầu (ngày giờ theo UTC)."),
+        ("en", "Choose the start of the window (a date and time)."),
+        ("vi", "Hãy chọn thời điểm bắt đầu (ngày và giờ)."),
     ],
 )
 def test_a_blank_start_asks_for_one(lang: str, message: str) -> None:

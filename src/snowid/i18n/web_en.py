@@ -356,16 +356,17 @@ MESSAGES: dict[str, str] = {
     ),
     "web.range.heading": "IDs made between two times",
     "web.range.intro": (
-        "Choose a window in UTC and a layout. The answer is the first and the last ID that"
-        " could have been made in it, so that WHERE id BETWEEN low AND high selects exactly the"
-        " IDs of that window; the same bounds serve as since_id and max_id in an API."
+        "Choose a window, in UTC or your time zone, and a layout. The answer is the first and"
+        " the last ID that could have been made in it, so that WHERE id BETWEEN low AND high"
+        " selects exactly the IDs of that window; the same bounds serve as since_id and max_id"
+        " in an API."
     ),
     "web.label.from": "From (UTC)",
     "web.hint.from": "Date and time in UTC, to the millisecond; included.",
     "web.label.to": "To (UTC)",
     "web.hint.to": "Included. Leave blank for now.",
     "web.button.range": "Find the IDs",
-    "web.range.from_required": "Choose the start of the window (a date and time in UTC).",
+    "web.range.from_required": "Choose the start of the window (a date and time).",
     "web.range.result_heading": "The IDs of this window",
     "web.range.from_utc": "From (UTC)",
     "web.range.to_utc": "To (UTC)",

@@ -369,16 +369,17 @@ MESSAGES: dict[str, str] = {
     ),
     "web.range.heading": "Các ID được tạo giữa hai thời điểm",
     "web.range.intro": (
-        "Chọn một khoảng thời gian theo giờ UTC và một bố cục. Kết quả là ID đầu tiên và ID cuối"
-        " cùng có thể được tạo trong khoảng đó, để WHERE id BETWEEN low AND high chọn đúng các"
-        " ID của khoảng ấy; hai giá trị này cũng dùng được làm since_id và max_id khi gọi API."
+        "Chọn một khoảng thời gian, theo giờ UTC hoặc múi giờ của bạn, và một bố cục. Kết quả là"
+        " ID đầu tiên và ID cuối cùng có thể được tạo trong khoảng đó, để WHERE id BETWEEN low"
+        " AND high chọn đúng các ID của khoảng ấy; hai giá trị này cũng dùng được làm since_id"
+        " và max_id khi gọi API."
     ),
     "web.label.from": "Từ (UTC)",
     "web.hint.from": "Ngày giờ theo UTC, chính xác đến mili giây; tính cả thời điểm này.",
     "web.label.to": "Đến (UTC)",
     "web.hint.to": "Tính cả thời điểm này. Để trống nghĩa là bây giờ.",
     "web.button.range": "Tìm các ID",
-    "web.range.from_required": "Hãy chọn thời điểm bắt đầu (ngày giờ theo UTC).",
+    "web.range.from_required": "Hãy chọn thời điểm bắt đầu (ngày và giờ).",
     "web.range.result_heading": "Các ID của khoảng thời gian này",
     "web.range.from_utc": "Từ (UTC)",
     "web.range.to_utc": "Đến (UTC)",
@@ -443,7 +444,9 @@ MESSAGES: dict[str, str] = {
         "Liên kết giữ dấu thời gian {timestamp}, thời điểm đã dùng, nên mở lại đúng ID này."
     ),
     "web.label.range_from": "Từ",
-    "web.hint.range_from": "Ngày giờ chính xác đến mili giây, theo múi giờ bạn chọn; tính cả thời điểm này.",
+    "web.hint.range_from": (
+        "Ngày giờ chính xác đến mili giây, theo múi giờ bạn chọn; tính cả thời điểm này."
+    ),
     "web.label.range_to": "Đến",
     "web.hint.range_to": "Tính cả thời điểm này. Để trống nghĩa là bây giờ.",
     "web.hint.range_zone": (
