@@ -225,3 +225,21 @@ def test_the_generator_keeps_a_compact_result_beside_its_fields(base_url: str) -
     assert "Kết quả trực tiếp" in form
     bad = get(base_url, "/?lang=en&timestamp=1&datacenter=1&machine=1").text
     assert '<p class="peek" id="peek" data-peek hidden>' in bad
+
+
+def test_enter_in_a_field_submits_the_form_not_the_fix(base_url: str) -> None:
+    """Without JavaScript, Enter presses the form's first submit button: the hidden default
+    one, placed before any fix button, so Enter never swaps or changes a value by itself."""
+    for path in ("/?lang=en&timestamp=1700000000", "/range?lang=en&from=2024-02-01&to=2024-01-01"):
+        page = get(base_url, path).text
+        form = page[page.index("<form") : page.index("</form>")]
+        submits = re.findall(r'<button type="submit"[^>]*>', form)
+        assert 'class="default-submit"' in submits[0], submits
+        assert any('name="fix"' in button for button in submits[1:])
+
+
+def test_a_copied_cell_a_sheet_would_run_as_a_formula_is_kept_as_text(base_url: str) -> None:
+    page = get(base_url, "/decode?lang=en&id=4194439168%0A%3D1%2B1%0A%40SUM(A1)").text
+    tsv = _html.unescape(re.search(r'data-copy="(ID\t[^"]*)"', page).group(1))  # type: ignore[union-attr]
+    firsts = [line.split("\t")[0] for line in tsv.split("\n")[1:]]
+    assert firsts == ["4194439168", "'=1+1", "'@SUM(A1)"]

@@ -359,8 +359,11 @@ def _tsv(columns: Sequence[str], rows: Sequence[TableRow | BadRow]) -> str:
     """The table as a spreadsheet pastes it: tab-separated cells, one line per row; an id's
     time as ISO 8601 (a sheet reads it), a line that is not an id with its error."""
 
-    def cell(text: str) -> str:  # a tab or a line break inside a cell would split it
-        return " ".join(text.split())
+    def cell(text: str) -> str:
+        """One cell: a tab or a line break inside would split it, and text a sheet would
+        take for a formula (typed input such as ``=1+1``) is kept as text."""
+        flat = " ".join(text.split())
+        return "'" + flat if flat[:1] in ("=", "+", "-", "@") else flat
 
     lines = ["\t".join(cell(c) for c in columns)]
     for row in rows:
