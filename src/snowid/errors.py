@@ -31,6 +31,7 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     │   ├── DigitGroupError                    digit groups irregular or ambiguous (1.000)
     │   ├── NotAnIdOrLinkError                 pasted text that is no id, tweet or Discord link
     │   ├── DuplicateParameterError            an HTTP query parameter given twice
+    │   ├── InvalidTimeZoneError               the range page: a zone this host does not know
     │   ├── InvalidLeaseUrlError               a lease URL snowid cannot use (``reason`` says why)
     │   ├── MissingIdentityError               a Generator with no identity and no lease
     │   ├── AlreadyConfiguredError             snowid.configure() with another lease
@@ -167,6 +168,7 @@ if TYPE_CHECKING:  # what mypy and IDEs see; at run time _LAZY loads these on fi
         AuthTokenFileMissingError,
         DuplicateParameterError,
         ForwardedIpsError,
+        InvalidTimeZoneError,
         MetricsDirError,
         NotABooleanError,
     )
@@ -183,6 +185,7 @@ _LAZY = {
     "DatabaseUnreachableError": "snowid.integrations.sql",
     "DuplicateParameterError": "snowid.web._exceptions",
     "ForwardedIpsError": "snowid.web._exceptions",
+    "InvalidTimeZoneError": "snowid.web._exceptions",
     "InvalidDatabaseUrlError": "snowid.integrations.sql",
     "MetricsDirError": "snowid.web._exceptions",
     "NotABooleanError": "snowid.web._exceptions",
@@ -226,6 +229,7 @@ __all__ = [
     "InvalidIdError",
     "InvalidLayoutError",
     "InvalidLeaseUrlError",
+    "InvalidTimeZoneError",
     "InvalidValueError",
     "LayoutReason",
     "LeaseError",

@@ -144,7 +144,7 @@ def test_the_seed_example_composes_without_a_warning_shown(base_url: str) -> Non
     seed = {"timestamp": "1288834975657", "datacenter": "1", "machine": "1", "sequence": "0"}
     for lang in ("en", "vi"):
         composed = get(base_url, "/", **seed, lang=lang)
-        assert '<output id="out-id" class="id mono">4194439168</output>' in composed
+        assert '<span id="out-id" class="id mono">4194439168</span>' in composed
         assert 'class="warn' not in composed
         assert "29700859247" not in composed
     decoded = get(base_url, "/decode", id="4194439168", lang="en")
@@ -180,8 +180,8 @@ def test_the_range_page_works_as_a_plain_get_form(base_url: str) -> None:
         lang="en",
     )
     low, high = id_range(1462015105796, 1462015105796, "discord")
-    assert f'<output id="out-low" class="id mono">{low}</output>' in html
-    assert f'<output id="out-high" class="id mono">{high}</output>' in html
+    assert f'<span id="out-low" class="id mono">{low}</span>' in html
+    assert f'<span id="out-high" class="id mono">{high}</span>' in html
     assert f'<code id="out-sql" class="sql">WHERE id BETWEEN {low} AND {high}</code>' in html
     assert f'data-copy="{low}"' in html
     assert f'data-copy="WHERE id BETWEEN {low} AND {high}"' in html

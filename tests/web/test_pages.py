@@ -336,7 +336,7 @@ def test_the_now_button_is_named_by_its_text_alone(base_url: str) -> None:
 
 def test_the_decoder_reads_hexadecimal_without_javascript(base_url: str) -> None:
     html = get(base_url, "/decode", params={"id": "0xFA021000", "lang": "en"}).text
-    assert '<output id="out-id" class="id mono">4194439168</output>' in html
+    assert '<span id="out-id" class="id mono">4194439168</span>' in html
 
 
 def test_the_decoder_shows_several_ids_as_a_table(base_url: str) -> None:

@@ -58,8 +58,8 @@ def test_a_blank_end_is_now_and_the_api_link_leaves_it_out() -> None:
 @pytest.mark.parametrize(
     ("lang", "message"),
     [
-        ("en", "Choose the start of the window (a date and time in UTC)."),
-        ("vi", "Hãy chọn thời điểm bắt đầu (ngày giờ theo UTC)."),
+        ("en", "Choose the start of the window (a date and time)."),
+        ("vi", "Hãy chọn thời điểm bắt đầu (ngày và giờ)."),
     ],
 )
 def test_a_blank_start_asks_for_one(lang: str, message: str) -> None:
@@ -111,3 +111,54 @@ def test_a_window_reaching_past_the_layout_is_cut_and_noted() -> None:
     notes = shown.notes
     assert notes[0].startswith("The window starts before the Sonyflake epoch")
     assert notes[1].startswith("Sonyflake counts time in ticks of 10 ms")
+
+
+# --- issue 19 §5: local time in a named zone ---------------------------------------------
+
+
+def test_a_date_without_offset_is_read_in_the_zone_named() -> None:
+    """07:00 in Ho Chi Minh City (UTC+7, no summer time) is 00:00 UTC; the inputs show the
+    zone's time again, the result both."""
+    query = {"from": "2024-01-01T07:00", "to": "2024-01-01T08:00", "zone": "Asia/Ho_Chi_Minh"}
+    form = read_range(query, "en", NOW)
+    assert form is not None
+    assert not form.errors
+    assert (form.start_ms, form.end_ms) == (1704067200000, 1704070800000)
+    assert form.values["from"] == "2024-01-01T07:00:00.000"
+    assert form.values["zone"] == "Asia/Ho_Chi_Minh"
+    shown = view(query)
+    assert shown.zone == "Asia/Ho_Chi_Minh"
+    assert shown.start_local == "2024-01-01 07:00:00.000"
+    assert shown.start.iso == "2024-01-01T00:00:00.000Z"
+    same = view({"from": "1704067200000", "to": "1704070800000"})
+    assert (shown.low, shown.high) == (same.low, same.high)
+
+
+def test_unix_ms_and_a_written_offset_are_exact_whatever_the_zone() -> None:
+    zoned = {"from": "1704067200000", "to": "2024-01-01T01:00+00:00", "zone": "America/New_York"}
+    utc = {"from": "1704067200000", "to": "2024-01-01T01:00+00:00"}
+    assert (view(zoned).low, view(zoned).high) == (view(utc).low, view(utc).high)
+
+
+@pytest.mark.parametrize("zone", ["", "UTC", "utc"])
+def test_blank_or_utc_reads_the_dates_as_utc(zone: str) -> None:
+    shown = view({"from": "2024-01-01T00:00", "to": "2024-01-01T01:00", "zone": zone})
+    assert shown.zone == ""
+    assert shown.start_local == ""
+    assert shown.start.timestamp == 1704067200000
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("en", "Time zone Mars/Base is not a time zone"), ("vi", "Múi giờ Mars/Base không phải")],
+)
+def test_an_unknown_zone_is_an_error_on_its_field_naming_the_value(lang: str, words: str) -> None:
+    for zone in ("Mars/Base", "../../etc/passwd"):
+        form = read_range({"from": "2024-01-01T00:00", "zone": zone}, lang, NOW)
+        assert form is not None
+        assert set(form.errors) == {"zone"}
+        assert zone in form.errors["zone"]
+        assert range_view(form, lang, NOW) is None
+    form = read_range({"from": "2024-01-01T00:00", "zone": "Mars/Base"}, lang, NOW)
+    assert form is not None
+    assert form.errors["zone"].startswith(words)

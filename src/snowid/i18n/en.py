@@ -55,6 +55,10 @@ MESSAGES: dict[str, str] = {
     "duplicate_parameter": (
         "query parameter {parameter} is given {count} times ({value}); give it once"
     ),
+    "invalid_time_zone": (
+        "{field} {value} is not a time zone this server knows; give UTC or a zone name such"
+        " as Asia/Ho_Chi_Minh"
+    ),
     "invalid_lease_url": "{field} URL {value} cannot be used",
     "invalid_layout": "{field} {value} cannot be used",
     "invalid_layout.unknown": (
@@ -292,6 +296,7 @@ MESSAGES: dict[str, str] = {
     "field.base": "base",
     "field.from": "from",
     "field.to": "to",
+    "field.zone": "time zone",
     "field.start": "start",
     "field.end": "end",
     # --- layouts and warnings -------------------------------------------------

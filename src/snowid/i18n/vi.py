@@ -57,6 +57,10 @@ MESSAGES: dict[str, str] = {
         "tham số truy vấn {parameter} xuất hiện {count} lần ({value}); mỗi tham số chỉ được"
         " ghi một lần"
     ),
+    "invalid_time_zone": (
+        "{field} {value} không phải múi giờ mà máy chủ này biết; hãy chọn UTC hoặc tên một"
+        " múi giờ như Asia/Ho_Chi_Minh"
+    ),
     "invalid_lease_url": "không dùng được URL {field} {value}",
     "invalid_layout": "không dùng được {field} {value}",
     "invalid_layout.unknown": (
@@ -310,6 +314,7 @@ MESSAGES: dict[str, str] = {
     "field.base": "hệ cơ số",
     "field.from": "thời điểm bắt đầu",
     "field.to": "thời điểm kết thúc",
+    "field.zone": "múi giờ",
     "field.start": "thời điểm bắt đầu",
     "field.end": "thời điểm kết thúc",
     # --- bố cục và cảnh báo ---------------------------------------------------

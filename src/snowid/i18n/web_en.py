@@ -367,16 +367,17 @@ MESSAGES: dict[str, str] = {
     ),
     "web.range.heading": "IDs made between two times",
     "web.range.intro": (
-        "Choose a window in UTC and a layout. The answer is the first and the last ID that"
-        " could have been made in it, so that WHERE id BETWEEN low AND high selects exactly the"
-        " IDs of that window; the same bounds serve as since_id and max_id in an API."
+        "Choose a window, in UTC or your time zone, and a layout. The answer is the first and"
+        " the last ID that could have been made in it, so that WHERE id BETWEEN low AND high"
+        " selects exactly the IDs of that window; the same bounds serve as since_id and max_id"
+        " in an API."
     ),
     "web.label.from": "From (UTC)",
     "web.hint.from": "Date and time in UTC, to the millisecond; included.",
     "web.label.to": "To (UTC)",
     "web.hint.to": "Included. Leave blank for now.",
     "web.button.range": "Find the IDs",
-    "web.range.from_required": "Choose the start of the window (a date and time in UTC).",
+    "web.range.from_required": "Choose the start of the window (a date and time).",
     "web.range.result_heading": "The IDs of this window",
     "web.range.from_utc": "From (UTC)",
     "web.range.to_utc": "To (UTC)",
@@ -495,4 +496,26 @@ MESSAGES: dict[str, str] = {
     "web.layout.remembered": "Your last choice, remembered in this browser.",
     "web.readings.also": "As a Discord ID it would be from {time}:",
     "web.readings.more": "Other readings ({count})",
+    # --- issue 19 §5, §7: errors a visitor can act on, the range's zone, the table, phones
+    "web.fix.before_epoch": "Timestamp {value} is before the {layout} epoch.",
+    "web.fix.seconds": "Looks like seconds: use {milliseconds} (milliseconds)",
+    "web.fix.allowed": "Allowed: {min}..{max} ({min_utc} .. {max_utc}).",
+    "web.fix.swap": "Swap the two times",
+    "web.link_fixed": "The link keeps timestamp {timestamp}, the time used, so it opens this ID.",
+    "web.label.range_from": "From",
+    "web.hint.range_from": "Date and time to the millisecond, in the zone you choose; included.",
+    "web.label.range_to": "To",
+    "web.hint.range_to": "Included. Leave blank for now.",
+    "web.hint.range_zone": (
+        "UTC, or your own time zone by name (chosen here when JavaScript runs); the link keeps"
+        " the zone, so it opens the same window anywhere."
+    ),
+    "web.range.from_zone": "From ({zone})",
+    "web.range.to_zone": "To ({zone})",
+    "web.table.copy_all": "Copy all",
+    "web.table.copy_all_label": "Copy all: the whole table, tab-separated, to paste into a spreadsheet",
+    "web.table.sort_time": "Sort by time",
+    "web.table.sort_input": "Back to the order typed",
+    "web.table.sorted": "Sorted by time, earliest first.",
+    "web.peek.label": "Live result",
 }

@@ -380,16 +380,17 @@ MESSAGES: dict[str, str] = {
     ),
     "web.range.heading": "Các ID được tạo giữa hai thời điểm",
     "web.range.intro": (
-        "Chọn một khoảng thời gian theo giờ UTC và một bố cục. Kết quả là ID đầu tiên và ID cuối"
-        " cùng có thể được tạo trong khoảng đó, để WHERE id BETWEEN <cận dưới> AND <cận trên> chọn"
-        " đúng các ID của khoảng ấy; hai giá trị này cũng dùng được làm since_id và max_id khi gọi API."
+        "Chọn một khoảng thời gian, theo giờ UTC hoặc múi giờ của bạn, và một bố cục. Kết quả là"
+        " ID đầu tiên và ID cuối cùng có thể được tạo trong khoảng đó, để WHERE id BETWEEN"
+        " <cận dưới> AND <cận trên> chọn đúng các ID của khoảng ấy; hai giá trị này cũng dùng"
+        " được làm since_id và max_id khi gọi API."
     ),
     "web.label.from": "Từ (UTC)",
     "web.hint.from": "Ngày giờ theo UTC, chính xác đến mili giây; tính cả thời điểm này.",
     "web.label.to": "Đến (UTC)",
     "web.hint.to": "Tính cả thời điểm này. Để trống nghĩa là bây giờ.",
     "web.button.range": "Tìm các ID",
-    "web.range.from_required": "Hãy chọn thời điểm bắt đầu (ngày giờ theo UTC).",
+    "web.range.from_required": "Hãy chọn thời điểm bắt đầu (ngày và giờ).",
     "web.range.result_heading": "Các ID của khoảng thời gian này",
     "web.range.from_utc": "Từ (UTC)",
     "web.range.to_utc": "Đến (UTC)",
@@ -514,4 +515,30 @@ MESSAGES: dict[str, str] = {
     "web.layout.remembered": "Lựa chọn lần trước của bạn, được trình duyệt này ghi nhớ.",
     "web.readings.also": "Nếu là ID Discord, số này có từ {time}:",
     "web.readings.more": "Các cách đọc khác ({count})",
+    # --- issue 19 §5, §7: lỗi kèm cách sửa, múi giờ của khoảng, bảng, điện thoại
+    "web.fix.before_epoch": "Dấu thời gian {value} sớm hơn mốc epoch của {layout}.",
+    "web.fix.seconds": "Có vẻ là giây: dùng {milliseconds} (mili giây)",
+    "web.fix.allowed": "Cho phép: {min}..{max} ({min_utc} .. {max_utc}).",
+    "web.fix.swap": "Đổi chỗ hai thời điểm",
+    "web.link_fixed": (
+        "Liên kết giữ dấu thời gian {timestamp}, thời điểm đã dùng, nên mở lại đúng ID này."
+    ),
+    "web.label.range_from": "Từ",
+    "web.hint.range_from": (
+        "Ngày giờ chính xác đến mili giây, theo múi giờ bạn chọn; tính cả thời điểm này."
+    ),
+    "web.label.range_to": "Đến",
+    "web.hint.range_to": "Tính cả thời điểm này. Để trống nghĩa là bây giờ.",
+    "web.hint.range_zone": (
+        "Giờ UTC, hoặc múi giờ của bạn theo tên (chọn được ở đây khi JavaScript chạy); liên kết"
+        " giữ múi giờ, nên ở đâu cũng mở ra đúng khoảng thời gian này."
+    ),
+    "web.range.from_zone": "Từ ({zone})",
+    "web.range.to_zone": "Đến ({zone})",
+    "web.table.copy_all": "Sao chép tất cả",
+    "web.table.copy_all_label": "Sao chép tất cả: cả bảng, phân cách bằng tab, để dán vào bảng tính",
+    "web.table.sort_time": "Sắp xếp theo thời gian",
+    "web.table.sort_input": "Về thứ tự đã nhập",
+    "web.table.sorted": "Đã sắp xếp theo thời gian, sớm nhất trước.",
+    "web.peek.label": "Kết quả trực tiếp",
 }

@@ -1,4 +1,5 @@
-"""The web service's own errors: a query parameter given twice and the service's settings.
+"""The web service's own errors: a query parameter given twice, a time zone the range page
+cannot read, and the service's settings.
 
 Raised by ``_forms``, ``_settings`` and ``_auth``; shown by ``_errors`` (the one error
 shape of the service). Users import them from ``snowid.errors``.
@@ -21,6 +22,7 @@ __all__ = [
     "AuthTokenFileMissingError",
     "DuplicateParameterError",
     "ForwardedIpsError",
+    "InvalidTimeZoneError",
     "MetricsDirError",
     "NotABooleanError",
 ]
@@ -84,6 +86,13 @@ class ForwardedIpsError(InvalidValueError):
     addresses and networks separated by commas."""
 
     code = "forwarded_allow_ips"
+
+
+class InvalidTimeZoneError(InvalidValueError):
+    """The time zone (``field``) the range page reads its dates in is ``value``: neither
+    UTC nor an IANA zone name this host knows (such as ``Asia/Ho_Chi_Minh``)."""
+
+    code = "invalid_time_zone"
 
 
 name_errors_module(globals())  # reprs and pickles say snowid.errors.X

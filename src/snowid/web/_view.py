@@ -373,11 +373,39 @@ class TableView:
     rows: list[TableRow | BadRow]
     count: int
     announce: str
+    tsv: str = ""
+    """The table as tab-separated lines (a header, then a row per line) for a spreadsheet."""
+    by_time: bool = False
+    """The rows are sorted by time, earliest first (the lines that are not ids last)."""
 
 
-def table_view(ids: IdList, lang: str, now_ms: int | None = None) -> TableView:
-    """The decoder's compact table: one row per line, the layout's fields as columns, each
-    row with a link to its breakdown and a short word for each warning."""
+def _tsv(columns: Sequence[str], rows: Sequence[TableRow | BadRow]) -> str:
+    """The table as a spreadsheet pastes it: tab-separated cells, one line per row; an id's
+    time as ISO 8601 (a sheet reads it), a line that is not an id with its error."""
+
+    def cell(text: str) -> str:
+        """One cell: a tab or a line break inside would split it, and text a sheet would
+        take for a formula (typed input such as ``=1+1``) is kept as text."""
+        flat = " ".join(text.split())
+        return "'" + flat if flat[:1] in ("=", "+", "-", "@") else flat
+
+    lines = ["\t".join(cell(c) for c in columns)]
+    for row in rows:
+        if isinstance(row, BadRow):
+            lines.append(f"{cell(row.input)}\t{cell(row.error)}")
+        else:
+            time = row.time.iso or row.time.utc
+            lines.append("\t".join([row.decimal, cell(time), *map(str, row.values)]))
+    return "\n".join(lines)
+
+
+def table_view(
+    ids: IdList, lang: str, now_ms: int | None = None, *, by_time: bool = False
+) -> TableView:
+    """The decoder's compact table: one row per line (with ``by_time``, sorted by time,
+    earliest first, the lines that are not ids last), the layout's fields as columns, each
+    row with a link to its breakdown and a short word for each warning, and the whole
+    table tab-separated for the "copy all" button."""
     t = translator(lang)
     now = SYSTEM_CLOCK.time_ms() if now_ms is None else now_ms
     layout = ids.layout
@@ -401,9 +429,14 @@ def table_view(ids: IdList, lang: str, now_ms: int | None = None) -> TableView:
             )
         )
     valid = sum(1 for row in rows if row.error is None)
+    if by_time:  # stable: ids of one millisecond keep the order they were typed in
+        rows.sort(key=lambda row: (1, 0) if isinstance(row, BadRow) else (0, row.time.timestamp))
+    columns = [field_label(name, lang) for name in layout.field_names]
     return TableView(
-        columns=[field_label(name, lang) for name in layout.field_names],
+        columns=columns,
         rows=rows,
         count=len(rows),
         announce=t("web.announce.many", count=len(rows), valid=valid),
+        tsv=_tsv([t("web.table.id"), t("web.table.utc"), *columns], rows),
+        by_time=by_time,
     )

@@ -31,9 +31,10 @@ from snowid.web._decoded_view import (
     result_view,
 )
 from snowid.web._explain_view import explain_view, seed_example
+from snowid.web._fixes import FieldFix, fixed_query, seconds_fix
 from snowid.web._forms import COMPOSE_FIELDS, localized_message, read_compose, repeated
 from snowid.web._lang import COOKIE, PAGE_LANG, negotiate, requested_lang
-from snowid.web._range_view import range_view, read_range
+from snowid.web._range_view import RANGE_FIELDS, range_view, read_range
 from snowid.web._view import (
     DEFAULT_LAYOUT,
     MAX_IDS,
@@ -98,6 +99,27 @@ def _messages(errors: Mapping[str, InvalidValueError], lang: str) -> dict[str, s
     return {name: localized_message(error, lang) for name, error in errors.items()}
 
 
+def _fixes(errors: Mapping[str, InvalidValueError], lang: str) -> dict[str, FieldFix]:
+    """The errors a button can fix, by field (a timestamp that looks like seconds)."""
+    found = {name: seconds_fix(error, lang) for name, error in errors.items()}
+    return {name: fix for name, fix in found.items() if fix is not None}
+
+
+def _fixed_link(values: Mapping[str, str], timestamp: int, lang: str) -> str:
+    """The generator's link for a blank timestamp: the millisecond used, not "now", so the
+    link a visitor copies opens this same id."""
+    return "/?" + urlencode({**values, "timestamp": str(timestamp), "lang": lang})
+
+
+def _sort_links(text: str, layout: str, lang: str) -> dict[str, str]:
+    """The decoder table's sort links: the same ids and layout, by time or as typed."""
+    base = {"id": text, "layout": layout, "lang": lang}
+    return {
+        "time": "/decode?" + urlencode({**base, "sort": "time"}),
+        "input": "/decode?" + urlencode(base),
+    }
+
+
 def _box_notes(box: BoxRead, lang: str) -> list[str]:
     """What the decoder says of how it read the box: the plain digits of an id written
     otherwise, and the layout a pasted link chose (which the picker can change)."""
@@ -110,11 +132,13 @@ def _box_notes(box: BoxRead, lang: str) -> list[str]:
     return notes
 
 
-def _decoder_result(box: BoxRead, lang: str, chosen: bool) -> dict[str, Any]:
+def _decoder_result(
+    box: BoxRead, lang: str, chosen: bool, *, by_time: bool = False
+) -> dict[str, Any]:
     """The decoder's notes and its one result or its table; ``chosen``: the visitor chose
-    the layout."""
+    the layout; ``by_time``: the table sorted by time."""
     read = box.read
-    table = table_view(read, lang) if isinstance(read, IdList) else None
+    table = table_view(read, lang, by_time=by_time) if isinstance(read, IdList) else None
     result = (
         None
         if isinstance(read, IdList)
@@ -176,6 +200,7 @@ def _decode_context(request: Request, lang: str) -> dict[str, Any]:
     except InvalidLayoutError as error:
         errors["layout"] = layout_message(error, lang)
     count = len(id_lines(raw)) if raw is not None else 0
+    by_time = request.query_params.get("sort") == "time"
     twice = _messages(repeated(request.query_params, ("id", "layout")), lang)
     shown: dict[str, Any] = {"notes": [], "result": None, "table": None, "spec": None}
     if twice:
@@ -184,7 +209,9 @@ def _decode_context(request: Request, lang: str) -> dict[str, Any]:
         errors["id"] = translate("web.decode.too_many", lang, count=count, max=MAX_IDS)
     elif raw is not None and "layout" not in errors:
         try:
-            shown = _decoder_result(read_box(raw, layout, lang=lang), lang, layout is not None)
+            shown = _decoder_result(
+                read_box(raw, layout, lang=lang), lang, layout is not None, by_time=by_time
+            )
         except InvalidValueError as error:
             errors["id"] = localized_message(error, lang)
     # The explanation follows the layout the result was read in, else the one chosen.
@@ -198,6 +225,9 @@ def _decode_context(request: Request, lang: str) -> dict[str, Any]:
         "explain": explain_view(spec, lang),
         "share": _share_href(raw or "", spec, lang),
         "used_now": False,
+        "link_path": None,
+        "sort_links": _sort_links(raw or "", chosen or "", lang),
+        "by_time": by_time,
     }
 
 
@@ -207,6 +237,10 @@ def routes() -> list[BaseRoute]:
     async def compose_page(request: Request) -> Response:
         lang = negotiate(request, PAGE_LANG)
         query = request.query_params
+        if (
+            fixed := fixed_query(query, COMPOSE_FIELDS)
+        ) is not None:  # a fix button without JavaScript: the fixed form's address
+            return RedirectResponse("/?" + fixed, status_code=303)
         twice = repeated(query, COMPOSE_FIELDS)  # which value counts would be a guess
         if "now" in query and not twice:
             # The no-JavaScript "now" button: fill the timestamp in, keep the URL shareable.
@@ -228,13 +262,19 @@ def routes() -> list[BaseRoute]:
             form.errors.update(twice)
             form.snow_id = None
         questions = faq(translator(lang))
+        result = result_view(form.snow_id, lang) if form.snow_id is not None else None
+        used_now = form.timestamp_was_blank and result is not None
         context = {
             **_frame(request, lang, "compose"),
             "values": form.values,
             "errors": _messages(form.errors, lang),
-            "result": result_view(form.snow_id, lang) if form.snow_id is not None else None,
+            "fixes": _fixes(form.errors, lang),
+            "result": result,
             "table": None,
-            "used_now": form.timestamp_was_blank and form.snow_id is not None,
+            "used_now": used_now,
+            "link_path": _fixed_link(form.values, result.time.timestamp, lang)
+            if used_now and result is not None
+            else None,
             "faq": questions,
             "faq_ld": faq_json_ld(questions, lang),
             "references": REFERENCES,
@@ -251,12 +291,17 @@ def routes() -> list[BaseRoute]:
 
     async def range_page(request: Request) -> Response:
         lang = negotiate(request, PAGE_LANG)
+        if (
+            fixed := fixed_query(request.query_params, RANGE_FIELDS)
+        ) is not None:  # the swap button without JavaScript
+            return RedirectResponse("/range?" + fixed, status_code=303)
         form = read_range(request.query_params, lang)
-        values = form.values if form is not None else {"from": "", "to": "", "layout": ""}
+        values = form.values if form is not None else dict.fromkeys(RANGE_FIELDS, "")
         context = {
             **_frame(request, lang, "range"),
             "values": values,
             "errors": form.errors if form is not None else {},
+            "fixes": form.fixes if form is not None else {},
             "layouts": layout_options(values["layout"], lang),
             "range": range_view(form, lang) if form is not None else None,
         }

@@ -108,8 +108,9 @@ def test_the_decoder_reads_many_ids_as_a_table_linking_each_breakdown(
     assert page.locator("#h-result").inner_text() == "5 IDs"
     rows = page.locator("#out-table tbody tr")
     assert rows.count() == 5
-    assert rows.nth(0).locator("td").first.inner_text() == SEED_ID
-    assert rows.nth(1).locator("td").first.inner_text() == "1"
+    # the id heads its row (issue 19 §5): a row header, not a plain cell
+    assert rows.nth(0).locator("th").first.inner_text() == SEED_ID
+    assert rows.nth(1).locator("th").first.inner_text() == "1"
     assert "is not an ID snowid can read" in rows.nth(2).inner_text()  # issue 19
     assert rows.nth(3).locator("td.num").all_inner_texts() == ["11", "26", "0"]
     assert rows.nth(4).locator("time").get_attribute("datetime") == "2080-07-10T17:30:30.208Z"

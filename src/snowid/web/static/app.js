@@ -8,6 +8,7 @@
   "use strict";
 
   var PAUSE_MS = 800;     // no key for this long: the value is settled, show its error
+  var COPIED_MS = 2500;   // how long "Copied" stays beside a copy button
   var DEBOUNCE_MS = 120;  // fetch once typing slows down
   var DAY = 86400;
   // Largest unit first: the same table as _UNITS in snowid/web/_view.py (the server's fallback;
@@ -80,13 +81,25 @@
     root.querySelectorAll("button.copy").forEach(function (button) {
       button.hidden = false;
       button.addEventListener("click", function () {
-        // The link is read when pressed: the address follows the form as you type.
-        // The server's link names the layout (data-href), so the copy reads the same anywhere.
-        var share = button.getAttribute("data-href");
-        var text = !button.hasAttribute("data-copy-link") ? button.getAttribute("data-copy")
-          : share ? new URL(share, location.href).href : location.href;
+        if (button.disabled) { return; }
+        // The link is read when pressed: the address follows the form as you type, unless
+        // the result names its own: a blank timestamp's link has the millisecond actually
+        // used (data-copy-path), the decoder's names its layout (data-href), so the copy
+        // reads the same anywhere.
+        var path = button.getAttribute("data-copy-path") || button.getAttribute("data-href");
+        var text = button.hasAttribute("data-copy-link")
+          ? (path ? new URL(path, location.href).href : location.href)
+          : button.getAttribute("data-copy");
         var status = button.parentElement.querySelector(".copied");
-        function done() { if (status) { status.textContent = button.getAttribute("data-done"); } }
+        var timer = null;
+        function done() {
+          if (!status) { return; }
+          status.textContent = button.getAttribute("data-done");
+          clearTimeout(timer);
+          // data-copied-ms on <body> overrides the time (the browser tests shorten it).
+          var ms = Number(document.body.getAttribute("data-copied-ms")) || COPIED_MS;
+          timer = setTimeout(function () { status.textContent = ""; }, ms);
+        }
         if (navigator.clipboard && navigator.clipboard.writeText) {
           navigator.clipboard.writeText(text).then(done, function () { fallbackCopy(text); done(); });
         } else { fallbackCopy(text); done(); }
@@ -169,7 +182,11 @@
         var other = doc.getElementById("err-" + name);
         var input = form.querySelector("[name='" + name + "']");
         var message = other && !other.hidden ? other.textContent : "";
-        p.textContent = message;
+        // The server's message as it is, with its fix button when it has one.
+        p.replaceChildren.apply(p, message ? Array.prototype.map.call(other.childNodes, function (n) {
+          return document.importNode(n, true);
+        }) : []);
+        p.className = message ? other.className : "error";
         p.hidden = !message;
         if (input) {
           if (message) { input.setAttribute("aria-invalid", "true"); } else { input.removeAttribute("aria-invalid"); }
@@ -185,9 +202,23 @@
       });
     }
 
+    // Out of date: the result is dimmed and nothing in it can be copied until it is fresh.
     function markStale(slot, stale) {
       slot.classList.toggle("stale", stale);
       slot.querySelectorAll(".stale-note").forEach(function (note) { note.hidden = !stale; });
+      slot.querySelectorAll("button.copy").forEach(function (button) { button.disabled = stale; });
+      var peek = form.querySelector("[data-peek]");
+      if (peek) { peek.classList.toggle("stale", stale); }
+    }
+
+    function showPeek(doc) {  // the compact result beside the fields
+      var peek = form.querySelector("[data-peek]");
+      var fresh = doc.querySelector("[data-peek]");
+      if (!peek || !fresh) { return; }
+      peek.replaceChildren.apply(peek, Array.prototype.map.call(fresh.childNodes, function (n) {
+        return document.importNode(n, true);
+      }));
+      peek.hidden = fresh.hidden;
     }
 
     function reveal() {
@@ -213,6 +244,7 @@
       if (doc.querySelector("p.error[data-field]:not([hidden])") === null) {
         pending = null;
         slot.innerHTML = fresh.innerHTML;
+        showPeek(doc);
         markStale(slot, false);
         enhance(slot);
         showErrors(doc);
@@ -269,6 +301,21 @@
     });
     form.addEventListener("focusout", function () { clearTimeout(pauseTimer); settled = true; reveal(); });
     form.addEventListener("submit", function (event) { event.preventDefault(); now(); });
+    // A fix button in a message (name="fix", its value the query it sets): put those
+    // values in the fields, then update at once; focus goes to the field it fixed.
+    form.addEventListener("click", function (event) {
+      var button = event.target && event.target.closest ? event.target.closest("button[name='fix']") : null;
+      if (!button) { return; }
+      event.preventDefault();
+      var first = null;
+      new URLSearchParams(button.value).forEach(function (value, name) {
+        var input = form.querySelector("[name='" + name + "']");
+        if (input) { input.value = value; first = first || input; }
+      });
+      showDate();
+      if (first) { first.focus(); }
+      now();
+    });
     form.querySelectorAll("[data-now]").forEach(function (button) {
       button.addEventListener("click", function (event) {
         event.preventDefault();
@@ -280,8 +327,20 @@
     });
   }
 
+  // The range page's zone picker: the visitor's own zone, by its name, beside UTC.
+  function zonePicker(select) {
+    var name = "";
+    try { name = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { name = ""; }
+    if (!name || name === "UTC" || select.querySelector("option[value='" + name + "']")) { return; }
+    var option = document.createElement("option");
+    option.value = name;
+    option.textContent = select.getAttribute("data-local-label") + " (" + name + ")";
+    select.appendChild(option);
+  }
+
   function start() {
     document.documentElement.classList.add("js");
+    document.querySelectorAll("select[data-zone]").forEach(zonePicker);
     enhance(document);
     document.querySelectorAll("form[data-live]").forEach(liveForm);
     // Relative times drift: "5 seconds ago" becomes "1 minute ago".
