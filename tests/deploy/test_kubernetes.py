@@ -16,6 +16,7 @@ import pytest
 import yaml
 
 from tests.support.deploy import (
+    CONTAINER_USER,
     DEPLOY,
     STOP_ALLOWANCE_S,
     check_lease_url,
@@ -29,7 +30,6 @@ MANIFESTS = sorted((DEPLOY / "kubernetes").glob("*.yaml"))
 # 1.28: the first with the apps.kubernetes.io/pod-index label the k8s: lease reads; and a
 # recent one, where nothing the manifests use may have been removed.
 VERSIONS = ["1.28.0", "1.35.0"]
-CONTAINERFILE_USER = 10001  # deploy/container/Containerfile's USER
 
 
 def documents(path: Path) -> list[dict[str, Any]]:
@@ -186,7 +186,7 @@ def test_the_pod_runs_as_the_images_user_with_requests(
 ) -> None:
     security = pod["securityContext"]
     assert security["runAsNonRoot"] is True
-    assert security["runAsUser"] == CONTAINERFILE_USER
+    assert security["runAsUser"] == CONTAINER_USER
     for container in [*pod.get("initContainers", []), *pod["containers"]]:
         assert container["securityContext"]["readOnlyRootFilesystem"] is True
         assert container["securityContext"]["allowPrivilegeEscalation"] is False

@@ -29,6 +29,9 @@ most one millisecond's worth)."""
 
 DRAIN_FLAG = "--drain-seconds"
 
+CONTAINER_USER = 10001
+"""The uid deploy/container/Containerfile runs as, which the Kubernetes manifests name."""
+
 # Variables snowid reads that are not serve settings.
 _OTHER_VARIABLES = {"SNOWID_LANG"}
 
