@@ -65,11 +65,21 @@ done
 echo "POST /api/ids?count=3 -> $(curl -sf -X POST "http://127.0.0.1:$port/api/ids?count=3")"
 echo "state directory $workdir: $(find "$mnt$workdir" -mindepth 1 -printf '%f (mode %m, owner %U:%G) ')"
 
-# SIGTERM to the server, PID 1 of its namespace, as a runtime sends it.
-started=$SECONDS
+# SIGTERM to the server, PID 1 of its namespace, as a runtime sends it; then GET /readyz
+# until the server is gone, saying when its answer changes (503 while it drains).
+started=$(date +%s%N)
+since() { local t=$(( ($(date +%s%N) - started) / 100000000 )); echo "$((t / 10)).$((t % 10)) s"; }
 kill -TERM "$pid1"
+last=""
+while kill -0 "$server" 2>/dev/null; do
+  code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "http://127.0.0.1:$port/readyz" || true)
+  [ "$code" = 000 ] && code="no answer"
+  if [ "$code" != "$last" ]; then echo "$(since) after SIGTERM: GET /readyz -> $code"; last=$code; fi
+  sleep 0.1
+done
 status=0
 wait "$server" || status=$?
 server=""
-echo "stopped by SIGTERM after $((SECONDS - started)) s, exit code $status"
-exit "$status"
+echo "stopped $(since) after SIGTERM, exit code $status"
+# 143: a single process ends by the SIGTERM raised again, as uvicorn does: a clean stop.
+[ "$status" = 0 ] || [ "$status" = 143 ] || exit "$status"

@@ -137,8 +137,8 @@ def test_snowid_serve_takes_the_drain_flag_the_unit_gives() -> None:
 
 
 def test_the_stop_outlasts_the_drain_and_signals_the_main_process_only() -> None:
-    """SIGTERM to snowid serve alone (uvicorn passes it to its workers; a second SIGTERM
-    would make them quit at once), and TimeoutStopSec longer than drain + stop."""
+    """SIGTERM to snowid serve alone, which passes it on to its workers (SIGKILL, at the
+    timeout, to them all), and TimeoutStopSec at least drain + stop."""
     unit = directives(UNIT.read_text())
     assert unit["KillSignal"] == ["SIGTERM"]
     assert unit["KillMode"] == ["mixed"]
