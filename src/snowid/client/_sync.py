@@ -136,6 +136,7 @@ class _Pump:
     def close(self) -> None:
         with self.lock:
             self.closed = True
+            self.ids, self.spare = iter(()), None  # dropped: never handed out
             self.ready.notify_all()
             thread = self.thread
         if thread is not None and thread is not threading.current_thread():
