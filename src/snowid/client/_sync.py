@@ -11,6 +11,7 @@ from __future__ import annotations
 import http.client
 import os
 import ssl
+import sys
 import threading
 import time
 import weakref
@@ -25,6 +26,8 @@ from snowid.client._exceptions import (
 )
 
 __all__ = ["Client"]
+
+_GIL: bool = getattr(sys, "_is_gil_enabled", lambda: True)()
 
 
 class _Pump:
@@ -212,17 +215,33 @@ class Client:
     def url(self) -> str:
         return self._pump.where.url
 
-    def next_id(self) -> int:
+    def _next_with_gil(self) -> int:
+        """A fresh id, never handed out before by this client or any other.
+
+        Raises a ``snowid.errors.ServiceError`` when no batch could be had (the next call
+        tries again), ``ClientClosedError`` after ``close()``."""
+        # With the GIL, one step of a list iterator is atomic: two threads never get one
+        # id, and the lock is needed only to switch batches.
+        pump = self._pump
+        value = next(pump.ids, None)
+        if value is None:
+            with pump.lock:
+                value = pump.advance()
+        return value
+
+    def _next_locked(self) -> int:
         """A fresh id, never handed out before by this client or any other.
 
         Raises a ``snowid.errors.ServiceError`` when no batch could be had (the next call
         tries again), ``ClientClosedError`` after ``close()``."""
         pump = self._pump
-        with pump.lock:
+        with pump.lock:  # free-threaded Python: no GIL makes the iterator's step atomic
             value = next(pump.ids, None)
             if value is None:
                 value = pump.advance()
             return value
+
+    next_id = _next_with_gil if _GIL else _next_locked
 
     def close(self) -> None:
         """Stop the refill thread and close the connection; buffered ids are dropped."""

@@ -48,6 +48,7 @@ _ID_LIMIT = 1 << 63
 _PREFIX = b'{"ids":["'
 _SUFFIX = b'"]}'
 _SEPARATOR = b'","'
+_DIGITS_QUOTES_COMMAS = b'0123456789",'
 _FIRST_PAUSE_S = 0.05
 _LONGEST_PAUSE_S = 2.0
 
@@ -130,11 +131,11 @@ def read_ids(body: bytes, count: int, url: str) -> list[int]:
     """The ``count`` ids of a 200 answer; ServiceAnswerError unless it is exactly that."""
     if body.startswith(_PREFIX) and body.endswith(_SUFFIX):
         inner = body[len(_PREFIX) : -len(_SUFFIX)]  # the service's own compact form, fast
-        if not inner.replace(_SEPARATOR, b"").isdigit():
+        if inner.translate(None, _DIGITS_QUOTES_COMMAS):  # a sign, a space, a "_" …
             raise ServiceAnswerError(url=url, reason="id", detail=_shorten(body))
-        try:
+        try:  # each piece is now ASCII digits, or holds a quote or a comma, or is empty
             ids = list(map(int, inner.split(_SEPARATOR)))
-        except ValueError:  # an empty string between two separators
+        except ValueError:
             raise ServiceAnswerError(url=url, reason="id", detail=_shorten(body)) from None
     else:
         ids = _read_json(body, url)
