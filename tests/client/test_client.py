@@ -220,6 +220,14 @@ def test_a_malformed_answer_is_reported_and_no_id_of_it_handed_out() -> None:
         assert [client.next_id() for _ in range(3)] == [5, 6, 7]
 
 
+def test_an_answer_that_is_not_http_is_reported_not_retried() -> None:
+    with fake_service([b"SPDY/9 ok\r\n\r\n"]) as fake, Client(fake.url, retries=3) as client:
+        with pytest.raises(errors.ServiceAnswerError) as caught:
+            client.next_id()
+        assert caught.value.reason == "status"
+        assert len(fake.requests) == 1
+
+
 def test_a_closed_client_refuses_and_says_so(service: tuple[str, Counted]) -> None:
     url, _ = service
     client = Client(url)

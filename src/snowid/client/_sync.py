@@ -21,6 +21,7 @@ from types import TracebackType
 from snowid.client import _fork, _wire
 from snowid.client._exceptions import (
     ClientClosedError,
+    ServiceAnswerError,
     ServiceTimeoutError,
     ServiceUnreachableError,
 )
@@ -28,6 +29,9 @@ from snowid.client._exceptions import (
 __all__ = ["Client"]
 
 _GIL: bool = getattr(sys, "_is_gil_enabled", lambda: True)()
+# Answers http.client cannot read: not retried, as the asyncio client does not retry them
+# either (RemoteDisconnected is one too, but a closed connection: that one is retried).
+_MALFORMED = (http.client.BadStatusLine, http.client.LineTooLong, http.client.UnknownProtocol)
 
 
 class _Pump:
@@ -95,6 +99,11 @@ class _Pump:
                 raise ServiceTimeoutError(url=where.url, timeout=self.timeout) from None
             except (OSError, http.client.HTTPException) as error:
                 self._drop()
+                if isinstance(error, _MALFORMED) and not isinstance(error, ConnectionError):
+                    detail = str(error)[:60]
+                    raise ServiceAnswerError(
+                        url=where.url, reason="status", detail=detail
+                    ) from None
                 if last:
                     reason = _reason(error)
                     raise ServiceUnreachableError(
