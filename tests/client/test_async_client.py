@@ -138,6 +138,22 @@ def test_a_forked_child_hands_out_none_of_the_parent_s_buffered_ids(url: str) ->
     assert not parent & child
 
 
+def test_one_client_serves_one_loop_after_another(url: str) -> None:
+    """``asyncio.run`` twice: the second loop cannot use the first one's connection or
+    task; the client starts anew on it and the ids stay fresh."""
+    client = AsyncClient(url, token=TOKEN, batch=50)
+
+    async def take(idle_s: float) -> list[int]:
+        ids = [await client.next_id() for _ in range(120)]
+        await asyncio.sleep(idle_s)  # the refill ends: its connection stays open, idle
+        return ids
+
+    # The first loop ends with the connection idle, the second one with a refill in flight.
+    first, second = asyncio.run(take(0.3)), asyncio.run(take(0))
+    assert len(set(first + second)) == 240
+    asyncio.run(client.aclose())
+
+
 def test_a_closed_client_refuses() -> None:
     async def scenario() -> None:
         client = AsyncClient("http://127.0.0.1:9")

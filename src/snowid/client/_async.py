@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 import ssl
 from collections.abc import Iterator
 from types import TracebackType
@@ -39,8 +40,10 @@ class AsyncClient:
     """Ids from a snowid id service, one by one, for asyncio code.
 
     Takes the same arguments as ``snowid.client.Client`` (see there and docs/client.md);
-    ``timeout`` bounds the connect and each whole request. Use it from one event loop;
-    ``await client.aclose()`` (or ``async with``) closes the connection. After
+    ``timeout`` bounds the connect and each whole request. The tasks of one event loop may
+    share it; a client used on a new loop (``asyncio.run`` again) drops the old loop's
+    connection and refill and starts anew there. ``await client.aclose()`` (or ``async
+    with``) closes the connection. After
     ``os.fork()`` the child starts with an empty buffer of its own.
     """
 
@@ -64,6 +67,7 @@ class AsyncClient:
     def after_fork(self) -> None:
         """An empty buffer, no task and no connection: also the child's state after a fork."""
         self._ids: Iterator[int] = iter(())
+        self._loop: asyncio.AbstractEventLoop | None = None  # where the task and streams live
         self._task: asyncio.Task[list[int]] | None = None
         self._streams: _Streams | None = None
 
@@ -81,6 +85,10 @@ class AsyncClient:
 
     async def _advance(self) -> int:
         loop = asyncio.get_running_loop()
+        if loop is not self._loop:  # a new loop (asyncio.run again): the old one's are dead
+            if self._streams is not None:
+                _abandon(self._streams[1])
+            self._loop, self._task, self._streams = loop, None, None
         while True:
             if self._closed:
                 raise ClientClosedError(url=self._where.url)
@@ -113,6 +121,9 @@ class AsyncClient:
             except TimeoutError:
                 self._drop()
                 raise ServiceTimeoutError(url=where.url, timeout=self._timeout) from None
+            except asyncio.CancelledError:  # the answer may still come: never read it later
+                self._drop()
+                raise
             except (OSError, asyncio.IncompleteReadError) as error:
                 self._drop()
                 if last:
@@ -214,6 +225,21 @@ class AsyncClient:
 
     def __repr__(self) -> str:
         return f"snowid.client.AsyncClient({self.url!r}, batch={self._batch})"
+
+
+def _abandon(writer: asyncio.StreamWriter) -> None:
+    """Close the socket of a connection whose event loop is closed: ``writer.close()``
+    would need that loop, and a socket left to the garbage collector warns."""
+    transport = writer.transport
+    if not transport.get_extra_info("peername") or transport.is_closing():
+        return
+    # asyncio's selector transport (uvloop's has no _sock: its socket is left to the GC).
+    sock = getattr(transport, "_sock", None)
+    if isinstance(sock, socket.socket):
+        sock.close()
+        # So that neither the transport's nor the writer's __del__ reaches for the old loop.
+        transport._sock = None  # type: ignore[attr-defined]
+        transport._closing = True  # type: ignore[attr-defined]
 
 
 async def _chunked(reader: asyncio.StreamReader) -> bytes:
