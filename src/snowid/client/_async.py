@@ -26,6 +26,7 @@ from snowid.client._exceptions import (
 __all__ = ["AsyncClient"]
 
 _HEAD_END = b"\r\n\r\n"
+_YIELD_MASK = 511
 _Streams = tuple[asyncio.StreamReader, asyncio.StreamWriter]
 
 
@@ -81,6 +82,10 @@ class AsyncClient:
         value = next(self._ids, None)
         if value is None:
             value = await self._advance()
+        elif not value & _YIELD_MASK and self._task is not None:
+            # A caller taking ids in a tight loop never lets the loop run the refill until
+            # the batch is used up; about every 512th id it gets a turn.
+            await asyncio.sleep(0)
         return value
 
     async def _advance(self) -> int:
