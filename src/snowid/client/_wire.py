@@ -21,7 +21,7 @@ from snowid.client._exceptions import (
     ServiceRefusedError,
     ServiceUnavailableError,
 )
-from snowid.ids import to_int
+from snowid.ids import TWITTER, to_int
 
 __all__ = [
     "MAX_BATCH",
@@ -44,7 +44,6 @@ MAX_TIMEOUT_S = 600
 RETRIED_STATUSES = frozenset({502, 503, 504})
 """Answers that issued nothing and may pass: no identity held, a store down, a proxy's."""
 
-_ID_LIMIT = 1 << 63
 _PREFIX = b'{"ids":["'
 _SUFFIX = b'"]}'
 _SEPARATOR = b'","'
@@ -141,7 +140,7 @@ def read_ids(body: bytes, count: int, url: str) -> list[int]:
         ids = _read_json(body, url)
     if len(ids) != count:
         raise ServiceAnswerError(url=url, reason="count", detail=str(len(ids)), count=count)
-    if max(ids) >= _ID_LIMIT:
+    if max(ids) > TWITTER.max_id:
         raise ServiceAnswerError(url=url, reason="id", detail=str(max(ids)))
     return ids
 
@@ -181,7 +180,7 @@ def refusal(status: int, body: bytes, url: str, attempts: int) -> ServiceRefused
 def pause_s(attempt: int, retry_after: str | None) -> float:
     """How long to wait before try ``attempt + 1``: doubling from 50 ms, or the server's
     Retry-After (seconds) when it is longer; never above 2 s."""
-    pause = _FIRST_PAUSE_S * (1 << attempt)
+    pause = _FIRST_PAUSE_S * 2.0**attempt
     if retry_after is not None and retry_after.strip().isdigit():
         pause = max(pause, float(retry_after.strip()))
     return min(pause, _LONGEST_PAUSE_S)
