@@ -70,6 +70,15 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     (InvalidValueError) PasswordFileError      a lease URL's password_file cannot be used
         └── PasswordFileEmptyError
     DatabaseUnreachableError (ConnectionError) snowid sql … --apply cannot connect
+    ServiceError (RuntimeError)                snowid.client: no usable batch from the service
+    ├── ServiceUnreachableError (+ ConnectionError)  no connection after the retries
+    ├── ServiceTimeoutError (+ TimeoutError)   no connection or answer in time (not retried)
+    ├── ServiceRefusedError                    an HTTP error answer (the service's code)
+    │   ├── ServiceAuthError                   401: token missing or wrong
+    │   └── ServiceUnavailableError            502/503/504 on every try
+    ├── ServiceAnswerError                     an answer that is not a batch of ids
+    └── ClientClosedError                      next_id() after close()
+    (InvalidValueError) InvalidServiceUrlError, InvalidTokenError   a client's settings
     DatabaseRefusedError (RuntimeError)        … connected, but the SQL was refused
     ExtraMissingError (ImportError)            a feature's optional package is not installed
 
@@ -152,6 +161,18 @@ if TYPE_CHECKING:  # what mypy and IDEs see; at run time _LAZY loads these on fi
         ReleaseFailedError,
         ServerStartError,
     )
+    from snowid.client._exceptions import (
+        ClientClosedError,
+        InvalidServiceUrlError,
+        InvalidTokenError,
+        ServiceAnswerError,
+        ServiceAuthError,
+        ServiceError,
+        ServiceRefusedError,
+        ServiceTimeoutError,
+        ServiceUnavailableError,
+        ServiceUnreachableError,
+    )
     from snowid.integrations.sql import (
         DatabaseRefusedError,
         DatabaseUnreachableError,
@@ -181,12 +202,15 @@ _LAZY = {
     "AuthTokenFileEmptyError": "snowid.web._exceptions",
     "AuthTokenFileError": "snowid.web._exceptions",
     "AuthTokenFileMissingError": "snowid.web._exceptions",
+    "ClientClosedError": "snowid.client._exceptions",
     "DatabaseRefusedError": "snowid.integrations.sql",
     "DatabaseUnreachableError": "snowid.integrations.sql",
     "DuplicateParameterError": "snowid.web._exceptions",
     "ForwardedIpsError": "snowid.web._exceptions",
     "InvalidTimeZoneError": "snowid.web._exceptions",
     "InvalidDatabaseUrlError": "snowid.integrations.sql",
+    "InvalidServiceUrlError": "snowid.client._exceptions",
+    "InvalidTokenError": "snowid.client._exceptions",
     "MetricsDirError": "snowid.web._exceptions",
     "NotABooleanError": "snowid.web._exceptions",
     "OrdinalMissingError": "snowid.lease.k8s",
@@ -194,6 +218,13 @@ _LAZY = {
     "OrdinalOutOfRangeError": "snowid.lease.k8s",
     "ReleaseFailedError": "snowid.cli._exceptions",
     "ServerStartError": "snowid.cli._exceptions",
+    "ServiceAnswerError": "snowid.client._exceptions",
+    "ServiceAuthError": "snowid.client._exceptions",
+    "ServiceError": "snowid.client._exceptions",
+    "ServiceRefusedError": "snowid.client._exceptions",
+    "ServiceTimeoutError": "snowid.client._exceptions",
+    "ServiceUnavailableError": "snowid.client._exceptions",
+    "ServiceUnreachableError": "snowid.client._exceptions",
 }
 
 __all__ = [
@@ -206,6 +237,7 @@ __all__ = [
     "AuthTokenFileMissingError",
     "CeilingAheadError",
     "CeilingReachedError",
+    "ClientClosedError",
     "ClockMovedBackwards",
     "ClockPolicyError",
     "ClockSkewError",
@@ -229,7 +261,9 @@ __all__ = [
     "InvalidIdError",
     "InvalidLayoutError",
     "InvalidLeaseUrlError",
+    "InvalidServiceUrlError",
     "InvalidTimeZoneError",
+    "InvalidTokenError",
     "InvalidValueError",
     "LayoutReason",
     "LeaseError",
@@ -254,6 +288,13 @@ __all__ = [
     "ReleaseFailedError",
     "ReversedWindowError",
     "ServerStartError",
+    "ServiceAnswerError",
+    "ServiceAuthError",
+    "ServiceError",
+    "ServiceRefusedError",
+    "ServiceTimeoutError",
+    "ServiceUnavailableError",
+    "ServiceUnreachableError",
     "SignBitSetError",
     "SlotEntryError",
     "SlotQuarantinedError",

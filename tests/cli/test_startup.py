@@ -20,6 +20,7 @@ from snowid.cli._commands import COMMANDS
 # Packages that no id-reading command may load (a module or any of its submodules).
 HEAVY = (
     "snowid.web",
+    "snowid.client",
     "snowid.lease",
     "snowid.cli._serve",
     "asyncio",

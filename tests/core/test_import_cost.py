@@ -51,6 +51,7 @@ NOT_BY_IMPORT_SNOWID = (
     "snowid.lease",
     "snowid.web",
     "snowid.cli",
+    "snowid.client",
     "snowid.errors",
     "snowid.integrations.pydantic",
     "snowid.integrations.sql",
@@ -62,6 +63,7 @@ NOT_BY_IMPORT_SNOWID = (
 )
 
 NOT_BY_IMPORT_ERRORS = (
+    "snowid.client",
     "snowid.lease",
     "snowid.web",
     "snowid.cli",

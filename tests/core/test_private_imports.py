@@ -46,7 +46,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "snowid.testing",
         ),
     ),
-    ("adapters", ("snowid.cli", "snowid.web")),
+    ("adapters", ("snowid.cli", "snowid.web", "snowid.client")),
     ("public API", ("snowid",)),  # snowid/__init__.py only: the core's names for users
     ("integrations", ("snowid.integrations",)),
     ("process-wide generator", ("snowid.process",)),
@@ -65,6 +65,7 @@ LAYER_PACKAGES = (
     "snowid.integrations",
     "snowid.web",
     "snowid.cli",
+    "snowid.client",
     "snowid.i18n",
 )
 

@@ -143,6 +143,7 @@ def test_dead_members_are_gone() -> None:
 
 DOCUMENTED_PATHS = [
     "snowid",
+    "snowid.client",
     "snowid.errors",
     "snowid.lease",
     "snowid.sqlalchemy",

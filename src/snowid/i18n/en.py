@@ -608,4 +608,69 @@ MESSAGES: dict[str, str] = {
         " Running this again replaces them with the same definitions."
     ),
     "sql.applied": "installed {count} SQL functions into {url}: {names}",
+    # --- snowid.client ---
+    "field.url": "service URL",
+    "field.token": "bearer token",
+    "field.batch": "batch",
+    "field.timeout": "timeout in seconds (above 0)",
+    "field.retries": "retries",
+    "invalid_service_url": "{field} {value} cannot be used",
+    "invalid_service_url.scheme": (
+        "{field} {value} cannot be used: the scheme must be http:// or https://"
+    ),
+    "invalid_service_url.host": (
+        "{field} {value} cannot be used: it names no host; write it as http://HOST:PORT"
+    ),
+    "invalid_service_url.port": (
+        "{field} {value} cannot be used: the port is not a number in range 0..65535"
+    ),
+    "invalid_service_url.userinfo": (
+        "{field} {value} cannot be used: it holds a user name or password; give the bearer"
+        " token as token= instead"
+    ),
+    "invalid_service_url.extra": (
+        "{field} {value} cannot be used: a query (?…) or fragment (#…) has no place in it;"
+        " give the base URL only"
+    ),
+    "invalid_token": (
+        "{field} cannot be used: a bearer token is printable ASCII without spaces and not"
+        " empty (the token itself is not shown)"
+    ),
+    "service_error": "the id service {url} gave no ids",
+    "service_unreachable": "the id service {url} is unreachable after {attempts} tries: {reason}",
+    "service_timeout": (
+        "the id service {url} did not connect or answer within {timeout} s (not retried)"
+    ),
+    "service_refused": (
+        "the id service {url} refused the request: HTTP {status} {service_code}: {service_message}"
+    ),
+    "service_auth": (
+        "the id service {url} wants a valid bearer token (HTTP {status} {service_code}):"
+        " {service_message}"
+    ),
+    "service_unavailable": (
+        "the id service {url} cannot issue ids now (HTTP {status} {service_code} on each of"
+        " {attempts} tries): {service_message}"
+    ),
+    "service_answer": "the answer of the id service {url} is not a batch of ids",
+    "service_answer.status": (
+        "the answer of the id service {url} is not a batch of ids: its status line {detail}"
+        " is not HTTP/1.x"
+    ),
+    "service_answer.headers": (
+        "the answer of the id service {url} is not a batch of ids: its headers cannot be"
+        " read ({detail})"
+    ),
+    "service_answer.json": (
+        "the answer of the id service {url} is not a batch of ids: it is not the JSON object"
+        ' {{"ids": [...]}}: {detail}'
+    ),
+    "service_answer.count": (
+        "the answer of the id service {url} holds {detail} ids where {count} were asked for"
+    ),
+    "service_answer.id": (
+        "the answer of the id service {url} is not a batch of ids: {detail} is not an id"
+        " (ids are decimal strings, 0..9223372036854775807)"
+    ),
+    "client_closed": "the client for {url} is closed: it hands out no more ids",
 }

@@ -652,4 +652,71 @@ MESSAGES: dict[str, str] = {
         " Chạy lại bao nhiêu lần cũng được: các hàm chỉ được thay bằng đúng định nghĩa này."
     ),
     "sql.applied": "đã cài {count} hàm SQL vào {url}: {names}",
+    # --- snowid.client ---
+    "field.url": "URL của dịch vụ",
+    "field.token": "bearer token",
+    "field.batch": "kích thước lô",
+    "field.timeout": "thời gian chờ tính bằng giây (lớn hơn 0)",
+    "field.retries": "số lần thử lại",
+    "invalid_service_url": "không dùng được {field} {value}",
+    "invalid_service_url.scheme": (
+        "không dùng được {field} {value}: lược đồ phải là http:// hoặc https://"
+    ),
+    "invalid_service_url.host": (
+        "không dùng được {field} {value}: không có tên máy chủ; hãy viết dạng http://HOST:PORT"
+    ),
+    "invalid_service_url.port": (
+        "không dùng được {field} {value}: cổng không phải là số trong phạm vi 0..65535"
+    ),
+    "invalid_service_url.userinfo": (
+        "không dùng được {field} {value}: URL chứa tên người dùng hoặc mật khẩu; hãy truyền"
+        " bearer token qua token="
+    ),
+    "invalid_service_url.extra": (
+        "không dùng được {field} {value}: URL không được có truy vấn (?…) hay phân đoạn (#…);"
+        " chỉ ghi URL gốc"
+    ),
+    "invalid_token": (
+        "không dùng được {field}: bearer token phải là ký tự ASCII in được, không có khoảng"
+        " trắng và không rỗng (token không được hiển thị)"
+    ),
+    "service_error": "dịch vụ cấp ID {url} không trả về ID nào",
+    "service_unreachable": (
+        "không kết nối được dịch vụ cấp ID {url} sau {attempts} lần thử: {reason}"
+    ),
+    "service_timeout": (
+        "dịch vụ cấp ID {url} không kết nối hoặc không trả lời trong {timeout} giây (không thử lại)"
+    ),
+    "service_refused": (
+        "dịch vụ cấp ID {url} từ chối yêu cầu: HTTP {status} {service_code}: {service_message}"
+    ),
+    "service_auth": (
+        "dịch vụ cấp ID {url} cần bearer token hợp lệ (HTTP {status} {service_code}):"
+        " {service_message}"
+    ),
+    "service_unavailable": (
+        "dịch vụ cấp ID {url} hiện không cấp được ID (HTTP {status} {service_code} ở cả"
+        " {attempts} lần thử): {service_message}"
+    ),
+    "service_answer": "câu trả lời của dịch vụ cấp ID {url} không phải là một lô ID",
+    "service_answer.status": (
+        "câu trả lời của dịch vụ cấp ID {url} không phải là một lô ID: dòng trạng thái"
+        " {detail} không phải HTTP/1.x"
+    ),
+    "service_answer.headers": (
+        "câu trả lời của dịch vụ cấp ID {url} không phải là một lô ID: không đọc được phần"
+        " đầu ({detail})"
+    ),
+    "service_answer.json": (
+        "câu trả lời của dịch vụ cấp ID {url} không phải là một lô ID: đó không phải đối"
+        ' tượng JSON {{"ids": [...]}}: {detail}'
+    ),
+    "service_answer.count": (
+        "câu trả lời của dịch vụ cấp ID {url} có {detail} ID trong khi đã yêu cầu {count}"
+    ),
+    "service_answer.id": (
+        "câu trả lời của dịch vụ cấp ID {url} không phải là một lô ID: {detail} không phải"
+        " là ID (ID là chuỗi thập phân, 0..9223372036854775807)"
+    ),
+    "client_closed": "client của {url} đã đóng: không cấp thêm ID nào",
 }
