@@ -12,6 +12,10 @@ When the service cannot issue, the raw route does not answer either: it hands th
 request on with the error in the scope (``FAILED``), and the Starlette route raises it
 first thing, so the 503 (or, for a bug, the 500) comes from the app's one set of error
 handlers, without asking the generator a second time.
+
+A new condition on issuing (a check, a refusal) written in the Starlette route must be
+made here too, or make this route hand the request on: this route never reaches that one
+for the usual request. ``tests/web/test_fast_ids.py`` compares the two answer by answer.
 """
 
 from __future__ import annotations
