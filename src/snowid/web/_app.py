@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -19,6 +20,7 @@ from snowid.web import _log_start, api, pages
 from snowid.web._auth import TokenFile
 from snowid.web._drain import Drain
 from snowid.web._errors import error_response, snowid_error_response
+from snowid.web._fast_ids import FastIds
 from snowid.web._headers import SecurityHeaders
 from snowid.web._lang import negotiate
 from snowid.web._service import IdService, default_factory
@@ -30,10 +32,12 @@ __all__ = ["app_factory", "create_app"]
 
 class _App(Starlette):
     startup_error: SnowIdError | None = None  # set by the lifespan when it refuses to start
+    fast_ids: Callable[[ASGIApp], ASGIApp] | None = None  # the raw /api/ids route, if on
 
     def build_middleware_stack(self) -> ASGIApp:
         # Outside Starlette's own error middleware, so that a 500 gets the headers too.
-        return SecurityHeaders(super().build_middleware_stack())
+        stack = SecurityHeaders(super().build_middleware_stack())
+        return stack if self.fast_ids is None else self.fast_ids(stack)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "lifespan":
@@ -121,6 +125,8 @@ def create_app(settings: Settings | None = None, *, service: IdService | None = 
         },
         lifespan=lifespan,
     )
+    # The usual POST /api/ids answered in front of it all, with the same headers.
+    app.fast_ids = partial(FastIds, service=service, tokens=tokens, max_count=settings.max_count)
     # Starlette's own slash redirect writes the Host header into an absolute Location.
     app.router.redirect_slashes = False
     app.state.service = service

@@ -3,7 +3,8 @@
 Pure ASGI (not Starlette's BaseHTTPMiddleware, which runs each request in an extra task
 and costs more than the ``POST /api/ids?count=1`` handler itself): one list
 concatenation per response. It wraps the app outside Starlette's error middleware, so
-even a 500 gets the headers.
+even a 500 gets the headers. ``with_security_headers`` is the one rule: the raw
+``/api/ids`` route in front of Starlette (``_fast_ids``) builds its answer's headers with it.
 
 - ``Content-Security-Policy``: the page loads its script, style sheet and icon from this
   site and nothing inline (no ``style=""`` attribute, no inline script), so ``'self'``
@@ -16,9 +17,11 @@ even a 500 gets the headers.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["CSP", "NO_STORE_PATHS", "SecurityHeaders"]
+__all__ = ["CSP", "NO_STORE_PATHS", "SecurityHeaders", "with_security_headers"]
 
 CSP = (
     # default-src covers scripts, styles, images, fonts and fetches; the rest is named.
@@ -37,6 +40,19 @@ _NO_STORE = [(b"cache-control", b"no-store")]
 _VARY = [(b"vary", b"Accept-Language, Cookie")]
 
 
+def with_security_headers(
+    path: str, status: int, headers: Iterable[tuple[bytes, bytes]]
+) -> list[tuple[bytes, bytes]]:
+    """``headers`` (an answer's own, kept first and in order) and those above after them,
+    for an answer of ``status`` to a request for ``path``."""
+    out = [*headers, *_ALWAYS]
+    if path in NO_STORE_PATHS:
+        out += _NO_STORE
+    if status >= 400 and not any(k == b"vary" for k, _ in out):
+        out += _VARY
+    return out
+
+
 class SecurityHeaders:
     """Adds the headers above to every HTTP answer of ``app``."""
 
@@ -47,16 +63,12 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        no_store = scope["path"] in NO_STORE_PATHS
+        path = scope["path"]
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = [*message.get("headers", ()), *_ALWAYS]
-                if no_store:
-                    headers += _NO_STORE
-                if message["status"] >= 400 and not any(k == b"vary" for k, _ in headers):
-                    headers += _VARY
-                message["headers"] = headers
+                own = message.get("headers", ())
+                message["headers"] = with_security_headers(path, message["status"], own)
             await send(message)
 
         await self.app(scope, receive, send_with_headers)

@@ -16,6 +16,7 @@ from snowid.web import _layout_api as layout_api
 from snowid.web import _metrics
 from snowid.web._auth import TokenFile
 from snowid.web._errors import json_response
+from snowid.web._fast_ids import FAILED, ids_body, usual_count
 from snowid.web._forms import check_single_values, read_compose
 from snowid.web._service import IdService
 from snowid.web._settings import Settings
@@ -44,21 +45,21 @@ def routes(
     )
 
     async def ids(request: Request) -> Response:
+        # The usual request is answered in front of Starlette (_fast_ids.FastIds); this
+        # route answers the rest, every error among them.
+        failed = request.scope.get(FAILED)
+        if failed is not None:
+            raise failed  # the raw route's service error, shown by the app's handlers
         if tokens is not None and (refused := tokens.refuse(request)) is not None:
             return refused
-        query: bytes = request.scope["query_string"]
-        if query[:6] == b"count=" and query[6:].isdigit() and len(query) < 16:
-            count = int(query[6:])  # the usual request, without parsing the whole query
-        else:
+        count = usual_count(request.scope["query_string"])
+        if count is None:
             check_single_values(request.query_params)
             raw = request.query_params.get("count")
             count = 1 if raw is None else to_int("count", raw)
         if not 1 <= count <= max_count:
             raise OutOfRangeError(field="count", value=count, min=1, max=max_count)
-        values = await service.ids(count)
-        # Built by hand: ids are decimal strings, and this is the hot path.
-        body = '{"ids":["' + '","'.join(map(str, values)) + '"]}'
-        return Response(body, media_type=_JSON)
+        return Response(ids_body(await service.ids(count)), media_type=_JSON)
 
     async def compose(request: Request) -> Response:
         check_single_values(request.query_params)
