@@ -19,7 +19,12 @@ Handler = Callable[[argparse.Namespace, str], int]
 
 def add_lang_option(parser: argparse.ArgumentParser) -> None:
     """``--lang`` after the sub-command too (``snowid compose … --lang vi``)."""
-    parser.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS)
+    parser.add_argument(
+        "--lang",
+        choices=LANGS,
+        default=argparse.SUPPRESS,
+        help="language of messages (default: the locale)",
+    )
 
 
 def print_json(value: object, stream: TextIO | None = None) -> None:
