@@ -258,7 +258,9 @@ def _removal_under_a_cli_holder(server: RedisServer, out: Path) -> tuple[int, in
             stderr=subprocess.PIPE,
         )
         first = subprocess.Popen(
-            [*SNOWID, "generate", "--count", "1500000", "--lease", url],
+            # more ids than it can issue before its next renewal, however idle the machine:
+            # it must still be issuing when it learns of the removal (it then stops)
+            [*SNOWID, "generate", "--count", "10000000", "--lease", url],
             stdout=a_out,
             stderr=subprocess.PIPE,
         )
