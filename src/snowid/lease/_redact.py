@@ -1,21 +1,15 @@
 """What may be shown of a lease URL or a libpq connection string: never a secret.
 
-One place decides it, for every output (CLI messages, error messages, logs, metrics,
-HTTP answers). The text is read by ``_urltext``, which never fails, so all of this works
-on URLs the strict reader refuses too:
-
-- :func:`redact` gives the display form: the scheme, the host(s) with their ports and
-  the database (or directory); never the user, the password, the query or the
-  fragment. For a libpq ``key=value`` string, only ``host``, ``hostaddr``, ``port``
-  and ``dbname``. A URL whose user information cannot be split off reliably (a
-  password holding a raw ``/ ? # @``) shows nothing after its scheme.
-- ``url_kind`` (in ``_registry``, beside the schemes it reads) gives only the kind.
-- :func:`scrub` cleans a message another library wrote about a URL (a psycopg error):
-  every secret of the URL is cut out, and so is every quoted token that is not a
-  known host, port, user or database name (libpq quotes the token it could not read,
-  which may be a piece of the password).
-- :func:`hide` drops a piece of text taken from the URL if any secret is inside it;
-  :func:`secret_tail` names the query options that may be the rest of a secret's value.
+One place decides it for every output (messages, logs, metrics, HTTP answers), from the
+pieces ``_urltext`` reads (never failing: URLs the strict reader refuses included).
+:func:`redact` gives the display form: the scheme, the hosts with their ports and the
+database (or directory), never the user, the password, the query or the fragment (of a
+libpq string: ``host``, ``hostaddr``, ``port``, ``dbname``); after the scheme of an
+ambiguous URL (a password holding a raw ``/ ? # @``), nothing. :func:`scrub` cleans
+another library's message about a URL: every secret cut out, every quoted token that is
+not a known name masked (libpq quotes what it could not read: a piece of the password?).
+:func:`hide` drops a piece of the URL holding a secret; :func:`secret_tail` names the
+options that may be the rest of one. ``url_kind`` (``_registry``) gives only the kind.
 """
 
 from __future__ import annotations

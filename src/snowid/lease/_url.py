@@ -1,19 +1,13 @@
 """Reading lease URLs strictly: a scheme, a location and typed options, or a refusal.
 
-The URL is cut into pieces by ``_urltext`` (the one reader of lease URLs, shared with the
-redaction) once per ``open_lease``; this module checks those pieces, and the backend
-chosen by the scheme (see ``_registry``) reads the options it knows from the
-:class:`LeaseUrl` in its ``from_url``. Every option comes from the URL query or from
-keyword arguments (which win); each value is checked when read, so the backends receive
-clean numbers. An option that is absent reads as None, and the backend's constructor
-supplies the default. Unknown options are an error naming them (and the known option a
-misspelt one is close to): a typo such as ``rnage=0-7`` must not silently fall back to a
-default; so is an option given twice in the query (which one was meant?).
-
-Every refusal is an :class:`InvalidLeaseUrlError` whose ``reason`` picks its
-catalog message (en/vi), naming the field (``lease``), the URL without its password
-and what is allowed. Numbers follow the core's rules (``snowid.ids._parse.to_int``):
-ASCII digits only.
+``parse_lease_url`` checks the pieces ``_urltext`` cut the URL into (once per
+``open_lease``); the backend its scheme picks (``_registry``) reads the options it knows in
+its ``from_url``, each checked as it is read, from the query or from keyword arguments
+(which win). An absent option reads as None: the backend's constructor has the default.
+An unknown option (a typo such as ``rnage=0-7``) or one given twice is refused, by name:
+never a silent default. Every refusal is an :class:`InvalidLeaseUrlError` whose
+``reason`` picks its catalog message (en/vi), naming the URL without its password and
+what is allowed. Numbers follow the core's rules (ASCII digits only).
 """
 
 from __future__ import annotations
@@ -51,8 +45,7 @@ _FALSE = ("0", "false", "no", "off")
 _IDENT = re.compile(r"^[a-z_][a-z0-9_]{0,50}$")
 _DECIMAL = re.compile(r"^\s*[+]?(\d+(\.\d*)?|\.\d+)\s*$", re.ASCII)
 _MAX_PORT = 65535
-# Lists we wrote, scrubbed text, and option names (check_known hides those that may be
-# part of a secret): never passed through ``hide``.
+# lists we wrote, scrubbed text, option names (check_known hides them): never ``hide``n
 _UNHIDDEN = ("allowed", "driver_class", "driver_message", "options", "passes_to", "suggestion")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # Unicode category Cc
 
@@ -122,11 +115,10 @@ class LeaseUrl:
         instead: Mapping[str, str] | None = None,
         passed: tuple[str, Iterable[str]] = ("", ()),
     ) -> None:
-        """Refuse every option not in ``known`` or in the names a library takes
-        (``passed``: "libpq" and libpq's parameters), naming each, except one that stands
-        after a secret-named option in the query (it may be the rest of that value: shown
-        as MASK). When only one is unknown, the message suggests the option closest to it,
-        or ``instead[name]`` (a known confusion, such as ``passfile`` for ``password_file``)."""
+        """Refuse every option not in ``known`` nor taken by a library (``passed``: its
+        name, "libpq", and the options it takes), naming each but those after a
+        secret-named option in the query (the rest of its value, maybe: shown as MASK).
+        A lone unknown option gets the option closest to it, or ``instead[name]``."""
         allowed, library = sorted(set(known)), set(passed[1])
         unknown = [name for name in self.options if name not in {*allowed, *library}]
         if not unknown:
@@ -277,14 +269,10 @@ def given(**options: Any) -> dict[str, Any]:
 
 @detached()
 def parse_lease_url(url: str) -> LeaseUrl:
-    """Read ``url`` (surrounding white space ignored) into a :class:`LeaseUrl`; a control
-    character inside it is refused, so is a URL whose user information cannot be told
-    apart from what follows (a password holding a raw ``/ ? # @``: libpq and urllib
-    split it differently, and what looks like a host may be part of the password) and a
-    host that is not well formed (brackets, IPv6).
-
-    Which schemes exist is the registry's business (``_registry.backend_for``).
-    """
+    """Read ``url`` (surrounding white space ignored) into a :class:`LeaseUrl`. Refused:
+    a control character, an ambiguous user information (a password holding a raw ``/ ?
+    # @``: a host may be a piece of it) and a host not well formed. Which schemes exist
+    is the registry's business (``_registry.backend_for``)."""
     text = url.strip()
     _check_controls(text, text)
     parts = split_url(text)

@@ -1,25 +1,23 @@
 """A lease URL, or a libpq ``key=value`` string, read as text: its pieces, never an error.
 
-The one reader of lease URLs. :func:`split_url` cuts any text into scheme, user
-information, hosts, path, query and fragment, decoding and checking nothing, so that
-both of its users work on every input: the strict reader (``_url``) checks the pieces
-and refuses what it cannot use; the redaction (``_redact``) shows and hides them, also
-in text the strict reader refuses. :func:`conninfo` reads libpq's ``key=value`` form.
-
-An authority may name several hosts, ``h1:p1,h2:p2`` (libpq's host lists; Redis Sentinel,
-etcd and ZooKeeper write theirs the same way): :meth:`UrlText.hosts` reads them one by
-one. Standard library only.
+The one reader of lease URLs: :func:`split_url` cuts any text into its pieces, decoding
+and checking nothing, so that the strict reader (``_url``) checks them and the redaction
+(``_redact``) shows and hides them, also in text the strict reader refuses. An authority
+may name several hosts, ``h1:p1,h2:p2`` (libpq; Redis Sentinel, etcd, ZooKeeper).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from dataclasses import dataclass
 from urllib.parse import unquote_plus
 
 __all__ = ["Host", "UrlText", "conninfo", "split_url"]
 
-_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]{0,30}):")
+_URL = re.compile(
+    r"([A-Za-z][A-Za-z0-9+.\-]{0,30}):(?://([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?", re.DOTALL
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,8 +34,9 @@ class Host:
 
 @dataclass(frozen=True, slots=True)
 class UrlText:
-    """The pieces of a URL, as written (nothing decoded). ``scheme`` is "" when the text
-    has none (a libpq ``key=value`` string, a blank, a path): then ``path`` holds it all.
+    """The pieces of a URL, as written. ``scheme`` is "" when the text has none (a libpq
+    ``key=value`` string, a blank): then ``path`` holds it all. ``authority``: ``//``
+    follows the scheme, and ``netloc`` (user information and hosts) is what follows it.
 
     ``ambiguous``: the user information cannot be told apart from what follows it (more
     than one ``@`` in the authority, or an ``@`` further on while a ``:`` precedes it):
@@ -46,18 +45,22 @@ class UrlText:
     """
 
     scheme: str = ""
-    authority: bool = False  # "//" follows the scheme
-    userinfo: str | None = None  # before the authority's last "@"; None without an "@"
-    hostlist: str = ""  # the authority after the user information
+    authority: bool = False
+    netloc: str = ""
     path: str = ""
     query: str = ""
     fragment: str = ""
     ambiguous: bool = False
 
     @property
-    def netloc(self) -> str:
-        """The whole authority (user information included)."""
-        return self.hostlist if self.userinfo is None else f"{self.userinfo}@{self.hostlist}"
+    def userinfo(self) -> str | None:
+        """What stands before the authority's last ``@``; None without an ``@``."""
+        userinfo, at, _ = self.netloc.rpartition("@")
+        return userinfo if at else None
+
+    @property
+    def hostlist(self) -> str:
+        return self.netloc.rpartition("@")[2]
 
     @property
     def user(self) -> str | None:
@@ -65,17 +68,14 @@ class UrlText:
 
     @property
     def password(self) -> str | None:
-        """The password as written (percent-encoded); None when the URL has no ``:`` in
-        its user information."""
-        userinfo = self.userinfo
-        return None if userinfo is None or ":" not in userinfo else userinfo.partition(":")[2]
+        """As written (percent-encoded); None without a ``:`` in the user information."""
+        _, colon, password = (self.userinfo or "").partition(":")
+        return password if colon else None
 
     def hosts(self) -> list[Host]:
         """The hosts of the authority, in order (none for an empty one)."""
-        if not self.hostlist:
-            return []
         found = []
-        for text in self.hostlist.split(","):
+        for text in self.hostlist.split(",") if self.hostlist else ():
             if text.startswith("["):
                 name, closed, rest = text[1:].partition("]")
                 port = rest[1:] if rest.startswith(":") else rest
@@ -95,38 +95,19 @@ class UrlText:
 
 def split_url(text: str) -> UrlText:
     """The pieces of ``text`` (see :class:`UrlText`); never raises."""
-    match = _SCHEME.match(text)
+    match = _URL.fullmatch(text)
     if match is None:
         return UrlText(path=text)
-    rest = text[match.end() :]
-    authority = rest.startswith("//")
-    netloc = ""
-    if authority:
-        rest = rest[2:]
-        end = next((i for i, char in enumerate(rest) if char in "/?#"), len(rest))
-        netloc, rest = rest[:end], rest[end:]
-    before_fragment, _, fragment = rest.partition("#")
-    path, _, query = before_fragment.partition("?")
-    userinfo, at, hostlist = netloc.rpartition("@")
-    last_at = rest.rfind("@")
-    ambiguous = bool(netloc) and (
-        netloc.count("@") > 1 or ("@" in rest and ":" in f"{netloc}{rest[:last_at]}")
-    )
+    scheme, netloc, path, query, fragment = match.groups()
+    rest = text[match.end(2) :] if netloc else ""
+    before_at = netloc and netloc + rest[: rest.rfind("@")]
+    ambiguous = bool(netloc) and (netloc.count("@") > 1 or ("@" in rest and ":" in before_at))
     return UrlText(
-        scheme=match.group(1),
-        authority=authority,
-        userinfo=userinfo if at else None,
-        hostlist=hostlist,
-        path=path,
-        query=query,
-        fragment=fragment,
-        ambiguous=ambiguous,
+        scheme, netloc is not None, netloc or "", path, query or "", fragment or "", ambiguous
     )
 
 
 def _ipv6(name: str) -> bool:
-    import ipaddress
-
     try:
         ipaddress.IPv6Address(name)
     except ValueError:
