@@ -144,7 +144,8 @@ def _named_tokens(source: str) -> set[str]:
         for host in url.hosts():
             safe.update({unquote(host.name), host.port})
         safe.add(unquote(url.path.lstrip("/")))
-        pairs = url.pairs()
+        tail = secret_tail(source)  # "password=a&host=b": b may be part of the password
+        pairs = [(key, value) for key, value in url.pairs() if key not in tail]
     for key, value in pairs:
         if key in _NAME_KEYS:
             safe.update(value.split(","))
