@@ -111,11 +111,15 @@ def secret_tail(text: str) -> set[str]:
     (``password=``, ``sslkey=`` …; not a file's path, ``passfile=``): each may be the
     rest of its value, split off by a raw ``&``, so none is ever named in a message."""
     pairs = split_url(text.strip()).pairs()
-    first = next(
-        (i for i, (key, _) in enumerate(pairs) if _SECRET_KEY.search(key) and key[-4:] != "file"),
-        len(pairs),
+    return {key for key, _ in pairs[_first_secret(pairs) + 1 :]}
+
+
+def _first_secret(pairs: list[tuple[str, str]]) -> int:
+    """The index of the first secret-named pair (a file's path is none); len(pairs) if none."""
+    secret = (
+        i for i, (key, _) in enumerate(pairs) if _SECRET_KEY.search(key) and key[-4:] != "file"
     )
-    return {key for key, _ in pairs[first + 1 :]}
+    return next(secret, len(pairs))
 
 
 def hide(text: str, source: str) -> str:
@@ -144,8 +148,8 @@ def _named_tokens(source: str) -> set[str]:
         for host in url.hosts():
             safe.update({unquote(host.name), host.port})
         safe.add(unquote(url.path.lstrip("/")))
-        tail = secret_tail(source)  # "password=a&host=b": b may be part of the password
-        pairs = [(key, value) for key, value in url.pairs() if key not in tail]
+        pairs = url.pairs()  # not after a password: "password=a&host=b" may be one password
+        pairs = pairs[: _first_secret(pairs)]
     for key, value in pairs:
         if key in _NAME_KEYS:
             safe.update(value.split(","))
