@@ -99,9 +99,11 @@ def split_url(text: str) -> UrlText:
     if match is None:
         return UrlText(path=text)
     scheme, netloc, path, query, fragment = match.groups()
-    rest = text[match.end(2) :] if netloc else ""
-    before_at = netloc and netloc + rest[: rest.rfind("@")]
-    ambiguous = bool(netloc) and (netloc.count("@") > 1 or ("@" in rest and ":" in before_at))
+    ambiguous = False
+    if netloc:  # two "@" in it, or an "@" after it with a ":" before that: "u:pa/ss@h"
+        rest = text[match.end(2) :]
+        before = netloc + rest[: rest.rfind("@")]
+        ambiguous = netloc.count("@") > 1 or ("@" in rest and ":" in before)
     return UrlText(
         scheme, netloc is not None, netloc or "", path, query or "", fragment or "", ambiguous
     )
