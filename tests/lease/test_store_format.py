@@ -1,5 +1,5 @@
 """A lease store of an older format, and lease records edited under their holders
-(issue 25; docs/leases.md cases 28 and 31), on each networked store: PostgreSQL and
+(issue 25; docs/leases.md cases 31 and 32), on each networked store: PostgreSQL and
 MariaDB (a fresh table on the shared servers), Redis (a durable redis-server of the
 test's own).
 
