@@ -92,10 +92,10 @@ def test_an_older_store_losing_records_under_a_live_holder_never_duplicates(
     assert isinstance(claimant, StoreLease)
     with claimant._lock:
         claimant._check_skew()  # connected (and checked) before the go: it claims at once
-    _make_older(store)
     renewals = holder.renewals
     wait_until(lambda: holder.renewals > renewals, 10, "a renewal of the holder")
-    _remove_under_holder(store, 7)  # just after a renewal: the widest window
+    _make_older(store)  # just after a renewal: the widest window before the next one
+    _remove_under_holder(store, 7)
     before = store.now_ms()
     second = Issuer(claimant)
     second.start()
@@ -105,12 +105,14 @@ def test_an_older_store_losing_records_under_a_live_holder_never_duplicates(
         holder.close()  # if it won worker 7 back, the claimant gets it now
         wait_until(lambda: len(second.batches) >= 3, 10, "the claimant's ids")
     finally:
-        first.finish()
+        first.halt.set()
         second.finish()
+        first.finish()
         holder.close()
         claimant.close()
     a, b = first.ids, second.ids
-    assert len(a) + len(b) - len(set(a) | set(b)) == 0, "duplicate ids"
+    duplicates = len(a) + len(b) - len(set(a) | set(b))
+    assert duplicates == 0, f"{duplicates} duplicate ids"
     assert not worker_ms(a) & worker_ms(b), "two writers shared a millisecond"
     claims = [e for e in second.events if e.kind == "claim"]
     assert claims[0].start_ms > before + 600 + 100 + 20

@@ -219,15 +219,13 @@ if not whole(w) then
   return {'removed'}
 end
 if not ours(w, ARGV[2], ARGV[3]) then
-  -- Removed (and rewritten) after this holder's last acknowledged ceiling, edited, or
-  -- taken over. A claim always writes a new owner AND a higher epoch: a kept owner or a
-  -- kept epoch is an edit.
+  -- Removed (and rewritten: no owner, or marked after this holder's last acknowledged
+  -- ceiling), edited, or taken over. A claim always writes a new owner AND a higher
+  -- epoch: a kept owner or a kept epoch is an edit.
+  local owner = owner_of(redis.call('HGET', KEYS[2], w))
   local mark = tonumber(redis.call('HGET', KEYS[1], 'removed:' .. w))
-  if mark and mark >= tonumber(ARGV[9]) then return {'removed'} end
-  if owner_of(redis.call('HGET', KEYS[2], w)) == ARGV[2]
-    or redis.call('HGET', KEYS[4], w) == ARGV[3] then
-    return {'modified'}
-  end
+  if owner == '' or (mark and mark >= tonumber(ARGV[9])) then return {'removed'} end
+  if owner == ARGV[2] or redis.call('HGET', KEYS[4], w) == ARGV[3] then return {'modified'} end
   return {'lost'}
 end
 local raw = redis.call('HGET', KEYS[3], w)

@@ -132,15 +132,15 @@ def lost_how(found: tuple[Any, ...], owner: str, epoch: int, acked_ms: int) -> L
     no row).
 
     A claim always writes a new owner and a higher epoch, and a repair (a deleted row
-    written again) restarts the epoch from 0 with the ceiling at store-now + the
-    quarantine, above anything the holder had acknowledged. So: no row, or another owner
-    at an epoch not above the holder's with a ceiling above its acknowledged one, is a
-    removal; another owner at a higher epoch, a takeover; anything else (the owner kept,
-    or the epoch kept with the ceiling too) an edit."""
+    written again) leaves no owner and restarts the epoch from 0 with the ceiling at
+    store-now + the quarantine, above anything the holder had acknowledged. So: no row, no
+    owner, or another owner at an epoch not above the holder's with a ceiling above its
+    acknowledged one, is a removal; another owner at a higher epoch, a takeover; anything
+    else (the owner kept, or the epoch kept with the ceiling too) an edit."""
     stored_format, row_owner, row_epoch, row_ceiling = found
     if stored_format is None or int(stored_format) < STORE_FORMAT:
         return "outdated"
-    if row_epoch is None:
+    if row_epoch is None or row_owner is None:
         return "removed"
     if row_owner == owner:
         return "modified"
