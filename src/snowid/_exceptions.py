@@ -44,6 +44,7 @@ __all__ = [
     "LayoutReason",
     "LeaseError",
     "LeaseLostError",
+    "LeaseModifiedError",
     "LeaseRemovedError",
     "LeaseUrlReason",
     "MissingIdentityError",
@@ -614,6 +615,20 @@ class LeaseRemovedError(LeaseLostError):
 
     code = "lease_removed"
     reason: str = "its lease record was removed from the store"
+    store: str
+    where: str
+
+
+@_data
+class LeaseModifiedError(LeaseLostError):
+    """The record of worker ``worker``'s lease was edited in the lease ``store`` under its
+    live holder (its owner or epoch changed by something other than a claim), so the
+    holder stopped issuing. Neither a takeover nor a deletion: the record is still there,
+    its ceiling kept, and the next claim starts above it. ``where`` names the table or
+    keys."""
+
+    code = "lease_modified"
+    reason: str = "its lease record was modified in the store"
     store: str
     where: str
 

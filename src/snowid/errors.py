@@ -46,7 +46,8 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     └── LeaseError (RuntimeError)              worker identity could not be had or kept
         ├── NoFreeIdentityError
         ├── LeaseLostError
-        │   └── LeaseRemovedError              its record was deleted from the store
+        │   ├── LeaseRemovedError              its record was deleted from the store
+        │   └── LeaseModifiedError             its record was edited under it (owner, epoch)
         ├── StoreUnreachableError (+ ConnectionError)
         ├── ClockSkewError
         ├── CeilingAheadError
@@ -120,6 +121,7 @@ from snowid._exceptions import (
     LayoutReason,
     LeaseError,
     LeaseLostError,
+    LeaseModifiedError,
     LeaseRemovedError,
     LeaseUrlReason,
     MissingIdentityError,
@@ -268,6 +270,7 @@ __all__ = [
     "LayoutReason",
     "LeaseError",
     "LeaseLostError",
+    "LeaseModifiedError",
     "LeaseRemovedError",
     "LeaseUrlReason",
     "MetricsDirError",

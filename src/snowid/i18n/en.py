@@ -171,6 +171,12 @@ MESSAGES: dict[str, str] = {
         " normally: the record was deleted (a deleted row or key, a truncated table). The next"
         " claim rewrites it, quarantined"
     ),
+    "lease_modified": (
+        "the lease record of worker {worker} was modified in the lease store {store} ({where})"
+        " while this process held it: its owner or epoch was changed by something other than"
+        " a claim, so the process stopped issuing ids under it. The record and its ceiling"
+        " are still there: the next claim starts above that ceiling"
+    ),
     "store_unreachable": "the lease store {store} is unreachable: {reason}",
     "clock_skew": (
         "this host's clock is {skew_ms} ms from the lease store's, more than the allowed"
@@ -495,7 +501,9 @@ MESSAGES: dict[str, str] = {
     ),
     "lease.init.upgraded": (
         "upgraded the lease store to format {format}: it now keeps a record for every worker,"
-        " so a record deleted later is told apart from one never used"
+        " so a record deleted later is told apart from one never used. Every ceiling was"
+        " raised to now + {quarantine_ms} ms, as holders of an older snowid may still issue"
+        " ids under any identity: claims wait that long, once"
     ),
     "lease.init.repaired": (
         "the store had lost the lease records of workers {workers} ({count} in all): they were"

@@ -186,6 +186,13 @@ MESSAGES: dict[str, str] = {
         " (một dòng hoặc khóa bị xóa, một bảng bị làm rỗng). Lần nhận tiếp theo sẽ ghi lại bản"
         " ghi này, có cách ly"
     ),
+    "lease_modified": (
+        "bản ghi quyền thuê của worker {worker} trong kho lưu quyền thuê {store} ({where}) đã"
+        " bị sửa trong lúc tiến trình này đang giữ: chủ sở hữu hoặc epoch của nó đã bị thay"
+        " đổi, nhưng không phải do một lần nhận quyền thuê, nên tiến trình đã ngừng cấp ID"
+        " theo quyền thuê đó. Bản ghi và mức trần của nó vẫn còn: lần nhận tiếp theo sẽ bắt"
+        " đầu từ trên mức trần ấy"
+    ),
     "store_unreachable": "không kết nối được kho lưu quyền thuê {store}: {reason}",
     "clock_skew": (
         "đồng hồ của máy này lệch {skew_ms} ms so với kho lưu quyền thuê, vượt mức cho phép"
@@ -530,7 +537,10 @@ MESSAGES: dict[str, str] = {
     ),
     "lease.init.upgraded": (
         "đã nâng kho lưu quyền thuê lên định dạng {format}: từ nay kho giữ một bản ghi cho mọi"
-        " worker, nên một bản ghi bị xóa về sau sẽ được phân biệt với một bản ghi chưa từng dùng"
+        " worker, nên một bản ghi bị xóa về sau sẽ được phân biệt với một bản ghi chưa từng"
+        " dùng. Mọi mức trần đã được nâng lên thời điểm hiện tại + {quarantine_ms} ms, vì các"
+        " tiến trình chạy phiên bản snowid cũ có thể vẫn đang cấp ID theo bất kỳ danh tính"
+        " nào: các lần nhận danh tính sẽ phải chờ chừng ấy thời gian, một lần duy nhất"
     ),
     "lease.init.repaired": (
         "kho đã mất bản ghi quyền thuê của các worker {workers} (tổng cộng {count}): các bản"
