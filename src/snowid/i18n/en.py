@@ -597,6 +597,10 @@ MESSAGES: dict[str, str] = {
     "invalid_database_url": (
         "{field} {value} is not a PostgreSQL URL; use postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
     ),
+    "invalid_database_url.mysql": (
+        "{field} {value} is not a MySQL or MariaDB URL naming a database; use"
+        " mysql://USER@HOST:PORT/DATABASE?password_file=PATH"
+    ),
     "database_unreachable": "cannot connect to the database {url}: {reason}",
     "database_refused": "the database {url} refused the SQL functions: {reason}",
     "extra_missing": (
@@ -607,7 +611,42 @@ MESSAGES: dict[str, str] = {
         "SQL functions that read Snowflake ids of the {layout} layout, made by snowid {version}."
         " Running this again replaces them with the same definitions."
     ),
+    "sql.header.sqlite": (
+        "A view of the table {table} with the time and fields of the Snowflake ids in its"
+        " column {column} ({layout} layout), made by snowid {version}. Running this again"
+        " replaces the view with the same definition."
+    ),
+    "sql.header.duckdb": (
+        "DuckDB macros that read Snowflake ids of the {layout} layout, made by snowid"
+        " {version}. Running this again replaces them with the same definitions."
+    ),
     "sql.applied": "installed {count} SQL functions into {url}: {names}",
+    "sql_unknown_engine": "{field} {value} is not an SQL engine snowid writes for; choose from {allowed}",
+    "sql_table_required": (
+        "SQLite needs {field}: it has no stored functions, so the script is a view over the"
+        " table and id column you name (--table TABLE --column COLUMN)"
+    ),
+    "sql_name.layout": (
+        "{field} {value} cannot name SQL functions: use a layout name of letters, digits,"
+        " - and _ that starts with a letter (name=… in a layout spec)"
+    ),
+    "sql_name.clash": (
+        "{field}: the field {value} would be named like one of the SQL functions"
+        " (timestamp, parts, unix_ms, first_id_at, last_id_at); rename the field"
+    ),
+    "sql_name.length": (
+        "{field}: the SQL function name {value} is longer than 63 characters, which"
+        " PostgreSQL cuts; use a shorter layout or field name"
+    ),
+    "sql_name.identifier": "{field} {value} cannot name a table, column or view",
+    "sql_no_server.sqlite": (
+        "{field} {value} cannot be used: SQLite has no server to install into; run the"
+        " script in your database instead (sqlite3 DATABASE < script.sql)"
+    ),
+    "sql_no_server.duckdb": (
+        "{field} {value} cannot be used: DuckDB runs inside your program, not on a server;"
+        " run the script in your database instead (duckdb DATABASE < script.sql)"
+    ),
     # --- snowid.client ---
     "field.url": "service URL",
     "field.token": "bearer token",

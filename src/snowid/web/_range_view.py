@@ -22,7 +22,8 @@ from starlette.datastructures import QueryParams
 from snowid import SYSTEM_CLOCK, Clock, Layout
 from snowid._exceptions import InvalidLayoutError, InvalidValueError, ReversedWindowError
 from snowid.i18n import translate, translate_layout
-from snowid.ids import parse_time, range_info
+from snowid.ids import parse_time
+from snowid.integrations.sql import range_info
 from snowid.web._decoded_view import LayoutSummary, layout_message, layout_summary, page_layout
 from snowid.web._exceptions import InvalidTimeZoneError
 from snowid.web._fixes import FieldFix, swap_fix
