@@ -21,13 +21,14 @@ snowid's message with ``SIGNAL`` for an id or time it cannot answer. Times go th
 from __future__ import annotations
 
 from snowid._isotime import LAST_DATETIME_MS
-from snowid.integrations.sql._plan import BIGINT_MIN, UNSIGNED_MAX, Check, Plan
+from snowid.integrations.sql._plan import Check, Plan
 
 __all__ = ["names", "script", "statements"]
 
 _QUALIFIERS = "DETERMINISTIC NO SQL"
 _UNIX = "TIMESTAMP '1970-01-01 00:00:00'"
 _ID_TYPE = "DECIMAL(20,0)"
+_DECIMAL_MAX = 10**20 - 1  # what DECIMAL(20,0) holds
 _FIELD_TYPE = "INT UNSIGNED"  # a field is at most 32 bits wide
 
 
@@ -92,7 +93,7 @@ def _datetime(ms: str) -> str:
 
 def _reader(plan: Plan, suffix: str, returns: str, value: str) -> str:
     """A function of the id ``u``: checked, then (unsigned layouts) made unsigned."""
-    checks = plan.id_checks("id", BIGINT_MIN, UNSIGNED_MAX)
+    checks = plan.id_checks("id", -_DECIMAL_MAX, _DECIMAL_MAX)
     body = "".join(_signal(plan, check, "id", "22003") for check in checks)
     body += f"    SET u = {plan.unsigned_id('id')};\n    RETURN {value};\n"
     declare = "    DECLARE u BIGINT UNSIGNED;\n"
