@@ -35,9 +35,9 @@ _ENGINES = {
         "DuckDB: macros snowid_timestamp, snowid_unix_ms, one per field, snowid_parts,"
         " snowid_first_id_at, snowid_last_id_at",
         "Print the macros as a script for DuckDB (duckdb DATABASE < script.sql, or"
-        " con.execute(script) in Python). DuckDB runs inside your program, so nothing is"
-        " installed into it from here.",
-        None,
+        " con.execute(script) in Python), or create them in a database file with --apply"
+        " (the duckdb extra); a macro made in a file stays there.",
+        "duckdb:///PATH/TO/FILE.duckdb",
     ),
 }
 

@@ -370,6 +370,10 @@ MESSAGES: dict[str, str] = {
     "cli.low": "low",
     "cli.high": "high",
     "cli.range_empty": "No id of this layout was made in that window.",
+    "cli.range_signed": (
+        "{layout} ids from {wrap} on are negative in a signed 64-bit column (bigint): the SQL"
+        " is for such a column; in an unsigned one use BETWEEN low AND high"
+    ),
     "segment.sign": "sign",
     "segment.timestamp": "timestamp",
     "segment.datacenter": "datacenter",
@@ -597,6 +601,9 @@ MESSAGES: dict[str, str] = {
     "invalid_database_url": (
         "{field} {value} is not a PostgreSQL URL; use postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
     ),
+    "invalid_database_url.duckdb": (
+        "{field} {value} is not a DuckDB database file; use duckdb:///PATH/TO/FILE.duckdb"
+    ),
     "invalid_database_url.mysql": (
         "{field} {value} is not a MySQL or MariaDB URL naming a database; use"
         " mysql://USER@HOST:PORT/DATABASE?password_file=PATH"
@@ -642,10 +649,6 @@ MESSAGES: dict[str, str] = {
     "sql_no_server.sqlite": (
         "{field} {value} cannot be used: SQLite has no server to install into; run the"
         " script in your database instead (sqlite3 DATABASE < script.sql)"
-    ),
-    "sql_no_server.duckdb": (
-        "{field} {value} cannot be used: DuckDB runs inside your program, not on a server;"
-        " run the script in your database instead (duckdb DATABASE < script.sql)"
     ),
     # --- snowid.client ---
     "field.url": "service URL",

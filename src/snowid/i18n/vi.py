@@ -394,6 +394,10 @@ MESSAGES: dict[str, str] = {
     "cli.low": "ID nhỏ nhất",
     "cli.high": "ID lớn nhất",
     "cli.range_empty": "Không có ID nào của bố cục này được tạo trong khoảng thời gian đó.",
+    "cli.range_signed": (
+        "ID {layout} từ {wrap} trở đi là số âm trong cột 64 bit có dấu (bigint): câu SQL"
+        " dành cho loại cột đó; với cột không dấu, hãy dùng BETWEEN low AND high"
+    ),
     "segment.sign": "dấu",
     "segment.timestamp": "dấu thời gian",
     "segment.datacenter": "trung tâm dữ liệu",
@@ -641,6 +645,10 @@ MESSAGES: dict[str, str] = {
         "{field} {value} không phải là URL PostgreSQL; hãy dùng dạng"
         " postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
     ),
+    "invalid_database_url.duckdb": (
+        "{field} {value} không phải là tệp cơ sở dữ liệu DuckDB; hãy dùng dạng"
+        " duckdb:///PATH/TO/FILE.duckdb"
+    ),
     "invalid_database_url.mysql": (
         "{field} {value} không phải là URL MySQL hay MariaDB có tên cơ sở dữ liệu; hãy dùng"
         " dạng mysql://USER@HOST:PORT/DATABASE?password_file=PATH"
@@ -690,11 +698,6 @@ MESSAGES: dict[str, str] = {
     "sql_no_server.sqlite": (
         "không dùng được {field} {value}: SQLite không có máy chủ để cài vào; hãy chạy"
         " script ngay trong cơ sở dữ liệu của bạn (sqlite3 DATABASE < script.sql)"
-    ),
-    "sql_no_server.duckdb": (
-        "không dùng được {field} {value}: DuckDB chạy ngay trong chương trình của bạn,"
-        " không có máy chủ; hãy chạy script trong cơ sở dữ liệu của bạn"
-        " (duckdb DATABASE < script.sql)"
     ),
     # --- snowid.client ---
     "field.url": "URL của dịch vụ",

@@ -13,7 +13,8 @@ and the time-range SQL that ``snowid range``, ``GET /api/range`` and ``/range`` 
 
 ``script(engine, layout)`` is what ``snowid sql ENGINE --layout L`` prints, a script the
 engine's own client runs as is; ``apply(engine, url, statements(...))`` installs them on
-a server (PostgreSQL, MySQL/MariaDB). ``range_info`` and ``where_sql`` are the time-range
+a server (PostgreSQL, MySQL/MariaDB) or into a DuckDB file (the only use of the
+``duckdb`` extra, imported then). ``range_info`` and ``where_sql`` are the time-range
 SQL (``_range``).
 """
 
@@ -36,7 +37,7 @@ from snowid.integrations.sql._exceptions import (
     UnknownSqlEngineError,
 )
 from snowid.integrations.sql._plan import plan
-from snowid.integrations.sql._range import range_info, where_sql
+from snowid.integrations.sql._range import range_info, signed_note, where_sql
 
 __all__ = [
     "ENGINES",
@@ -56,6 +57,7 @@ __all__ = [
     "postgres_statements",
     "range_info",
     "script",
+    "signed_note",
     "statements",
     "where_sql",
 ]
@@ -150,13 +152,17 @@ def _header(
 
 
 def apply(engine: str, url: str, found: Sequence[str]) -> None:
-    """Install ``found`` (from ``statements``) on the server at ``url``: PostgreSQL or
-    MySQL/MariaDB; SqlNoServerError for SQLite and DuckDB, which run in the program that
-    holds the database (run the script there)."""
+    """Install ``found`` (from ``statements``) at ``url``: a PostgreSQL or MySQL/MariaDB
+    server, or a DuckDB database file (``duckdb:///PATH``); SqlNoServerError for SQLite,
+    whose script is run by the program holding the database."""
     if _engine(engine) == "postgres":
         apply_postgres(url, found)
     elif engine == "mysql":
         apply_mysql(url, found)
+    elif engine == "duckdb":
+        from snowid.integrations.sql._apply import apply_duckdb
+
+        apply_duckdb(url, found)
     else:
         from snowid.lease import redact
 

@@ -1,4 +1,5 @@
-"""Installing the SQL on a server: PostgreSQL (psycopg) or MySQL/MariaDB (PyMySQL).
+"""Installing the SQL: on a server, PostgreSQL (psycopg) or MySQL/MariaDB (PyMySQL), or
+into a DuckDB database file (the ``duckdb`` package).
 
 Errors show the URL's display form (``snowid.lease.redact``: never a user or password):
 ``InvalidDatabaseUrlError`` (a URL of another kind), ``DatabaseUnreachableError``,
@@ -23,7 +24,7 @@ from snowid.integrations.sql._exceptions import (
 )
 from snowid.lease import driver_detail, redact, scrub
 
-__all__ = ["apply_mysql", "apply_postgres"]
+__all__ = ["apply_duckdb", "apply_mysql", "apply_postgres"]
 
 _CONNECT_TIMEOUT_S = 5
 _MYSQL_SCHEMES = ("mysql", "mariadb")
@@ -89,6 +90,39 @@ def apply_mysql(url: str, statements: Sequence[str]) -> None:
     except pymysql.Error as error:
         raise DatabaseRefusedError(
             url=shown, reason=_reason(error, text), **driver_detail(error, text)
+        ) from None
+    finally:
+        conn.close()
+
+
+@detached()
+def apply_duckdb(url: str, statements: Sequence[str]) -> None:
+    """Create the macros in the DuckDB database file at ``url`` (``duckdb:///PATH``, or
+    the path itself), in one transaction: a macro made there stays in the file."""
+    text = str(url)
+    path = text.removeprefix("duckdb://") if text.startswith("duckdb://") else text
+    if not path or path == ":memory:" or "://" in path:
+        raise InvalidDatabaseUrlError(value=redact(text), engine="duckdb")
+    try:
+        import duckdb
+    except ImportError:
+        raise ExtraMissingError(
+            feature="snowid sql duckdb --apply", package="duckdb", extra="duckdb"
+        ) from None
+    try:
+        conn: Any = duckdb.connect(path)
+    except duckdb.Error as error:
+        raise DatabaseUnreachableError(
+            url=text, reason=_reason(error, text), **driver_detail(error, text)
+        ) from None
+    try:
+        conn.execute("BEGIN TRANSACTION")
+        for statement in statements:
+            conn.execute(statement)
+        conn.execute("COMMIT")
+    except duckdb.Error as error:
+        raise DatabaseRefusedError(
+            url=text, reason=_reason(error, text), **driver_detail(error, text)
         ) from None
     finally:
         conn.close()

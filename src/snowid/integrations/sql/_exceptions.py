@@ -92,8 +92,8 @@ class SqlNameError(InvalidValueError):
 
 @error_data
 class SqlNoServerError(InvalidValueError):
-    """``--apply`` for an engine without a server (SQLite, DuckDB): the script is run by
-    the program holding the database."""
+    """``--apply`` for an engine with nothing to install into from here (SQLite: its
+    script is run by the program holding the database)."""
 
     code = "sql_no_server"
     field: str = "--apply"

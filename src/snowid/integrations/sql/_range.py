@@ -15,7 +15,10 @@ from collections.abc import Sequence
 
 from snowid.ids import Layout, bigint_ranges, get_layout, id_range, iso_ms
 
-__all__ = ["range_info", "where_sql"]
+__all__ = ["range_info", "signed_note", "where_sql"]
+
+_TOP = 2**63
+"""The first id a signed 64-bit column keeps negative."""
 
 
 def where_sql(ranges: Sequence[tuple[int, int]], column: str = "id") -> str:
@@ -43,3 +46,15 @@ def range_info(start_ms: int, end_ms: int, layout: Layout | str = "twitter") -> 
         "ranges": [[str(a), str(b)] for a, b in stored],
         "sql": where_sql(stored),
     }
+
+
+def signed_note(info: dict[str, object], layout: Layout | str) -> int | None:
+    """For a ``range_info`` of ``layout`` whose SQL holds an id stored negative (a window
+    reaching past the instant an unsigned layout's ids reach bit 63): that instant, in
+    Unix ms, for a note beside the SQL; else None."""
+    ranges = info["ranges"]
+    assert isinstance(ranges, list)
+    if not any(bound.startswith("-") for pair in ranges for bound in pair):
+        return None
+    spec = get_layout(layout)
+    return spec.epoch_ms + spec.split(_TOP)[0] * spec.unit_ms
