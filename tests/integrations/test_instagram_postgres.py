@@ -127,7 +127,7 @@ def test_the_printed_range_finds_every_row_of_next_id(
     for statement in statements("postgres", INSTAGRAM):
         conn.execute(statement)
     checked = conn.execute(
-        "SELECT id, (extract(epoch FROM (p).\"timestamp\") * 1000)::bigint, (p).shard,"
+        'SELECT id, (extract(epoch FROM (p)."timestamp") * 1000)::bigint, (p).shard,'
         " (p).sequence FROM (SELECT id, snowid_instagram_parts(id) p FROM posts) s"
     ).fetchall()
     assert len(checked) == rows + 10

@@ -207,5 +207,10 @@ def test_the_range_page_shows_the_two_ranges_with_a_note() -> None:
     assert form is not None
     shown = range_view(form, "vi", clock)
     assert shown is not None
-    assert shown.sql == f"WHERE {range_info(BIGINT_WRAP_MS - 500, BIGINT_WRAP_MS + 499, INSTAGRAM)['sql']}"
-    assert any("BIGINT UNSIGNED" in note and "2046-06-27T17:00:49.497Z" in note for note in shown.notes)
+    assert (
+        shown.sql
+        == f"WHERE {range_info(BIGINT_WRAP_MS - 500, BIGINT_WRAP_MS + 499, INSTAGRAM)['sql']}"
+    )
+    assert any(
+        "BIGINT UNSIGNED" in note and "2046-06-27T17:00:49.497Z" in note for note in shown.notes
+    )

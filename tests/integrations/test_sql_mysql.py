@@ -121,15 +121,19 @@ def test_the_printed_script_runs_in_the_mariadb_client(
     printed = capsys.readouterr().out
     assert printed == script("mysql", "discord", "vi")
     command = [client, "--no-defaults", "-h127.0.0.1", f"-P{maria.port}", "-uroot", "snowid"]
-    done = subprocess.run(command, input=printed, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        command, input=printed, capture_output=True, text=True, timeout=60, check=False
+    )
     assert (done.returncode, done.stderr) == (0, "")
     value = 175928847299117063
-    assert _rows(conn, "SELECT snowid_discord_unix_ms(%s), snowid_discord_worker(%s)", (value,) * 2) == [
-        (sql_samples.decoded(value, get_layout("discord"))[0], 1)
-    ]
+    assert _rows(
+        conn, "SELECT snowid_discord_unix_ms(%s), snowid_discord_worker(%s)", (value,) * 2
+    ) == [(sql_samples.decoded(value, get_layout("discord"))[0], 1)]
     with pytest.raises(pymysql.err.OperationalError) as caught:
         # a DECIMAL: MariaDB reads a bare literal past BIGINT as a float
-        _rows(conn, "SELECT snowid_discord_timestamp(CAST(%s AS DECIMAL(20,0)))", (str(-(2**63) - 1),))
+        _rows(
+            conn, "SELECT snowid_discord_timestamp(CAST(%s AS DECIMAL(20,0)))", (str(-(2**63) - 1),)
+        )
     error = NegativeIdError(field="id", value=-(2**63) - 1, layout="discord", max=2**64 - 1)
     assert caught.value.args == (1644, error.message("vi"))
 

@@ -10,10 +10,10 @@ import random
 from collections.abc import Iterator
 
 import snowid
-from snowid.ids import get_layout
 from snowid import Layout, as_bigint, first_id_at, last_id_at
 from snowid._isotime import LAST_DATETIME_MS, utc_datetime
 from snowid.errors import TimestampAfterEndError, TimestampBeforeEpochError
+from snowid.ids import get_layout
 
 CUSTOM_UNSIGNED = get_layout(
     "name=odd,epoch=2020-01-01T00:00:00Z,unit=7,fields=t:40,a:3,b:21,signed=no"

@@ -84,17 +84,18 @@ def _view_target(table: str | None, column: str | None, view: str | None) -> tup
     return table, column, view or f"{table}_snowid"
 
 
-def names(
-    engine: str, layout: Layout | str = TWITTER, *, column: str | None = None
-) -> list[str]:
+def names(engine: str, layout: Layout | str = TWITTER, *, column: str | None = None) -> list[str]:
     """What the SQL of ``engine`` creates for ``layout``: the functions (or macros) in the
     order they are created; for SQLite the view's added columns (``column`` is the id
     column's name, required there)."""
     spec = plan(layout)
     if _engine(engine) == "sqlite":
-        return _sqlite.column_names(spec, _view_target("-", column, None)[1])
-    module = {"postgres": _postgres, "mysql": _mysql, "duckdb": _duckdb}[engine]
-    return module.names(spec)
+        if not column:
+            raise SqlTableRequiredError(field="--column")
+        return _sqlite.column_names(spec, column)
+    if engine == "postgres":
+        return _postgres.names(spec)
+    return _mysql.names(spec) if engine == "mysql" else _duckdb.names(spec)
 
 
 def statements(
@@ -142,9 +143,7 @@ def script(
     return f"-- {header}\nBEGIN;\n\n{body}\n\nCOMMIT;\n"
 
 
-def _header(
-    engine: str, layout: Layout, lang: str, table: str | None, column: str | None
-) -> str:
+def _header(engine: str, layout: Layout, lang: str, table: str | None, column: str | None) -> str:
     key = {"postgres": "sql.header", "mysql": "sql.header"}.get(engine, f"sql.header.{engine}")
     return translate(
         key, lang, layout=layout.name, version=__version__, table=table or "", column=column or ""

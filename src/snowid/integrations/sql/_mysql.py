@@ -85,10 +85,7 @@ def _function(name: str, argument: str, returns: str, declare: str, body: str) -
 
 def _datetime(ms: str) -> str:
     """Unix ms as DATETIME(3): NULL past the last DATETIME (a Mastodon id after year 9999)."""
-    return (
-        f"IF({ms} > {LAST_DATETIME_MS}, NULL,"
-        f" TIMESTAMPADD(MICROSECOND, {ms} * 1000, {_UNIX}))"
-    )
+    return f"IF({ms} > {LAST_DATETIME_MS}, NULL, TIMESTAMPADD(MICROSECOND, {ms} * 1000, {_UNIX}))"
 
 
 def _reader(plan: Plan, suffix: str, returns: str, value: str) -> str:

@@ -125,16 +125,17 @@ class Plan:
         layout, as ``Layout.check_id`` decides; a negative value is an id of an unsigned
         layout down to ``BIGINT_MIN`` (the stored form of a signed column)."""
         layout, checks = self.layout, []
-        common = {"field": "id", "value": MARK, "layout": layout.name, "max": layout.max_id}
+        name, top, bits = layout.name, layout.max_id, layout.total_bits
         lowest = BIGINT_MIN if self.unsigned else 0
         if low < lowest:
-            checks.append(Check(f"{value} < {lowest}", NegativeIdError(**common)))
+            negative = NegativeIdError(field="id", value=MARK, layout=name, max=top)
+            checks.append(Check(f"{value} < {lowest}", negative))
         if high > UNSIGNED_MAX:
-            too_large = IdTooLargeError(**common, bits=layout.total_bits)
-            checks.append(Check(f"{value} > {UNSIGNED_MAX}", too_large))
-        if layout.signed and high > layout.max_id:
-            sign = SignBitSetError(**common, bit=layout.total_bits - 1)
-            checks.append(Check(f"{value} > {layout.max_id}", sign))
+            large = IdTooLargeError(field="id", value=MARK, layout=name, max=top, bits=bits)
+            checks.append(Check(f"{value} > {UNSIGNED_MAX}", large))
+        if layout.signed and high > top:
+            sign = SignBitSetError(field="id", value=MARK, layout=name, max=top, bit=bits - 1)
+            checks.append(Check(f"{value} > {top}", sign))
         return checks
 
     def unsigned_id(self, value: str) -> str:
@@ -152,9 +153,12 @@ class Plan:
         layout = self.layout
         first, unit = layout.epoch_ms, layout.unit_ms
         end = layout.max_timestamp + unit - 1
-        common = {"field": "timestamp", "value": MARK, "min": first, "max": end}
-        before = TimestampBeforeEpochError(**common, layout=layout.name)
-        after = TimestampAfterEndError(**common, layout=layout.name)
+        before = TimestampBeforeEpochError(
+            field="timestamp", value=MARK, min=first, max=end, layout=layout.name
+        )
+        after = TimestampAfterEndError(
+            field="timestamp", value=MARK, min=first, max=end, layout=layout.name
+        )
         if last:  # the tick it falls in: none before the epoch, none past the last tick
             return [Check(f"{ms} < {first}", before), Check(f"{ms} > {end}", after)]
         # rounded up to the next tick: the first tick from a unit before the epoch on
@@ -191,7 +195,9 @@ class Plan:
         two texts as literals (``literal``)."""
         head, _, tail = error.message(self.lang).partition(MARK)
         return concat(
-            literal(head, backslashes=backslashes), value_sql, literal(tail, backslashes=backslashes)
+            literal(head, backslashes=backslashes),
+            value_sql,
+            literal(tail, backslashes=backslashes),
         )
 
 
