@@ -633,6 +633,7 @@ MESSAGES: dict[str, str] = {
         "SQLite needs {field}: it has no stored functions, so the script is a view over the"
         " table and id column you name (--table TABLE --column COLUMN)"
     ),
+    "sql_name": "{field} {value} cannot be used as a name in SQL",
     "sql_name.layout": (
         "{field} {value} cannot name SQL functions: use a layout name of letters, digits,"
         " - and _ that starts with a letter (name=… in a layout spec)"
@@ -646,6 +647,7 @@ MESSAGES: dict[str, str] = {
         " PostgreSQL cuts; use a shorter layout or field name"
     ),
     "sql_name.identifier": "{field} {value} cannot name a table, column or view",
+    "sql_no_server": "{field} {value} cannot be used: there is no server to install into",
     "sql_no_server.sqlite": (
         "{field} {value} cannot be used: SQLite has no server to install into; run the"
         " script in your database instead (sqlite3 DATABASE < script.sql)"

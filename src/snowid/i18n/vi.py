@@ -682,6 +682,7 @@ MESSAGES: dict[str, str] = {
         "SQLite cần {field}: SQLite không có hàm lưu sẵn, nên script là một view trên bảng"
         " và cột ID do bạn chỉ định (--table BẢNG --column CỘT)"
     ),
+    "sql_name": "{field} {value} không dùng làm tên trong SQL được",
     "sql_name.layout": (
         "{field} {value} không dùng làm tên hàm SQL được: hãy đặt tên bố cục gồm chữ cái,"
         " chữ số, - và _, bắt đầu bằng chữ cái (name=… trong mô tả bố cục)"
@@ -695,6 +696,7 @@ MESSAGES: dict[str, str] = {
         " tên bố cục hoặc tên trường ngắn hơn"
     ),
     "sql_name.identifier": "{field} {value} không dùng làm tên bảng, cột hay view được",
+    "sql_no_server": "không dùng được {field} {value}: không có máy chủ nào để cài vào",
     "sql_no_server.sqlite": (
         "không dùng được {field} {value}: SQLite không có máy chủ để cài vào; hãy chạy"
         " script ngay trong cơ sở dữ liệu của bạn (sqlite3 DATABASE < script.sql)"
