@@ -13,6 +13,7 @@ import pytest
 from snowid import BIGINT_WRAP_MS, INSTAGRAM, TWITTER, as_bigint, bigint_ranges, id_range
 from snowid.cli import main
 from snowid.errors import (
+    DatabaseUnreachableError,
     InvalidDatabaseUrlError,
     SqlNameError,
     SqlNoServerError,
@@ -214,3 +215,16 @@ def test_the_range_page_shows_the_two_ranges_with_a_note() -> None:
     assert any(
         "BIGINT UNSIGNED" in note and "2046-06-27T17:00:49.497Z" in note for note in shown.notes
     )
+
+
+def test_mysql_apply_that_cannot_connect_shows_no_password() -> None:
+    """Port 1 refuses at once: the error names the URL's display form, never the password
+    (also not in the driver's words it keeps)."""
+    secret = "s3cr3t-Pw"
+    with pytest.raises(DatabaseUnreachableError) as caught:
+        apply("mysql", f"mysql://app:{secret}@127.0.0.1:1/app", ["SELECT 1"])
+    error = caught.value
+    assert error.url == "mysql://127.0.0.1:1/app"
+    assert secret not in f"{error} {error!r} {error.driver_message} {error.message('vi')}"
+    assert error.__context__ is None
+    assert error.__cause__ is None
