@@ -36,7 +36,11 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     │   ├── MissingIdentityError               a Generator with no identity and no lease
     │   ├── AlreadyConfiguredError             snowid.configure() with another lease
     │   ├── ClockPolicyError                   a clock-back policy snowid cannot use (``reason``)
-    │   └── InvalidDatabaseUrlError            snowid sql postgres --apply: not a postgresql:// URL
+    │   ├── InvalidDatabaseUrlError            snowid sql ENGINE --apply: a URL of another kind
+    │   ├── UnknownSqlEngineError              snowid sql: none of postgres, mysql, sqlite, duckdb
+    │   ├── SqlTableRequiredError              snowid sql sqlite without --table or --column
+    │   ├── SqlNameError                       a name the SQL cannot use (``reason`` says why)
+    │   └── SqlNoServerError                   --apply for SQLite or DuckDB: no server
     ├── GeneratorError (RuntimeError)          the generator cannot safely issue
     │   ├── ClockMovedBackwards
     │   ├── EndOfTimeError
@@ -179,6 +183,10 @@ if TYPE_CHECKING:  # what mypy and IDEs see; at run time _LAZY loads these on fi
         DatabaseRefusedError,
         DatabaseUnreachableError,
         InvalidDatabaseUrlError,
+        SqlNameError,
+        SqlNoServerError,
+        SqlTableRequiredError,
+        UnknownSqlEngineError,
     )
     from snowid.lease.k8s import (
         OrdinalMissingError,
@@ -227,6 +235,10 @@ _LAZY = {
     "ServiceTimeoutError": "snowid.client._exceptions",
     "ServiceUnavailableError": "snowid.client._exceptions",
     "ServiceUnreachableError": "snowid.client._exceptions",
+    "SqlNameError": "snowid.integrations.sql",
+    "SqlNoServerError": "snowid.integrations.sql",
+    "SqlTableRequiredError": "snowid.integrations.sql",
+    "UnknownSqlEngineError": "snowid.integrations.sql",
 }
 
 __all__ = [
@@ -302,6 +314,9 @@ __all__ = [
     "SlotEntryError",
     "SlotQuarantinedError",
     "SnowIdError",
+    "SqlNameError",
+    "SqlNoServerError",
+    "SqlTableRequiredError",
     "StateDirUnusableError",
     "StaticIdentityInUseError",
     "StoreConfigHiddenError",
@@ -314,6 +329,7 @@ __all__ = [
     "TimestampAfterEndError",
     "TimestampBeforeEpochError",
     "UnknownFieldError",
+    "UnknownSqlEngineError",
     "UnsupportedFileSystemError",
     "WrongTypeError",
 ]

@@ -376,6 +376,10 @@ MESSAGES: dict[str, str] = {
     "cli.low": "low",
     "cli.high": "high",
     "cli.range_empty": "No id of this layout was made in that window.",
+    "cli.range_signed": (
+        "{layout} ids from {wrap} on are negative in a signed 64-bit column (bigint): the SQL"
+        " is for such a column; in an unsigned one use BETWEEN low AND high"
+    ),
     "segment.sign": "sign",
     "segment.timestamp": "timestamp",
     "segment.datacenter": "datacenter",
@@ -617,6 +621,13 @@ MESSAGES: dict[str, str] = {
     "invalid_database_url": (
         "{field} {value} is not a PostgreSQL URL; use postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
     ),
+    "invalid_database_url.duckdb": (
+        "{field} {value} is not a DuckDB database file; use duckdb:///PATH/TO/FILE.duckdb"
+    ),
+    "invalid_database_url.mysql": (
+        "{field} {value} is not a MySQL or MariaDB URL naming a database; use"
+        " mysql://USER@HOST:PORT/DATABASE?password_file=PATH"
+    ),
     "database_unreachable": "cannot connect to the database {url}: {reason}",
     "database_refused": "the database {url} refused the SQL functions: {reason}",
     "extra_missing": (
@@ -627,7 +638,40 @@ MESSAGES: dict[str, str] = {
         "SQL functions that read Snowflake ids of the {layout} layout, made by snowid {version}."
         " Running this again replaces them with the same definitions."
     ),
+    "sql.header.sqlite": (
+        "A view of the table {table} with the time and fields of the Snowflake ids in its"
+        " column {column} ({layout} layout), made by snowid {version}. Running this again"
+        " replaces the view with the same definition."
+    ),
+    "sql.header.duckdb": (
+        "DuckDB macros that read Snowflake ids of the {layout} layout, made by snowid"
+        " {version}. Running this again replaces them with the same definitions."
+    ),
     "sql.applied": "installed {count} SQL functions into {url}: {names}",
+    "sql_unknown_engine": "{field} {value} is not an SQL engine snowid writes for; choose from {allowed}",
+    "sql_table_required": (
+        "SQLite needs {field}: it has no stored functions, so the script is a view over the"
+        " table and id column you name (--table TABLE --column COLUMN)"
+    ),
+    "sql_name": "{field} {value} cannot be used as a name in SQL",
+    "sql_name.layout": (
+        "{field} {value} cannot name SQL functions: use a layout name of letters, digits,"
+        " - and _ that starts with a letter (name=… in a layout spec)"
+    ),
+    "sql_name.clash": (
+        "{field}: the field {value} would be named like one of the SQL functions"
+        " (timestamp, parts, unix_ms, first_id_at, last_id_at); rename the field"
+    ),
+    "sql_name.length": (
+        "{field}: the SQL function name {value} is longer than 63 characters, which"
+        " PostgreSQL cuts; use a shorter layout or field name"
+    ),
+    "sql_name.identifier": "{field} {value} cannot name a table, column or view",
+    "sql_no_server": "{field} {value} cannot be used: there is no server to install into",
+    "sql_no_server.sqlite": (
+        "{field} {value} cannot be used: SQLite has no server to install into; run the"
+        " script in your database instead (sqlite3 DATABASE < script.sql)"
+    ),
     # --- snowid.client ---
     "field.url": "service URL",
     "field.token": "bearer token",

@@ -401,6 +401,10 @@ MESSAGES: dict[str, str] = {
     "cli.low": "ID nhỏ nhất",
     "cli.high": "ID lớn nhất",
     "cli.range_empty": "Không có ID nào của bố cục này được tạo trong khoảng thời gian đó.",
+    "cli.range_signed": (
+        "ID {layout} từ {wrap} trở đi là số âm trong cột 64 bit có dấu (bigint): câu SQL"
+        " dành cho loại cột đó; với cột không dấu, hãy dùng BETWEEN low AND high"
+    ),
     "segment.sign": "dấu",
     "segment.timestamp": "dấu thời gian",
     "segment.datacenter": "trung tâm dữ liệu",
@@ -664,6 +668,14 @@ MESSAGES: dict[str, str] = {
         "{field} {value} không phải là URL PostgreSQL; hãy dùng dạng"
         " postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
     ),
+    "invalid_database_url.duckdb": (
+        "{field} {value} không phải là tệp cơ sở dữ liệu DuckDB; hãy dùng dạng"
+        " duckdb:///PATH/TO/FILE.duckdb"
+    ),
+    "invalid_database_url.mysql": (
+        "{field} {value} không phải là URL MySQL hay MariaDB có tên cơ sở dữ liệu; hãy dùng"
+        " dạng mysql://USER@HOST:PORT/DATABASE?password_file=PATH"
+    ),
     "database_unreachable": "không kết nối được tới cơ sở dữ liệu {url}: {reason}",
     "database_refused": "cơ sở dữ liệu {url} từ chối các hàm SQL: {reason}",
     "extra_missing": (
@@ -674,7 +686,44 @@ MESSAGES: dict[str, str] = {
         "Các hàm SQL để đọc ID Snowflake theo bố cục {layout}, do snowid {version} tạo ra."
         " Chạy lại bao nhiêu lần cũng được: các hàm chỉ được thay bằng đúng định nghĩa này."
     ),
+    "sql.header.sqlite": (
+        "View của bảng {table}, thêm thời điểm và các trường của ID Snowflake trong cột"
+        " {column} (bố cục {layout}), do snowid {version} tạo ra. Chạy lại bao nhiêu lần"
+        " cũng được: view chỉ được thay bằng đúng định nghĩa này."
+    ),
+    "sql.header.duckdb": (
+        "Các macro DuckDB để đọc ID Snowflake theo bố cục {layout}, do snowid {version}"
+        " tạo ra. Chạy lại bao nhiêu lần cũng được: các macro chỉ được thay bằng đúng"
+        " định nghĩa này."
+    ),
     "sql.applied": "đã cài {count} hàm SQL vào {url}: {names}",
+    "sql_unknown_engine": (
+        "{field} {value} không phải là hệ cơ sở dữ liệu mà snowid viết SQL cho; hãy chọn"
+        " một trong {allowed}"
+    ),
+    "sql_table_required": (
+        "SQLite cần {field}: SQLite không có hàm lưu sẵn, nên script là một view trên bảng"
+        " và cột ID do bạn chỉ định (--table BẢNG --column CỘT)"
+    ),
+    "sql_name": "{field} {value} không dùng làm tên trong SQL được",
+    "sql_name.layout": (
+        "{field} {value} không dùng làm tên hàm SQL được: hãy đặt tên bố cục gồm chữ cái,"
+        " chữ số, - và _, bắt đầu bằng chữ cái (name=… trong mô tả bố cục)"
+    ),
+    "sql_name.clash": (
+        "{field}: trường {value} sẽ trùng tên với một hàm SQL (timestamp, parts,"
+        " unix_ms, first_id_at, last_id_at); hãy đổi tên trường"
+    ),
+    "sql_name.length": (
+        "{field}: tên hàm SQL {value} dài quá 63 ký tự, PostgreSQL sẽ cắt bớt; hãy dùng"
+        " tên bố cục hoặc tên trường ngắn hơn"
+    ),
+    "sql_name.identifier": "{field} {value} không dùng làm tên bảng, cột hay view được",
+    "sql_no_server": "không dùng được {field} {value}: không có máy chủ nào để cài vào",
+    "sql_no_server.sqlite": (
+        "không dùng được {field} {value}: SQLite không có máy chủ để cài vào; hãy chạy"
+        " script ngay trong cơ sở dữ liệu của bạn (sqlite3 DATABASE < script.sql)"
+    ),
     # --- snowid.client ---
     "field.url": "URL của dịch vụ",
     "field.token": "bearer token",

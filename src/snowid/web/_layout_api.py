@@ -20,10 +20,10 @@ from snowid.ids import (
     builtin_layout,
     layout_info,
     parse_time,
-    range_info,
     read_number,
     read_pasted,
 )
+from snowid.integrations.sql import range_info
 from snowid.web._errors import json_response
 from snowid.web._forms import check_single_values
 from snowid.web._lang import negotiate
