@@ -637,6 +637,11 @@ MESSAGES: dict[str, str] = {
     "django.made_at": "tạo lúc {time} (giờ UTC)",
     "django.new_key": "mã mới, được cấp khi lưu",
     "drf.key_changed": "không thể đổi mã {current} của bản ghi này thành {value}: bản ghi đã lưu giữ nguyên mã",
+    "sqlalchemy.autoincrement": (
+        "cột kiểu SnowIdType không thể đặt autoincrement={given}: khi đó cơ sở dữ liệu sẽ tự"
+        " đánh số 1, 2, 3..., mà những số này đọc ra là ID tạo vào tháng 11 năm 2010; ID của"
+        " cột này phải do snowid cấp (default=new_id)"
+    ),
     "invalid_database_url": (
         "{field} {value} không phải là URL PostgreSQL; hãy dùng dạng"
         " postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
