@@ -249,6 +249,9 @@ MESSAGES: dict[str, str] = {
         " store; the reason is logged above; it stays held until its grant runs out"
     ),
     "address_unavailable": "cannot listen on {host} port {port}: {reason}",
+    "not_seconds": (
+        "{field} {value} is not a number of seconds; give a decimal number such as 5 or 2.5"
+    ),
     "not_a_boolean": (
         "{field} {value} is not a yes/no value; allowed: 1, true, yes, on or 0, false, no, off"
     ),

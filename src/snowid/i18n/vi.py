@@ -265,6 +265,10 @@ MESSAGES: dict[str, str] = {
         " nguyên nhân được ghi ở phía trên; danh tính vẫn bị giữ cho đến khi quyền cấp hết hạn"
     ),
     "address_unavailable": "không thể lắng nghe trên {host} cổng {port}: {reason}",
+    "not_seconds": (
+        "{field} {value} không phải là số giây; hãy ghi một số thập phân, ví dụ 5 hoặc 2.5"
+        " (phần lẻ sau dấu chấm)"
+    ),
     "not_a_boolean": (
         "{field} {value} không phải là giá trị có/không; chỉ chấp nhận 1, true, yes, on hoặc"
         " 0, false, no, off"
