@@ -10,13 +10,17 @@ shared servers and are dropped afterwards.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
+from alembic.migration import MigrationContext
+from alembic.operations import Operations
 from sqlalchemy import Engine, create_engine, inspect, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
@@ -26,21 +30,16 @@ from tests.support.process_wide import engine_url, unique_name
 
 pytestmark = pytest.mark.slow  # PostgreSQL and MariaDB
 
-MODEL = """
-from sqlalchemy import String
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
-from snowid import SnowId
-from snowid.sqlalchemy import SnowIdType, new_id
+DOC = Path(__file__).resolve().parents[2] / "docs" / "sqlalchemy.md"
 
-class Base(DeclarativeBase): ...
 
-class Order(Base):
-    __tablename__ = "orders"
-    id: Mapped[SnowId] = mapped_column(SnowIdType, primary_key=True, default=new_id)
-    note: Mapped[str] = mapped_column(String(200))
-"""
-"""The model of the SQLAlchemy section of the docs, as written there (``__tablename__`` is
-replaced by a name of this run's own)."""
+def _blocks() -> list[str]:
+    return [str(b) for b in re.findall(r"```python\n(.*?)```", DOC.read_text(), re.DOTALL)]
+
+
+MODEL = _blocks()[0]
+"""The model docs/sqlalchemy.md opens with (the README's SQLAlchemy model), as written there;
+``__tablename__`` is replaced by a name of this run's own."""
 
 ENV_PY = """
 from alembic import context
@@ -83,6 +82,7 @@ def _project(directory: Path, url: str, table: str, hook: str) -> Config:
     (directory / "env.py").write_text(textwrap.dedent(ENV_PY).replace("{hook}", hook))
     model = MODEL.replace('__tablename__ = "orders"', f'__tablename__ = "{table}"')
     assert model != MODEL
+    assert "default=new_id" in model
     (directory / "models.py").write_text(model)
     template = Path(command.__file__).parent / "templates" / "generic" / "script.py.mako"
     (directory / "script.py.mako").write_text(template.read_text())
@@ -192,3 +192,51 @@ def test_without_render_item_alembic_writes_a_migration_that_fails_with_name_err
     assert "drop_table" not in script.read_text().partition("def downgrade")[0]
     with pytest.raises(NameError, match="snowid"):
         command.upgrade(config, "head")
+
+
+def _repair(dialect: str) -> str:
+    """The documented ``upgrade()`` for ``dialect`` ("postgresql" or "mysql", which MariaDB
+    is to SQLAlchemy), from the repair section of docs/sqlalchemy.md."""
+    heading = "# PostgreSQL" if dialect == "postgresql" else "# MySQL and MariaDB"
+    for block in _blocks():
+        if block.startswith(heading + "\n"):
+            return block
+    raise AssertionError(f"no repair for {dialect} in {DOC}")
+
+
+def test_the_documented_repair_takes_the_database_default_off_an_old_key(
+    url: str, table: str
+) -> None:
+    """A table as the migrations written before issue 25 made it (BIGSERIAL on PostgreSQL,
+    AUTO_INCREMENT on MariaDB): a raw insert without an id stores 1. After the documented
+    ``upgrade()`` it is refused, and the rows already there keep their ids."""
+    engine = create_engine(url)
+    try:
+        old = sa.Table(
+            table,
+            sa.MetaData(),
+            sa.Column("id", sa.BigInteger, primary_key=True, autoincrement=True),
+            sa.Column("note", sa.String(200)),
+        )
+        old.create(engine)
+        _raw_insert_without_an_id(engine, table)  # the harm the repair is for
+        with engine.connect() as conn:
+            assert conn.execute(text(f"SELECT id FROM {table}")).scalar() == 1
+        code = _repair(engine.dialect.name).replace('"orders"', f'"{table}"')
+        code = code.replace("orders_id_seq", f"{table}_id_seq")
+        with engine.begin() as conn:
+            namespace: dict[str, object] = {
+                "op": Operations(MigrationContext.configure(conn)),
+                "sa": sa,
+            }
+            exec(code, namespace)
+            namespace["upgrade"]()  # type: ignore[operator]
+        with pytest.raises(DBAPIError):
+            _raw_insert_without_an_id(engine, table)
+        with engine.connect() as conn:
+            assert conn.execute(text(f"SELECT id, note FROM {table}")).all() == [(1, "raw")]
+        columns = {c["name"]: c for c in inspect(engine).get_columns(table)}
+        assert columns["id"]["default"] is None
+        assert not columns["id"].get("autoincrement", False)
+    finally:
+        engine.dispose()
