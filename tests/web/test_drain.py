@@ -385,6 +385,27 @@ def _load(
             time.sleep(0.02)
 
 
+def _kept_alive(
+    url: str, answers: list[tuple[float, int | str, bool]], until: threading.Event
+) -> None:
+    """Requests on one kept-alive connection (httpx's pool reuses it) until ``until`` is
+    set: (sent, status or "refused"/"error", whether the answer said Connection: close)."""
+    with httpx.Client(timeout=10) as client:
+        while not until.is_set():
+            sent = time.monotonic()
+            try:
+                response = client.post(url + "/api/ids?count=5")
+            except httpx.ConnectError:
+                answers.append((sent, "refused", False))
+                time.sleep(0.02)
+                continue
+            except httpx.TransportError:
+                answers.append((sent, "error", False))
+                continue
+            closing = response.headers.get("connection") == "close"
+            answers.append((sent, response.status_code, closing))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("workers", [1, 2])
 def test_serve_drains_through_sigterm_under_load(tmp_path: Path, workers: int) -> None:
@@ -414,8 +435,10 @@ def test_serve_drains_through_sigterm_under_load(tmp_path: Path, workers: int) -
         ids: list[str] = []
         ready: list[Answer] = []
         issued: list[list[Answer]] = [[] for _ in range(3)]
+        kept: list[tuple[float, int | str, bool]] = []
         threads = [
             threading.Thread(target=_load, args=(base, "/readyz", ready, [], stop)),
+            threading.Thread(target=_kept_alive, args=(base, kept, stop)),
             *(
                 threading.Thread(target=_load, args=(base, "/api/ids?count=50", got, ids, stop))
                 for got in issued
@@ -461,6 +484,11 @@ def test_serve_drains_through_sigterm_under_load(tmp_path: Path, workers: int) -
         assert all(s in (200, "refused", "error") for got in issued for _, _, s in got), issued
         assert all(s in (200, 503, "refused", "error") for _, _, s in ready), ready
         assert all(isinstance(s, int) for _, done, s in answers if done < sent + DRAIN_S)
+        # issue 25 §3: a kept-alive connection is told to close during the drain, not before
+        assert not any(closing for start, _, closing in kept if start < sent - 0.1), kept
+        late = [c for start, status, c in kept if start > first_503 + 0.5 and status == 200]
+        assert late, kept  # answered during the drain, each on a new connection
+        assert all(late), kept
 
         # every id unique, from the identities the log names
         assert len(ids) == len(set(ids)) > 0
