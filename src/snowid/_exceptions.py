@@ -447,7 +447,9 @@ class ReversedWindowError(InvalidValueError):
 LeaseUrlReason = Literal[
     "syntax",  # not a well-formed URL (for example an unclosed IPv6 bracket)
     "unknown_scheme",  # a ``scheme`` no backend is registered for (``allowed``)
-    "unknown_option",  # options the backend does not know (``options``, ``allowed``)
+    "unknown_option",  # options the backend does not know (``options``, ``allowed``;
+    # ``suggestion``: the known option a lone unknown one is close to, if any; ``passes_to``:
+    # the library that takes the options not in ``allowed``, if any: "libpq")
     "duplicate_option",  # an option given ``count`` times in the query (``option``)
     "integer",  # ``option``=``text`` is not a whole number (``min``, ``max``)
     "range",  # ``option``=``text`` is outside ``min``..``max``
@@ -457,6 +459,7 @@ LeaseUrlReason = Literal[
     "static_identity_missing",  # a static: URL that names no identity
     "file_host",  # a file: URL naming another ``host``
     "port",  # a ``port`` that is not a whole number in 1..65535
+    "host_list",  # ``count`` hosts for a ``scheme`` whose store is one host
     "identifier",  # ``option``=``text`` is not a plain SQL name
     "static_workers",  # a static identity given to ``workers`` server processes
     "choice",  # ``option``=``text`` is not one of ``allowed``
@@ -494,9 +497,13 @@ class InvalidLeaseUrlError(InvalidValueError, DriverDetail):
     host: str = ""
     port: str = ""
     workers: int = 0
+    suggestion: str = ""
+    passes_to: str = ""
 
     def _catalog_key(self) -> str:
-        return f"{self.code}.{self.reason}"
+        # an unknown option close to a known one: the message suggests that one
+        variant = ".close" if self.suggestion else f".{self.passes_to}" if self.passes_to else ""
+        return f"{self.code}.{self.reason}{variant}"
 
 
 @_data

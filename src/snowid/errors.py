@@ -92,7 +92,6 @@ their code); this module only gathers them (those of a layer on first use, see
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
 from snowid._exceptions import (
@@ -153,6 +152,7 @@ from snowid._exceptions import (
     UnsupportedFileSystemError,
     WrongTypeError,
 )
+from snowid._lazy import lazy_names as _lazy_names
 from snowid.ids._groups import DigitGroupError
 from snowid.ids._pasted import NotAnIdOrLinkError
 
@@ -322,13 +322,4 @@ __all__ = [
 
 # PEP 562 hooks; hidden from mypy, for which an unknown name stays an error.
 if not TYPE_CHECKING:
-
-    def __getattr__(name: str) -> object:
-        """PEP 562: a name of ``_LAZY``, imported on first use and then kept in the module."""
-        if name not in _LAZY:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = globals()[name] = getattr(importlib.import_module(_LAZY[name]), name)
-        return value
-
-    def __dir__() -> list[str]:
-        return sorted({*globals(), *_LAZY})
+    __getattr__, __dir__ = _lazy_names(globals(), _LAZY)

@@ -356,7 +356,7 @@ def test_during_the_drain_a_kept_alive_connection_is_told_to_close_and_closed(
 
 STARTED = re.compile(r"process (\d+) on http://\S+ holds datacenter (\d+), machine (\d+)")
 DRAIN_S = 2
-STOP_BOUND_S = DRAIN_S + 11  # README: --drain-seconds + 11 s
+STOP_BOUND_S = DRAIN_S + 11  # docs/web.md: --drain-seconds + 11 s
 
 Answer = tuple[float, float, int | str]
 """(sent, answered, HTTP status or "refused"/"error"), on the monotonic clock."""

@@ -400,6 +400,14 @@ MESSAGES: dict[str, str] = {
     "invalid_lease_url.unknown_option": (
         "{field} URL {value} cannot be used: unknown option {options}; allowed: {allowed}"
     ),
+    "invalid_lease_url.unknown_option.close": (
+        "{field} URL {value} cannot be used: unknown option {options}; did you mean {suggestion}?"
+    ),
+    "invalid_lease_url.unknown_option.libpq": (
+        "{field} URL {value} cannot be used: unknown option {options}; allowed: {allowed},"
+        " and libpq's connection parameters (sslmode, passfile, application_name,"
+        " target_session_attrs …: the PostgreSQL documentation lists them)"
+    ),
     "invalid_lease_url.duplicate_option": (
         "{field} URL {value} cannot be used: option {option} is given {count} times; give it once"
     ),
@@ -442,6 +450,10 @@ MESSAGES: dict[str, str] = {
     ),
     "invalid_lease_url.port": (
         "{field} URL {value} cannot be used: port {port} is not a whole number in range 1..65535"
+    ),
+    "invalid_lease_url.host_list": (
+        "{field} URL {value} cannot be used: a {scheme} lease connects to one host, and"
+        " {count} are given; name one HOST:PORT"
     ),
     "invalid_lease_url.identifier": (
         "{field} URL {value} cannot be used: {option}={text} is not a plain SQL name; allowed:"

@@ -428,6 +428,15 @@ MESSAGES: dict[str, str] = {
         "không dùng được URL {field} {value}: không có tùy chọn {options}; các tùy chọn hợp lệ:"
         " {allowed}"
     ),
+    "invalid_lease_url.unknown_option.close": (
+        "không dùng được URL {field} {value}: không có tùy chọn {options}; có phải ý bạn"
+        " là {suggestion}?"
+    ),
+    "invalid_lease_url.unknown_option.libpq": (
+        "không dùng được URL {field} {value}: không có tùy chọn {options}; các tùy chọn hợp lệ:"
+        " {allowed}, cùng các tham số kết nối của libpq (sslmode, passfile, application_name,"
+        " target_session_attrs …: xem danh sách đầy đủ trong tài liệu PostgreSQL)"
+    ),
     "invalid_lease_url.duplicate_option": (
         "không dùng được URL {field} {value}: tùy chọn {option} xuất hiện {count} lần; mỗi tùy"
         " chọn chỉ được ghi một lần"
@@ -475,6 +484,10 @@ MESSAGES: dict[str, str] = {
     "invalid_lease_url.port": (
         "không dùng được URL {field} {value}: cổng {port} không phải là số nguyên trong phạm vi"
         " 1..65535"
+    ),
+    "invalid_lease_url.host_list": (
+        "không dùng được URL {field} {value}: cơ chế thuê {scheme} chỉ kết nối tới một máy"
+        " chủ, nhưng URL ghi {count} máy chủ; hãy ghi đúng một HOST:PORT"
     ),
     "invalid_lease_url.identifier": (
         "không dùng được URL {field} {value}: {option}={text} không phải là tên SQL đơn giản;"

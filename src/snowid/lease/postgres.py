@@ -19,7 +19,13 @@ from typing import Any, Unpack
 from snowid._exceptions import StoreUnreachableError, detached
 from snowid.ids import Clock
 from snowid.lease._base import IdentityStatus
-from snowid.lease._pgconn import StatementTimer, abandon_inherited, libpq_conninfo
+from snowid.lease._pgconn import (
+    LIBPQ_PARAMETERS,
+    StatementTimer,
+    abandon_inherited,
+    libpq_conninfo,
+    libpq_takes,
+)
 from snowid.lease._pgsql import Sql
 from snowid.lease._redact import driver_detail, redact, scrub
 from snowid.lease._store import (
@@ -47,7 +53,8 @@ class PostgresLease(StoreLease):
         "range", "datacenter", "schema", "table", "ttl", "renew", "span", "max_skew", "timeout",
         "claim_wait", "connect_timeout",
     )  # fmt: skip
-    """The URL's options for snowid; every other query parameter goes to libpq."""
+    """The URL's options for snowid; libpq's parameters (``_pgconn.LIBPQ_PARAMETERS``) go
+    to libpq; any other is refused, by name."""
 
     def __init__(
         self,
@@ -70,9 +77,10 @@ class PostgresLease(StoreLease):
         """``postgresql://user@host:port/db?range=A-B&ttl=S...``; libpq gets the rest of
         the URL as its connection string, built here once."""
         url.check_ports()
-        if "password_file" in url.options:  # libpq would refuse it, in its own words
-            allowed = ", ".join((*cls.options, "passfile and libpq's other parameters"))
-            raise url.fail("unknown_option", options="password_file", allowed=allowed)
+        # What libpq would refuse in its own words (hidden by the scrubber) is named here.
+        libpq = libpq_takes(key for key in url.options if key not in cls.options)
+        passed = ("libpq", {*LIBPQ_PARAMETERS, *libpq})
+        url.check_known(cls.options, {"password_file": "passfile"}, passed)
         own = given(
             schema=url.identifier("schema"),
             table=url.identifier("table"),
