@@ -17,6 +17,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from snowid import SnowId, errors
 from snowid.client import Client
 from snowid.errors import LeaseError
+from snowid.generate import install_stop_handlers
 from snowid.i18n import translate
 from snowid.web import IdService, Settings, create_app
 from tests.support.fake_service import DROP, HANG, answer, fake_service
@@ -138,6 +139,56 @@ def test_a_forked_child_hands_out_none_of_the_parent_s_buffered_ids(
     assert status == 0
     assert len(child) == 900
     assert not parent & child
+
+
+def _exit_status(pid: int, timeout_s: float) -> int:
+    """The child's wait status; one still running after ``timeout_s`` (the harness's
+    wait) is killed with SIGKILL, which the caller's assertion then shows."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        time.sleep(0.01)
+    os.kill(pid, signal.SIGKILL)
+    return os.waitpid(pid, 0)[1]
+
+
+def test_a_forked_child_dies_by_sigterm_even_when_its_refill_thread_takes_it(
+    service: tuple[str, Counted],
+) -> None:
+    """Issue 24, made deterministic: the rare hang of ``Pool.terminate()`` in
+    tests/client/test_client_serve.py left a forked worker whose SIGTERM had been taken
+    (its C-level handler ran) while its main thread went on to sleep on a lock that
+    nothing else would release. Here the child's refill thread takes the signal while the
+    main thread waits for ever: the child must die by it, as it would without snowid.
+    Before the fix, the Python handler snowid chains at import waited for the main
+    thread, and the child lived on until the harness killed it."""
+    url, _ = service
+    saved = signal.getsignal(signal.SIGTERM)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        assert install_stop_handlers()  # as ``import snowid`` leaves a process of its own
+        with Client(url, batch=100) as client:
+            client.next_id()  # the parent's refill thread is alive at the fork
+            pid = os.fork()
+            if pid == 0:  # the child
+                try:
+                    client.next_id()  # the child's own refill thread
+                    (refill,) = [
+                        t for t in threading.enumerate() if t.name == "snowid-client-refill"
+                    ]
+                    assert refill.ident is not None
+                    kill = (refill.ident, signal.SIGTERM)
+                    threading.Timer(0.1, signal.pthread_kill, kill).start()
+                    threading.Event().wait()  # the main thread's wait that nothing ends
+                finally:
+                    os._exit(1)
+            status = _exit_status(pid, timeout_s=15.0)
+    finally:
+        signal.signal(signal.SIGTERM, saved)
+    assert os.WIFSIGNALED(status), f"the child exited with status {status}"
+    assert signal.Signals(os.WTERMSIG(status)) == signal.SIGTERM
 
 
 def test_a_token_is_sent_and_a_missing_or_wrong_one_is_told_apart(guarded: str) -> None:

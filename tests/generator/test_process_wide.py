@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -26,6 +27,7 @@ from snowid.errors import (
     StaticIdentityInUseError,
     WrongTypeError,
 )
+from snowid.generate import default_action, install_stop_handlers
 from snowid.process import _default
 from tests.support.process_wide import process_wide, run_in_child, worker_of
 
@@ -207,6 +209,30 @@ def test_pre_forked_workers_each_claim_their_own_identity(process_wide: str) -> 
     everything = [value for ids in results for value in ids]
     assert len(set(everything)) == 1500
     assert all(isinstance(value, SnowId) for value in everything)
+
+
+@needs_fork
+def test_a_forked_child_has_the_default_sigterm_until_it_starts_a_generator(
+    process_wide: str,
+) -> None:
+    """Issue 24: a child gets SIGTERM's default action back at the fork (it holds no
+    identity, and snowid's handler, written in Python, can miss a SIGTERM); once it claims
+    one on its main thread, the handler that gives the identity back at a stop is chained
+    again in front of that default action."""
+    saved = signal.getsignal(signal.SIGTERM)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        assert install_stop_handlers()  # as ``import snowid`` leaves a process of its own
+
+        def child() -> tuple[bool, bool]:
+            at_fork = signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+            snowid.next_id()
+            current = signal.getsignal(signal.SIGTERM)
+            return at_fork, current != signal.SIG_DFL and default_action(signal.SIGTERM)
+
+        assert run_in_child(child) == (True, True)
+    finally:
+        signal.signal(signal.SIGTERM, saved)
 
 
 # --- a static identity is one process's only ---------------------------------------------

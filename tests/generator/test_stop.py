@@ -12,6 +12,7 @@ import pytest
 
 from snowid.generate import _stop
 from snowid.generate._stop import default_action, install_stop_handlers, on_stop, stop_now
+from tests.support.process_wide import run_in_child
 
 
 @pytest.fixture(autouse=True)
@@ -97,3 +98,37 @@ def test_a_failing_callback_does_not_stop_the_others(own_state: list[str]) -> No
     _stop._callbacks.insert(0, broken)
     stop_now()
     assert own_state == ["stop"]
+
+
+def _sigterm_in_a_child() -> str:
+    """What SIGTERM's handler is in a child forked now: "default", "snowid" or "other"."""
+
+    def look() -> str:
+        current = signal.getsignal(signal.SIGTERM)
+        if current == signal.SIG_DFL:
+            return "default"
+        return "snowid" if isinstance(current, _stop._Chained) else "other"
+
+    return run_in_child(look)
+
+
+def test_a_forked_child_gets_the_default_action_back_from_snowid_s_handler() -> None:
+    """Issue 24: a child holds no identity, and a handler written in Python can miss a
+    SIGTERM that lands just before the main thread waits (Pool.terminate then hangs);
+    the default action cannot. The parent keeps its handler."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    assert install_stop_handlers()
+    assert _sigterm_in_a_child() == "default"
+    assert isinstance(signal.getsignal(signal.SIGTERM), _stop._Chained)
+    assert install_stop_handlers()  # what the child's process-wide generator does
+    assert _sigterm_in_a_child() == "default"  # and each child forked after that
+
+
+def test_a_forked_child_keeps_snowid_s_handler_in_front_of_the_program_s(
+    own_state: list[str],
+) -> None:
+    """A handler of the program's own is written in Python anyway: nothing to gain by
+    unchaining, and the child's leases would not be given back at its stop."""
+    signal.signal(signal.SIGTERM, lambda signum, frame: own_state.append("server"))
+    assert install_stop_handlers()
+    assert _sigterm_in_a_child() == "snowid"

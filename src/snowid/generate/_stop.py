@@ -24,10 +24,21 @@ that knows the process is stopping, calls :func:`stop_now` instead of building i
 - :func:`stop_now` runs the callbacks now (idempotent).
 
 A handler installed from C (``getsignal`` returns None) or ignored (SIG_IGN) is left
-alone. A forked child keeps the chained handler and its callbacks run for its own leases.
-One difference from the bare default action: Python runs a handler between bytecodes of
-the main thread, so a main thread blocked in C code that never checks for signals delays
-the exit until it returns (the blocking calls of the standard library do check).
+alone.
+
+The cost of a handler written in Python, compared with the default action: Python runs it
+between bytecodes of the main thread, and a blocking call looks for one only when the
+signal interrupts its wait. A signal that arrives after the main thread's last look and
+before it starts to wait (a window of a few microseconds, wider on a busy machine or while
+another thread holds the GIL) is noted, and nothing runs it until that wait ends by
+itself, which may be never: ``multiprocessing.Pool.terminate()`` sends one SIGTERM to
+workers waiting on a lock it keeps, and joins them. So a forked child, which holds no
+identity yet (the lease layer drops the parent's in the child), gets SIGTERM's default
+action back when snowid's handler stood only in front of it (:func:`_after_fork_in_child`);
+the process-wide generator chains it again when the child configures or starts one on its
+main thread, and a program that uses a lease directly in a child calls
+:func:`install_stop_handlers` there. A handler of the program's own behind snowid's stays
+chained in the child: it already has that cost.
 """
 
 from __future__ import annotations
@@ -128,8 +139,19 @@ def default_action(signum: int) -> bool:
     return current == signal.SIG_DFL
 
 
+def _after_fork_in_child() -> None:
+    """In a forked child: SIGTERM's default action back, if only snowid's handler stood in
+    front of it (the child has nothing to give back yet; see the module docstring)."""
+    current = signal.getsignal(signal.SIGTERM)
+    if isinstance(current, _Chained) and current.previous == signal.SIG_DFL:
+        with contextlib.suppress(ValueError):  # a subinterpreter's fork: left as it was
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 # The identity goes back to the lease store on the first SIGTERM/SIGINT under any
 # application server: installed when this module is imported (``import snowid`` does),
 # which servers do on the main thread while loading the app, as the first id may be
 # drawn in a worker thread, where a handler cannot be installed.
 install_stop_handlers()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
