@@ -29,8 +29,11 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     │   ├── InvalidEncodingError               text that is not a number in its base
     │   ├── InvalidDateTimeError               neither Unix ms nor ISO 8601
     │   ├── DigitGroupError                    digit groups irregular or ambiguous (1.000)
-    │   ├── NotAnIdOrLinkError                 pasted text that is no id, tweet or Discord link
+    │   ├── NotAnIdOrLinkError                 pasted text holding no id (``reason``: how far read)
+    │   │   └── InstagramShareLinkError        instagram.com/share/…: a token, not the post's code
+    │   ├── LayoutConflictError                a layout named that contradicts the pasted link
     │   ├── DuplicateParameterError            an HTTP query parameter given twice
+    │   ├── UnknownParameterError              an HTTP parameter the route does not read
     │   ├── InvalidTimeZoneError               the range page: a zone this host does not know
     │   ├── InvalidLeaseUrlError               a lease URL snowid cannot use (``reason`` says why)
     │   ├── MissingIdentityError               a Generator with no identity and no lease
@@ -152,8 +155,9 @@ from snowid._exceptions import (
     UnsupportedFileSystemError,
     WrongTypeError,
 )
+from snowid.ids._choice import LayoutConflictError
 from snowid.ids._groups import DigitGroupError
-from snowid.ids._pasted import NotAnIdOrLinkError
+from snowid.ids._pasted import InstagramShareLinkError, NotAnIdOrLinkError
 
 if TYPE_CHECKING:  # what mypy and IDEs see; at run time _LAZY loads these on first use
     from snowid.cli._exceptions import (
@@ -192,6 +196,7 @@ if TYPE_CHECKING:  # what mypy and IDEs see; at run time _LAZY loads these on fi
         InvalidTimeZoneError,
         MetricsDirError,
         NotABooleanError,
+        UnknownParameterError,
     )
 
 # The errors that live with a layer: name -> its module, imported when the name is first
@@ -225,6 +230,7 @@ _LAZY = {
     "ServiceTimeoutError": "snowid.client._exceptions",
     "ServiceUnavailableError": "snowid.client._exceptions",
     "ServiceUnreachableError": "snowid.client._exceptions",
+    "UnknownParameterError": "snowid.web._exceptions",
 }
 
 __all__ = [
@@ -255,6 +261,7 @@ __all__ = [
     "ForwardedIpsError",
     "GeneratorError",
     "IdTooLargeError",
+    "InstagramShareLinkError",
     "InvalidDatabaseUrlError",
     "InvalidDateTimeError",
     "InvalidEncodingError",
@@ -265,6 +272,7 @@ __all__ = [
     "InvalidTimeZoneError",
     "InvalidTokenError",
     "InvalidValueError",
+    "LayoutConflictError",
     "LayoutReason",
     "LeaseError",
     "LeaseLostError",
@@ -311,6 +319,7 @@ __all__ = [
     "TimestampAfterEndError",
     "TimestampBeforeEpochError",
     "UnknownFieldError",
+    "UnknownParameterError",
     "UnsupportedFileSystemError",
     "WrongTypeError",
 ]

@@ -5,8 +5,9 @@ and, when tokens are on, an ``Authorization`` header carrying one of them. ``Fas
 answers it itself, with no Request, routing or Response objects: the ids, the same body
 and the same headers as the Starlette route (``with_security_headers``, the one rule for
 them). Every other request goes on to the app it wraps, untouched: another path or
-method, any other query (``lang=``, a repeated or malformed ``count``, a count out of
-range), a missing or refused token. So every error answer is the Starlette app's own.
+method, any other query (``lang=``, a repeated, malformed or unknown parameter, a count
+out of range), a form body (whose fields that route refuses), a missing or refused token.
+So every error answer is the Starlette app's own.
 
 When the service cannot issue, the raw route does not answer either: it hands the
 request on with the error in the scope (``FAILED``), and the Starlette route raises it
@@ -23,6 +24,7 @@ from __future__ import annotations
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from snowid.web._auth import TokenFile
+from snowid.web._forms import is_form
 from snowid.web._headers import with_security_headers
 from snowid.web._service import IdService
 
@@ -84,8 +86,12 @@ class FastIds:
         if count is None or not 1 <= count <= self.max_count:
             await self.app(scope, receive, send)
             return
+        authorization, form = _scan(scope["headers"])
+        if form:  # a form body's fields are refused by the Starlette route
+            await self.app(scope, receive, send)
+            return
         tokens = self.tokens
-        if tokens is not None and not tokens.accepts(_authorization(scope["headers"])):
+        if tokens is not None and not tokens.accepts(authorization):
             await self.app(scope, receive, send)  # the 401 is the Starlette route's
             return
         try:
@@ -99,9 +105,14 @@ class FastIds:
         await send({"type": "http.response.body", "body": body})
 
 
-def _authorization(headers: list[tuple[bytes, bytes]]) -> str | None:
-    """The first ``Authorization`` value, decoded as Starlette's ``Headers.get`` does."""
+def _scan(headers: list[tuple[bytes, bytes]]) -> tuple[str | None, bool]:
+    """The first ``Authorization`` value, decoded as Starlette's ``Headers.get`` does, and
+    whether the first ``Content-Type`` is a form's (one pass over the headers)."""
+    authorization: str | None = None
+    content_type: str | None = None
     for name, value in headers:
-        if name == b"authorization":
-            return value.decode("latin-1")
-    return None
+        if name == b"authorization" and authorization is None:
+            authorization = value.decode("latin-1")
+        elif name == b"content-type" and content_type is None:
+            content_type = value.decode("latin-1")
+    return authorization, content_type is not None and is_form(content_type)
