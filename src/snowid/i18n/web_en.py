@@ -318,6 +318,10 @@ MESSAGES: dict[str, str] = {
     "web.pasted.normalised": "Read as {value}.",
     # --- issue 25: what visitors paste and copy ------------------------------------------
     "web.pasted.compose_it": "Compose an ID at this time",
+    "web.pasted.lead": (
+        "The result is the {label} the link points to ({value}); the link's other IDs follow"
+        " under the time."
+    ),
     "web.fix.link_layout": "Read it as {layout}",
     "web.linked.intro": "The link also holds these IDs, each with its own time:",
     "web.copies.heading": "Copy the time as",

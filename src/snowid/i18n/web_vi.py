@@ -326,6 +326,10 @@ MESSAGES: dict[str, str] = {
     "web.pasted.normalised": "Đã đọc thành {value}.",
     # --- issue 25: những gì người xem dán vào và sao chép ra -----------------------------
     "web.pasted.compose_it": "Tạo ID tại thời điểm này",
+    "web.pasted.lead": (
+        "Kết quả là {label} mà liên kết trỏ tới ({value}); các ID khác của liên kết nằm ngay"
+        " dưới thời gian."
+    ),
     "web.fix.link_layout": "Đọc theo {layout}",
     "web.linked.intro": "Liên kết này còn chứa các ID sau, mỗi ID có thời điểm riêng:",
     "web.copies.heading": "Sao chép thời gian dạng",

@@ -112,7 +112,7 @@ def _one(
     pasted = read_pasted(line, lang)
     spec, chosen_by = choose_layout(pasted, layout, remembered, text=line)
     lead, *others = pasted.ids
-    plain = pasted.normalised if len(pasted.ids) == 1 else str(lead.value)
+    plain = pasted.normalised if not others else ""  # a link of several: its lead is named
     return BoxRead(
         decode(lead.value, spec, clock=clock),
         pasted.source,

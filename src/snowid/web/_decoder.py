@@ -139,13 +139,17 @@ def _shown(box: BoxRead, lang: str, clock: Clock, *, by_time: bool) -> dict[str,
 
 def _notes(box: BoxRead, lang: str) -> list[str]:
     """What the decoder says of how it read the box: the plain digits of an id written
-    otherwise, and the layout a pasted link chose."""
+    otherwise, the layout a pasted link chose, and which of a link's ids leads."""
     notes = []
     if box.normalised:
         notes.append(translate("web.pasted.normalised", lang, value=box.normalised))
     if box.source:
         layout = translate_layout(box.source, lang)
         notes.append(translate("web.pasted.source", lang, layout=layout))
+    lead = box.pasted.ids[0] if box.pasted is not None and box.linked else None
+    if lead is not None and lead.label:
+        label = translate(f"pasted.{lead.label}", lang)
+        notes.append(translate("web.pasted.lead", lang, label=label, value=lead.value))
     return notes
 
 
