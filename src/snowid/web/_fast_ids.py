@@ -24,7 +24,7 @@ from __future__ import annotations
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from snowid.web._auth import TokenFile
-from snowid.web._forms import is_form
+from snowid.web._forms import FORM_TYPES
 from snowid.web._headers import with_security_headers
 from snowid.web._service import IdService
 
@@ -35,6 +35,7 @@ FAILED = "snowid.ids_failed"
 """The scope key under which the raw route hands on the service's error."""
 
 _JSON = (b"content-type", b"application/json")
+_FORMS = tuple(kind.encode() for kind in FORM_TYPES)
 
 
 def usual_count(query: bytes) -> int | None:
@@ -86,12 +87,17 @@ class FastIds:
         if count is None or not 1 <= count <= self.max_count:
             await self.app(scope, receive, send)
             return
-        authorization, form = _scan(scope["headers"])
-        if form:  # a form body's fields are refused by the Starlette route
-            await self.app(scope, receive, send)
-            return
+        authorization: bytes | None = None
+        for name, value in scope["headers"]:  # one pass, no decoding: the hot path
+            if name == b"content-type" and value.lstrip().lower().startswith(_FORMS):
+                await self.app(scope, receive, send)  # a form's fields: that route refuses
+                return
+            if name == b"authorization" and authorization is None:
+                authorization = value
         tokens = self.tokens
-        if tokens is not None and not tokens.accepts(authorization):
+        if tokens is not None and not tokens.accepts(
+            None if authorization is None else authorization.decode("latin-1")
+        ):
             await self.app(scope, receive, send)  # the 401 is the Starlette route's
             return
         try:
@@ -103,16 +109,3 @@ class FastIds:
         headers = [(b"content-length", str(len(body)).encode()), *self._tail]
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": body})
-
-
-def _scan(headers: list[tuple[bytes, bytes]]) -> tuple[str | None, bool]:
-    """The first ``Authorization`` value, decoded as Starlette's ``Headers.get`` does, and
-    whether the first ``Content-Type`` is a form's (one pass over the headers)."""
-    authorization: str | None = None
-    content_type: str | None = None
-    for name, value in headers:
-        if name == b"authorization" and authorization is None:
-            authorization = value.decode("latin-1")
-        elif name == b"content-type" and content_type is None:
-            content_type = value.decode("latin-1")
-    return authorization, content_type is not None and is_form(content_type)

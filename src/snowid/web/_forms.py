@@ -24,10 +24,10 @@ from snowid.web._exceptions import DuplicateParameterError, UnknownParameterErro
 
 __all__ = [
     "COMPOSE_FIELDS",
+    "FORM_TYPES",
     "ComposeForm",
     "check_parameters",
     "check_single_values",
-    "is_form",
     "localized_message",
     "read_compose",
     "refuse_form_fields",
@@ -99,14 +99,15 @@ def repeated(
     }
 
 
-_FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+"""The content types of a form body, whose fields a client may think are parameters."""
 _FORM_READ = 8192  # enough to name the first field; the rest of a large body is not read
 
 
-def is_form(content_type: str) -> bool:
+def _is_form(content_type: str) -> bool:
     """Whether a ``Content-Type`` is a form's (urlencoded or multipart), whose fields a
     client may think are parameters."""
-    return content_type.strip().lower().startswith(_FORM_TYPES)
+    return content_type.strip().lower().startswith(FORM_TYPES)
 
 
 async def refuse_form_fields(request: Request, allowed: Iterable[str]) -> None:
@@ -114,7 +115,7 @@ async def refuse_form_fields(request: Request, allowed: Iterable[str]) -> None:
     only: its first field is refused by name, rather than ignored (``count=5`` in the body
     would otherwise get one id). Any other body is not read."""
     content_type = request.headers.get("content-type", "")
-    if not is_form(content_type):
+    if not _is_form(content_type):
         return
     head = b""
     async for chunk in request.stream():
@@ -122,7 +123,7 @@ async def refuse_form_fields(request: Request, allowed: Iterable[str]) -> None:
         if len(head) >= _FORM_READ:
             break
     text = head[:_FORM_READ].decode("latin-1")
-    if content_type.strip().lower().startswith(_FORM_TYPES[0]):
+    if content_type.strip().lower().startswith(FORM_TYPES[0]):
         fields = parse_qsl(text, keep_blank_values=True)
     else:
         fields = [(name, "") for name in re.findall(r'name="([^"]*)"', text)[:1]]
