@@ -8,6 +8,7 @@ import pytest
 from hypothesis import settings
 
 from tests.support import slow
+from tests.support.cleanup import Cleanup
 from tests.support.pg import fresh_table
 
 # Hypothesis fails an example slower than its deadline (200 ms by default): on a loaded
@@ -22,6 +23,22 @@ def table() -> Iterator[str]:
     """A fresh, initialised lease table in the test database, dropped afterwards."""
     with fresh_table() as name:
         yield name
+
+
+@pytest.fixture
+def cleanup() -> Iterator[Cleanup]:
+    """Undo steps run in this test's teardown, pass or fail (tests/support/cleanup.py):
+    hand it to what the test starts (a cluster, a process)."""
+    with Cleanup() as steps:
+        yield steps
+
+
+@pytest.fixture(scope="session")
+def session_cleanup() -> Iterator[Cleanup]:
+    """Undo steps run when the session (an xdist worker's) ends: for servers started once
+    and shared by many tests."""
+    with Cleanup() as steps:
+        yield steps
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -7,11 +7,11 @@ the package; the generator's (``Generator``, ``Fence``, ``next_id`` …) load on
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
 import snowid.generate._stop
 import snowid.integrations._hooks  # noqa: F401  (installs pydantic's hooks on SnowId)
+from snowid._lazy import lazy_names as _lazy_names
 from snowid._version import __version__ as __version__
 from snowid.ids._bigint import BIGINT_WRAP_MS, as_bigint, bigint_ranges, from_bigint
 from snowid.ids._breakdown import Breakdown, Decoded, Segment, Step
@@ -113,14 +113,4 @@ del _public
 
 # PEP 562 hooks; hidden from mypy, for which an unknown name stays an error.
 if not TYPE_CHECKING:
-
-    def __getattr__(name: str) -> object:
-        """PEP 562: a name of ``_LAZY``, imported on first use and then kept in the module
-        (the next read is a plain lookup: ``snowid.next_id`` stays one function object)."""
-        if name not in _LAZY:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = globals()[name] = getattr(importlib.import_module(_LAZY[name]), name)
-        return value
-
-    def __dir__() -> list[str]:
-        return sorted({*globals(), *_LAZY})
+    __getattr__, __dir__ = _lazy_names(globals(), _LAZY)

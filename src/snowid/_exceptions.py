@@ -44,6 +44,7 @@ __all__ = [
     "LayoutReason",
     "LeaseError",
     "LeaseLostError",
+    "LeaseModifiedError",
     "LeaseRemovedError",
     "LeaseUrlReason",
     "MissingIdentityError",
@@ -440,7 +441,9 @@ class ReversedWindowError(InvalidValueError):
 LeaseUrlReason = Literal[
     "syntax",  # not a well-formed URL (for example an unclosed IPv6 bracket)
     "unknown_scheme",  # a ``scheme`` no backend is registered for (``allowed``)
-    "unknown_option",  # options the backend does not know (``options``, ``allowed``)
+    "unknown_option",  # options the backend does not know (``options``, ``allowed``;
+    # ``suggestion``: the known option a lone unknown one is close to, if any; ``passes_to``:
+    # the library that takes the options not in ``allowed``, if any: "libpq")
     "duplicate_option",  # an option given ``count`` times in the query (``option``)
     "integer",  # ``option``=``text`` is not a whole number (``min``, ``max``)
     "range",  # ``option``=``text`` is outside ``min``..``max``
@@ -450,6 +453,7 @@ LeaseUrlReason = Literal[
     "static_identity_missing",  # a static: URL that names no identity
     "file_host",  # a file: URL naming another ``host``
     "port",  # a ``port`` that is not a whole number in 1..65535
+    "host_list",  # ``count`` hosts for a ``scheme`` whose store is one host
     "identifier",  # ``option``=``text`` is not a plain SQL name
     "static_workers",  # a static identity given to ``workers`` server processes
     "choice",  # ``option``=``text`` is not one of ``allowed``
@@ -487,9 +491,13 @@ class InvalidLeaseUrlError(InvalidValueError, DriverDetail):
     host: str = ""
     port: str = ""
     workers: int = 0
+    suggestion: str = ""
+    passes_to: str = ""
 
     def _catalog_key(self) -> str:
-        return f"{self.code}.{self.reason}"
+        # an unknown option close to a known one: the message suggests that one
+        variant = ".close" if self.suggestion else f".{self.passes_to}" if self.passes_to else ""
+        return f"{self.code}.{self.reason}{variant}"
 
 
 @_data
@@ -607,6 +615,20 @@ class LeaseRemovedError(LeaseLostError):
 
     code = "lease_removed"
     reason: str = "its lease record was removed from the store"
+    store: str
+    where: str
+
+
+@_data
+class LeaseModifiedError(LeaseLostError):
+    """The record of worker ``worker``'s lease was edited in the lease ``store`` under its
+    live holder (its owner or epoch changed by something other than a claim), so the
+    holder stopped issuing. Neither a takeover nor a deletion: the record is still there,
+    its ceiling kept, and the next claim starts above it. ``where`` names the table or
+    keys."""
+
+    code = "lease_modified"
+    reason: str = "its lease record was modified in the store"
     store: str
     where: str
 

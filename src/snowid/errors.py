@@ -39,7 +39,11 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     │   ├── MissingIdentityError               a Generator with no identity and no lease
     │   ├── AlreadyConfiguredError             snowid.configure() with another lease
     │   ├── ClockPolicyError                   a clock-back policy snowid cannot use (``reason``)
-    │   └── InvalidDatabaseUrlError            snowid sql postgres --apply: not a postgresql:// URL
+    │   ├── InvalidDatabaseUrlError            snowid sql ENGINE --apply: a URL of another kind
+    │   ├── UnknownSqlEngineError              snowid sql: none of postgres, mysql, sqlite, duckdb
+    │   ├── SqlTableRequiredError              snowid sql sqlite without --table or --column
+    │   ├── SqlNameError                       a name the SQL cannot use (``reason`` says why)
+    │   └── SqlNoServerError                   --apply for SQLite or DuckDB: no server
     ├── GeneratorError (RuntimeError)          the generator cannot safely issue
     │   ├── ClockMovedBackwards
     │   ├── EndOfTimeError
@@ -49,7 +53,8 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     └── LeaseError (RuntimeError)              worker identity could not be had or kept
         ├── NoFreeIdentityError
         ├── LeaseLostError
-        │   └── LeaseRemovedError              its record was deleted from the store
+        │   ├── LeaseRemovedError              its record was deleted from the store
+        │   └── LeaseModifiedError             its record was edited under it (owner, epoch)
         ├── StoreUnreachableError (+ ConnectionError)
         ├── ClockSkewError
         ├── CeilingAheadError
@@ -94,7 +99,6 @@ their code); this module only gathers them (those of a layer on first use, see
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
 from snowid._exceptions import (
@@ -124,6 +128,7 @@ from snowid._exceptions import (
     LayoutReason,
     LeaseError,
     LeaseLostError,
+    LeaseModifiedError,
     LeaseRemovedError,
     LeaseUrlReason,
     MissingIdentityError,
@@ -155,6 +160,7 @@ from snowid._exceptions import (
     UnsupportedFileSystemError,
     WrongTypeError,
 )
+from snowid._lazy import lazy_names as _lazy_names
 from snowid.ids._choice import LayoutConflictError
 from snowid.ids._groups import DigitGroupError
 from snowid.ids._pasted import InstagramShareLinkError, NotAnIdOrLinkError
@@ -181,6 +187,10 @@ if TYPE_CHECKING:  # what mypy and IDEs see; at run time _LAZY loads these on fi
         DatabaseRefusedError,
         DatabaseUnreachableError,
         InvalidDatabaseUrlError,
+        SqlNameError,
+        SqlNoServerError,
+        SqlTableRequiredError,
+        UnknownSqlEngineError,
     )
     from snowid.lease.k8s import (
         OrdinalMissingError,
@@ -230,7 +240,11 @@ _LAZY = {
     "ServiceTimeoutError": "snowid.client._exceptions",
     "ServiceUnavailableError": "snowid.client._exceptions",
     "ServiceUnreachableError": "snowid.client._exceptions",
+    "SqlNameError": "snowid.integrations.sql",
+    "SqlNoServerError": "snowid.integrations.sql",
+    "SqlTableRequiredError": "snowid.integrations.sql",
     "UnknownParameterError": "snowid.web._exceptions",
+    "UnknownSqlEngineError": "snowid.integrations.sql",
 }
 
 __all__ = [
@@ -276,6 +290,7 @@ __all__ = [
     "LayoutReason",
     "LeaseError",
     "LeaseLostError",
+    "LeaseModifiedError",
     "LeaseRemovedError",
     "LeaseUrlReason",
     "MetricsDirError",
@@ -307,6 +322,9 @@ __all__ = [
     "SlotEntryError",
     "SlotQuarantinedError",
     "SnowIdError",
+    "SqlNameError",
+    "SqlNoServerError",
+    "SqlTableRequiredError",
     "StateDirUnusableError",
     "StaticIdentityInUseError",
     "StoreConfigHiddenError",
@@ -320,6 +338,7 @@ __all__ = [
     "TimestampBeforeEpochError",
     "UnknownFieldError",
     "UnknownParameterError",
+    "UnknownSqlEngineError",
     "UnsupportedFileSystemError",
     "WrongTypeError",
 ]
@@ -327,13 +346,4 @@ __all__ = [
 
 # PEP 562 hooks; hidden from mypy, for which an unknown name stays an error.
 if not TYPE_CHECKING:
-
-    def __getattr__(name: str) -> object:
-        """PEP 562: a name of ``_LAZY``, imported on first use and then kept in the module."""
-        if name not in _LAZY:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = globals()[name] = getattr(importlib.import_module(_LAZY[name]), name)
-        return value
-
-    def __dir__() -> list[str]:
-        return sorted({*globals(), *_LAZY})
+    __getattr__, __dir__ = _lazy_names(globals(), _LAZY)

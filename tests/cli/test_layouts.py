@@ -10,7 +10,7 @@ import pytest
 from snowid import decode
 from snowid.cli import main
 from snowid.ids._builtins import layout_info
-from snowid.ids._timerange import range_info
+from snowid.integrations.sql import range_info
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

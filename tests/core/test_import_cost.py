@@ -9,10 +9,13 @@ check runs in a fresh interpreter.
 
 from __future__ import annotations
 
+import ast
+import importlib
 import json
 import pickle
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -152,3 +155,50 @@ def test_an_error_names_snowid_errors_before_that_module_is_imported() -> None:
         "snowid.errors snowid.errors <class 'snowid.errors.NegativeIdError'>",
         "NegativeIdError",
     ]
+
+
+# --- one lazy-export helper (issue 24) ---------------------------------------------------
+
+LAZY_MODULES = ("snowid", "snowid.errors", "snowid.generate", "snowid.client", "snowid.web")
+
+
+@pytest.mark.parametrize("module", LAZY_MODULES)
+def test_each_lazy_module_takes_its_hooks_from_the_one_helper(module: str) -> None:
+    """Issue 24: the PEP 562 hook was written out five times; now each of these modules
+    gets it from ``snowid._lazy``, and every name of its table loads once, is kept and is
+    listed by ``dir``; any other name is an AttributeError naming the module."""
+    loaded = importlib.import_module(module)
+    assert vars(loaded)["__getattr__"].__module__ == "snowid._lazy"
+    for name in vars(loaded)["_LAZY"]:
+        value = getattr(loaded, name)
+        assert vars(loaded)[name] is value
+        assert name in dir(loaded)
+    with pytest.raises(AttributeError, match=f"^module '{module}' has no attribute 'no_such'$"):
+        _ = loaded.no_such
+
+
+def test_no_module_writes_its_own_lazy_hook() -> None:
+    """Issue 24: one helper. A module-level ``def __getattr__`` anywhere but ``_lazy`` is
+    the hook written again."""
+
+    def module_level(body: list[ast.stmt]) -> list[ast.stmt]:
+        """The statements of a module, also those under its ``if``s (not in classes)."""
+        return [
+            inner
+            for node in body
+            for inner in (
+                [node, *module_level([*node.body, *node.orelse])]
+                if isinstance(node, ast.If)
+                else [node]
+            )
+        ]
+
+    source = Path(snowid.__file__).parent
+    found = [
+        f"{path.relative_to(source)}:{node.lineno}"
+        for path in sorted(source.rglob("*.py"))
+        if path.name != "_lazy.py"
+        for node in module_level(ast.parse(path.read_text(encoding="utf-8")).body)
+        if isinstance(node, ast.FunctionDef) and node.name in ("__getattr__", "__dir__")
+    ]
+    assert found == []

@@ -16,7 +16,8 @@ from snowid.errors import (
     TimestampBeforeEpochError,
 )
 from snowid.ids._parse import parse_time
-from snowid.ids._timerange import EMPTY, range_info
+from snowid.ids._timerange import EMPTY
+from snowid.integrations.sql import range_info
 
 
 def last_ms(layout: Layout) -> int:
@@ -107,6 +108,7 @@ def test_range_info_is_the_json_of_the_api_and_cli() -> None:
         "low": "175928847298985984",
         "high": "175928847303180287",
         "empty": False,
+        "ranges": [["175928847298985984", "175928847303180287"]],  # issue 25 §1: the stored form
         "sql": "id BETWEEN 175928847298985984 AND 175928847303180287",
     }
     assert range_info(0, 5, "twitter")["empty"] is True

@@ -54,8 +54,8 @@ def test_no_documented_command_line_carries_a_password(path: Path) -> None:
 
 
 def test_the_documents_have_command_lines() -> None:
-    """The scan reads what it should: the README and the lease docs show commands."""
-    for name in ("README.md", "lease-redis.md", "lease-mysql.md"):
+    """The scan reads what it should: the README and the pages with lease URLs show commands."""
+    for name in ("README.md", "leases.md", "cli.md", "lease-redis.md", "lease-mysql.md"):
         path = next(path for path in DOCUMENTS if path.name == name)
         assert command_lines(path.read_text()), name
 

@@ -1,7 +1,7 @@
 """Alembic autogenerates a migration for a SnowIdType column that runs, on PostgreSQL.
 
 A temporary Alembic project (alembic.ini, env.py, versions/) whose env.py passes
-``snowid.sqlalchemy.render_item`` as the README says; revisions and upgrades go through
+``snowid.sqlalchemy.render_item`` as docs/integrations.md says; revisions and upgrades go through
 Alembic's own commands, as ``alembic revision --autogenerate`` and ``alembic upgrade`` do.
 """
 

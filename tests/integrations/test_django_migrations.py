@@ -113,6 +113,12 @@ def test_a_migration_made_before_the_key_became_read_only_needs_no_new_one(
         ('"nope:x"', "scheme nope: is unknown"),
         ("5", "takes str"),
         ('"file:slots?ttl=abc"', "ttl"),
+        # Issue 25 §3: libpq got it, and it failed at the first claim with its name hidden
+        (
+            '"postgresql://app:pw@127.0.0.1:1/db?rnage=200-203"',
+            "lease URL postgresql://127.0.0.1:1/db cannot be used: unknown option rnage;"
+            " did you mean range?",
+        ),
     ],
 )
 def test_manage_py_check_reports_a_bad_snowid_lease(project: Path, lease: str, says: str) -> None:

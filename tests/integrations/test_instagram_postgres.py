@@ -1,9 +1,11 @@
 """Issue 19 §4 on the real server: Instagram's next_id() (its 2012 engineering post) in
 PostgreSQL gives the stored bigint snowid reads, and ``bigint_ranges`` finds every row of a
-window crossing 2046-06-27T17:00:49.497Z, where one unsigned id_range misses rows."""
+window crossing 2046-06-27T17:00:49.497Z, where one unsigned id_range misses rows.
+Issue 25 §1: the SQL ``snowid range``, the API and the page print uses those ranges."""
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -13,6 +15,8 @@ import pytest
 
 import snowid
 from snowid import BIGINT_WRAP_MS, INSTAGRAM, as_bigint, bigint_ranges
+from snowid.cli import main
+from snowid.integrations.sql import range_info, statements
 
 pytestmark = pytest.mark.slow  # the shared PostgreSQL
 
@@ -83,3 +87,50 @@ def test_two_ranges_find_every_row_of_a_window_crossing_the_wrap(conn: Any) -> N
         "SELECT count(*) FROM posts WHERE id BETWEEN %s AND %s", (low, 2**63 - 1)
     ).fetchone()
     assert naive == 500  # the most one range from the unsigned bounds can find
+
+
+# --- issue 25 §1: the SQL snowid prints finds every row ----------------------------------
+
+
+def _printed_sql(capsys: pytest.CaptureFixture[str], start: int, end: int) -> str:
+    """The ``sql`` of ``snowid range --layout instagram --json``: what the API and the
+    page print too (one generator, ``range_info``)."""
+    assert main(["range", str(start), str(end), "--layout", "instagram", "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info == range_info(start, end, INSTAGRAM)
+    sql: str = info["sql"]
+    return sql
+
+
+@pytest.mark.parametrize(
+    ("offset", "rows", "ranges"),
+    [(1_000, 1_010, 1), (-1_000, 2_001, 2)],
+    ids=["after the wrap", "across the wrap"],
+)
+def test_the_printed_range_finds_every_row_of_next_id(
+    conn: Any, capsys: pytest.CaptureFixture[str], offset: int, rows: int, ranges: int
+) -> None:
+    """Rows made by Instagram's own next_id() with its clock past 2046, one per ms (a
+    window after the wrap: 1,010 rows; one across it: 2,001): the printed SQL finds all
+    of them, and no row just outside the window; the installed functions read them."""
+    start = BIGINT_WRAP_MS + offset
+    conn.execute("CREATE TABLE posts (id bigint PRIMARY KEY)")
+    conn.execute(
+        "INSERT INTO posts SELECT next_id(%s + n, (n + 5) %% 8192, n + 5)"
+        " FROM generate_series(-5, %s + 4) n",
+        (start, rows),
+    )
+    where = _printed_sql(capsys, start, start + rows - 1)
+    assert where.count("BETWEEN") == ranges
+    (found,) = conn.execute(f"SELECT count(*) FROM posts WHERE {where}").fetchone()
+    assert found == rows
+    for statement in statements("postgres", INSTAGRAM):
+        conn.execute(statement)
+    checked = conn.execute(
+        'SELECT id, (extract(epoch FROM (p)."timestamp") * 1000)::bigint, (p).shard,'
+        " (p).sequence FROM (SELECT id, snowid_instagram_parts(id) p FROM posts) s"
+    ).fetchall()
+    assert len(checked) == rows + 10
+    for stored, ms, shard, sequence in checked:
+        reading = snowid.decode(stored, INSTAGRAM)
+        assert (ms, shard, sequence) == (reading.timestamp, *reading.fields.values())

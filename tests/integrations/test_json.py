@@ -1,7 +1,7 @@
 """Issue 18 §2: a SnowId reaches JSON as a decimal string on every path that can carry it,
 each through the real library (stdlib json, orjson, pydantic, FastAPI), never a number.
 
-The README's table ("SnowIds in JSON") has one row per test here."""
+The table of docs/integrations.md ("SnowIds in JSON") has one row per test here."""
 
 from __future__ import annotations
 
@@ -111,7 +111,7 @@ def test_fastapi_returns_a_plain_dict_with_a_declared_return_type(path: str) -> 
 def test_fastapi_cannot_return_a_plain_dict_without_a_declared_type() -> None:
     """Cannot work without a global patch: with no return type FastAPI runs
     ``jsonable_encoder`` with no custom encoders, and its only hooks for unknown types are
-    module-level dicts FastAPI does not document as an extension point. The README says to
+    module-level dicts FastAPI does not document as an extension point. docs/integrations.md says to
     declare the return type; this test notices the day FastAPI changes that."""
     with (
         TestClient(_app(), raise_server_exceptions=False) as client,

@@ -17,7 +17,7 @@ from typing import Any
 import psycopg  # the test extra installs it: a missing driver fails, never skips
 import pytest
 
-from snowid import SnowId
+from snowid import Layout, SnowId
 from snowid._isotime import utc_datetime
 from snowid.cli import main
 from snowid.errors import (
@@ -28,8 +28,16 @@ from snowid.errors import (
 )
 from snowid.ids._layout import TWITTER, TwitterLayout
 from snowid.ids._timerange import first_id_at, last_id_at
-from snowid.integrations.sql import FUNCTIONS, apply_postgres, postgres_script, postgres_statements
+from snowid.integrations.sql import (
+    FUNCTIONS,
+    apply_postgres,
+    names,
+    postgres_script,
+    postgres_statements,
+    statements,
+)
 from snowid.testing import KNOWN_ANSWERS
+from tests.support import sql_samples
 
 pytestmark = pytest.mark.slow  # the shared PostgreSQL, for almost every test here
 
@@ -236,7 +244,8 @@ def test_the_functions_index_and_select_a_time_window(db: Any) -> None:
 
 def test_the_sql_follows_the_layout_it_is_made_from(schema: str) -> None:
     """Other widths and epoch: the functions decode that layout's ids, so no number in them
-    is written by hand."""
+    is written by hand. A layout other than Twitter's names its functions after itself
+    (``snowid_other_parts``), so that they sit beside Twitter's."""
     layout = TwitterLayout(
         name="other",
         epoch_ms=1_600_000_000_000,
@@ -246,10 +255,10 @@ def test_the_sql_follows_the_layout_it_is_made_from(schema: str) -> None:
     timestamp = 1_700_000_000_123
     value = layout.compose(timestamp, 5, 100, 9999)
     with _connect(_url(schema)) as conn:
-        parts = _one(conn, "SELECT * FROM snowid_parts(%s)", value)
+        parts = _one(conn, "SELECT * FROM snowid_other_parts(%s)", value)
         bounds = _one(
             conn,
-            "SELECT snowid_first_id_at(%s), snowid_last_id_at(%s)",
+            "SELECT snowid_other_first_id_at(%s), snowid_other_last_id_at(%s)",
             utc_datetime(timestamp),
             utc_datetime(timestamp),
         )
@@ -313,3 +322,37 @@ def test_without_psycopg_apply_says_which_extra_to_install(
     assert main(["sql", "postgres", "--apply", SERVER]) == 1
     err = capsys.readouterr().err
     assert "pip install 'snowid[postgres]'" in err
+
+
+# --- every layout, against Python (issue 29 §3) -------------------------------------------
+
+
+@pytest.mark.parametrize("layout", sql_samples.LAYOUTS, ids=lambda layout: layout.name)
+def test_every_layout_decodes_and_bounds_as_python(schema: str, layout: Layout) -> None:
+    """≥ 10,000 random ids and the edges (the sign bit, ids stored negative past 2**63,
+    every field at its largest), read in one query by ``<prefix>_timestamp`` and
+    ``_parts``, and 2,000 times by ``_first_id_at``/``_last_id_at``: Python's answers,
+    an unsigned layout's ids in the stored (negative) form of a bigint."""
+    url = _url(schema)
+    apply_postgres(url, statements("postgres", layout))
+    prefix = names("postgres", layout)[0].removesuffix("_timestamp")
+    values = sql_samples.ids(layout)
+    fields = "".join(f', (p)."{name}"' for name in layout.field_names)
+    with _connect(url) as conn:
+        rows = conn.execute(
+            f"SELECT (extract(epoch FROM {prefix}_timestamp(id)) * 1000)::bigint,"
+            f' (extract(epoch FROM (p)."timestamp") * 1000)::bigint{fields}'
+            f" FROM (SELECT id, {prefix}_parts(id) AS p FROM unnest(%s::bigint[])"
+            " WITH ORDINALITY AS s(id, n) ORDER BY n) q",
+            ([sql_samples.stored(value, layout) for value in values],),
+        ).fetchall()
+        times = list(sql_samples.answered(layout, sql_samples.times(layout)))
+        found = conn.execute(
+            f"SELECT {prefix}_first_id_at(t), {prefix}_last_id_at(t)"
+            " FROM unnest(%s::timestamptz[]) WITH ORDINALITY AS s(t, n) ORDER BY n",
+            ([when for when, _, _ in times],),
+        ).fetchall()
+    got = [(ms, *parts) for ms, part_ms, *parts in rows if ms == part_ms]
+    assert got == [sql_samples.decoded(value, layout) for value in values]
+    store = sql_samples.stored
+    assert found == [(store(first, layout), store(last, layout)) for _, first, last in times]

@@ -1,6 +1,6 @@
 """SnowIdType under SQLAlchemy's asyncio extension on PostgreSQL, with asyncpg and psycopg 3.
 
-The README's async recipe: ``create_async_engine``, an ``AsyncSession``, the column default
+docs/integrations.md's async recipe: ``create_async_engine``, an ``AsyncSession``, the column default
 drawing from the process-wide generator, ids read back as ``SnowId``, ``created_between`` and
 a ``SnowId`` compared in a ``WHERE`` (bound by the type, whichever driver sends it).
 """

@@ -103,7 +103,8 @@ def test_file_and_static_leases_never_import_the_postgres_driver(tmp_path: Path)
 
 
 def _counting(monkeypatch: pytest.MonkeyPatch, counts: Counter[str]) -> None:
-    """Count every urlsplit / parse_qsl call, whichever module's name for it is used."""
+    """Count every call of urllib's URL readers (urlsplit, urlparse, parse_qsl, parse_qs)
+    and of the strict reader's split (``_url.split_url``)."""
 
     def wrap(name: str, real: Callable[..., Any]) -> Callable[..., Any]:
         def counted(*args: Any, **kwargs: Any) -> Any:
@@ -112,10 +113,9 @@ def _counting(monkeypatch: pytest.MonkeyPatch, counts: Counter[str]) -> None:
 
         return counted
 
-    for name in ("urlsplit", "parse_qsl"):
-        counted = wrap(name, getattr(urllib.parse, name))
-        monkeypatch.setattr(urllib.parse, name, counted)
-        monkeypatch.setattr(_url, name, counted)
+    for name in ("urlsplit", "urlparse", "parse_qsl", "parse_qs"):
+        monkeypatch.setattr(urllib.parse, name, wrap(name, getattr(urllib.parse, name)))
+    monkeypatch.setattr(_url, "split_url", wrap("split_url", _url.split_url))
 
 
 @pytest.mark.parametrize(
@@ -128,14 +128,16 @@ def _counting(monkeypatch: pytest.MonkeyPatch, counts: Counter[str]) -> None:
     ],
 )
 def test_open_lease_splits_the_url_once(monkeypatch: pytest.MonkeyPatch, url: str) -> None:
-    """Issue 9: the PostgreSQL (and Redis) backends split their URL a second time."""
+    """Issue 9: the PostgreSQL (and Redis) backends split their URL a second time.
+    Issue 24: and urllib read it beside snowid's own reader; now only ``_urltext`` reads
+    lease URLs (the redaction too), and the strict reader splits each one once."""
     import snowid.lease.postgres
     import snowid.lease.redis  # noqa: F401
 
     counts: Counter[str] = Counter()
     _counting(monkeypatch, counts)
     open_lease(url).close()
-    assert counts == Counter({"urlsplit": 1, "parse_qsl": 1})
+    assert counts == Counter({"split_url": 1})
 
 
 def test_static_and_file_answer_prepare_status_and_check(tmp_path: Path) -> None:

@@ -76,7 +76,12 @@ BAD_URLS: list[tuple[str, str, str]] = [
     ("redis://:s3cret@h/0?durability=maybe", "choice", "strict, best_effort"),
     ("static://1/1?x=1", "unknown_option", "state_dir"),
     ("static://1/1?delta=0.1", "unknown_option", "state_dir"),  # slot tuning needs state_dir
-    ("file:///tmp/x?rnage=0-7", "unknown_option", "allow_volatile"),
+    ("file:///tmp/x?colour=red", "unknown_option", "allow_volatile"),
+    ("file:///tmp/x?rnage=0-7", "unknown_option", "rnage; did you mean range?"),
+    ("postgresql://u:s3cret@h/db?rnage=200-203", "unknown_option", "did you mean range?"),
+    ("postgresql://u:s3cret@h/db?sslmdoe=require", "unknown_option", "did you mean sslmode?"),
+    ("postgresql://u:s3cret@h/db?colour=red", "unknown_option", "libpq's connection param"),
+    ("redis://:s3cret@h1:6379,h2:6379/0", "host_list", "one HOST:PORT"),
     ("file:///tmp/x?range=1-2&range=3-4", "duplicate_option", "range"),
     ("postgresql://u:s3cret@h/db?ttl=1&ttl=2", "duplicate_option", "ttl"),
     ("static:?worker=\u0661", "integer", "0..1023"),

@@ -158,7 +158,8 @@ def test_postgresql_points_to_libpq_passfile() -> None:
         open_lease("postgresql://app@127.0.0.1:1/db?range=0-0&password_file=/run/pw")
     assert caught.value.reason == "unknown_option"
     assert "password_file" in str(caught.value)
-    assert "passfile" in caught.value.allowed
+    assert caught.value.suggestion == "passfile"
+    assert "did you mean passfile?" in str(caught.value)
 
 
 # --- against servers that ask for a password ------------------------------------------------

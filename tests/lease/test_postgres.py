@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -120,3 +122,56 @@ def test_libpq_parameters_with_spaces_reach_libpq_intact() -> None:
         assert conninfo_to_dict(lease.conninfo)["options"] == "-c synchronous_commit=on"
     finally:
         lease.close()
+
+
+# Issue 25 §3: a process that exited holding a PostgreSQL lease printed "Exception ignored
+# in PostgresLease.__del__ ... AttributeError: 'NoneType' object has no attribute 'getpid'".
+_HOLD_AND_EXIT = """
+import sys
+import snowid
+import snowid.process._default as default
+
+snowid.configure(lease=sys.argv[1])
+snowid.next_id()
+
+
+def on_event(event):  # an application watching its lease; keeps this module's names alive
+    print(default, event)
+
+
+default._state.lease.listeners.append(on_event)
+"""
+
+
+def test_a_process_exiting_with_a_pg_lease_held_prints_nothing(table: str) -> None:
+    """The process-wide generator holds a PostgreSQL lease when the script ends, and a
+    listener of the script's own keeps it until the interpreter clears every module's
+    names (``os`` is None by then): the exit is clean, nothing on stderr. (Before: the
+    lease's ``__del__`` called ``os.getpid()`` and printed an AttributeError.)"""
+    url = f"{PG}?table={table}&range=0-3&ttl=1"
+    done = subprocess.run(
+        [sys.executable, "-c", _HOLD_AND_EXIT, url],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+
+
+def test_a_pg_lease_collected_after_module_names_are_cleared_raises_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What the interpreter does to a module at exit, done by hand: every name the
+    PostgreSQL backend imported is None when an unclosed lease is collected, and the
+    interpreter does not yet say it is finalizing. Its ``__del__`` still raises nothing."""
+    import snowid.lease.postgres as backend
+
+    lease = open_pg("postgresql://postgres@127.0.0.1:1/db?table=t")
+    for name in ("os", "sys", "close_quietly", "contextlib", "threading"):
+        if hasattr(backend, name):
+            monkeypatch.setattr(backend, name, None)
+    lease.__del__()
+    monkeypatch.undo()
+    lease.close()

@@ -1,7 +1,7 @@
 """Issue 18 §1: a graceful stop gives the identity back, measured through the store.
 
 Every case runs a real program (a script, uvicorn, gunicorn, Django's runserver) with the
-app as the README writes it, no hook, on a PostgreSQL lease of a fresh table, stops it with
+app as docs/process.md says to write it, no hook, on a PostgreSQL lease of a fresh table, stops it with
 SIGTERM or SIGINT, and asks the store right after the exit: no identity is held. Before
 the stop handler, uvicorn's re-raised signal killed the process before ``atexit`` and the
 row stayed held for its TTL (these tests failed so; ttl=30 keeps that visible).
@@ -125,7 +125,7 @@ def claim_both(port: int, url: str, want: int) -> None:
     ("workers", "signum"), [(1, signal.SIGTERM), (1, signal.SIGINT), (2, signal.SIGTERM)]
 )
 def test_uvicorn_stop_frees_the_identity(table: str, workers: int, signum: int) -> None:
-    """uvicorn (1 and 2 workers) and the README's FastAPI app: free right after the stop."""
+    """uvicorn (1 and 2 workers) and examples/fastapi_app.py: free right after the stop."""
     url, port = lease_url(table), free_port()
     proc = start(uvicorn(port, workers), url)
     try:

@@ -65,11 +65,15 @@ def test_a_url_that_cannot_be_read_keeps_no_secret(url: str) -> None:
     assert_clean(caught.value)
 
 
-def test_a_parse_error_keeps_the_parsers_words_scrubbed() -> None:
+def test_a_url_snowid_cannot_read_is_refused_in_its_own_words() -> None:
+    """Issue 24 §4: urllib no longer reads lease URLs (its ``ValueError`` and its words,
+    "Invalid IPv6 URL", were kept here before); snowid's one reader finds the bracket that
+    does not close, and there is no other library's exception to keep."""
     with pytest.raises(InvalidLeaseUrlError) as caught:
         open_lease(f"redis://:{M}@[::1/0")
-    assert caught.value.driver_class == "ValueError"
-    assert caught.value.driver_message == "Invalid IPv6 URL"
+    error = caught.value
+    assert (error.reason, error.driver_class, error.driver_message) == ("syntax", "", "")
+    assert "put an IPv6 address in [brackets]" in str(error)
 
 
 def test_the_walk_finds_what_raise_from_none_keeps() -> None:

@@ -1,9 +1,14 @@
 """A small TCP proxy on loopback that can pass, blackhole or reset traffic (a partition).
 
-Runs its own asyncio loop in a daemon thread; ``set_mode`` is thread-safe.
+Runs its own asyncio loop in a daemon thread; ``set_mode`` and ``hold`` are thread-safe.
 - pass: bytes flow both ways;
 - blackhole: connections stay open but bytes are dropped (no RST: a silent partition);
 - reset: every connection is closed and new ones are refused at once.
+
+``hold(rule)`` is a partition between chosen parties, as a network cut looks to TCP: the
+connections whose client port ``rule`` picks (now and later ones) stay open and carry
+nothing, their bytes kept, not dropped; ``hold(None)`` lets them flow again, in order. A
+cluster (tests/support/cluster.py) picks by the process at the other end.
 
 ``DelayProxy`` adds a settable one-way latency to pass mode (a slow store).
 """
@@ -14,8 +19,20 @@ import asyncio
 import contextlib
 import socket
 import threading
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
+
+HoldRule = Callable[[int], bool]
+"""Given a connection's client port, whether to hold it."""
+
+
+class _Link:
+    """One proxied connection: its client's port and whether its bytes may flow."""
+
+    def __init__(self, client_port: int) -> None:
+        self.client_port = client_port
+        self.flowing = asyncio.Event()
+        self.flowing.set()
 
 
 class TcpProxy:
@@ -24,6 +41,8 @@ class TcpProxy:
         self.mode = "pass"
         self._loop = asyncio.new_event_loop()
         self._writers: set[asyncio.StreamWriter] = set()
+        self._links: dict[asyncio.StreamWriter, _Link] = {}  # each writer -> its connection
+        self._rule: HoldRule | None = None
         self._ready = threading.Event()
         self._server: asyncio.AbstractServer | None = None
         self._thread = threading.Thread(target=self._run, name="tcp-proxy", daemon=True)
@@ -49,12 +68,17 @@ class TcpProxy:
         except OSError:
             _abort(writer)
             return
+        link = _Link(_port(writer))
+        if self._rule is not None and self._rule(link.client_port):
+            link.flowing.clear()
         self._writers.update((writer, up_writer))
+        self._links.update({writer: link, up_writer: link})
         await asyncio.gather(
             self._pipe(reader, up_writer), self._pipe(up_reader, writer), return_exceptions=True
         )
         for w in (writer, up_writer):
             self._writers.discard(w)
+            self._links.pop(w, None)
             w.close()
 
     async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -66,6 +90,9 @@ class TcpProxy:
         writer.close()
 
     async def _send(self, writer: asyncio.StreamWriter, data: bytes) -> None:
+        link = self._links.get(writer)
+        if link is not None:
+            await link.flowing.wait()  # held: kept until the rule lets it go
         if self.mode == "pass":  # blackhole and reset: dropped
             writer.write(data)
             await writer.drain()
@@ -79,6 +106,20 @@ class TcpProxy:
                 for w in list(self._writers):
                     _abort(w)
                 self._writers.clear()
+
+        self._call(apply())
+
+    def hold(self, rule: HoldRule | None) -> None:
+        """Hold the connections ``rule`` picks by client port, open ones and new ones;
+        ``None``: release every one."""
+
+        async def apply() -> None:
+            self._rule = rule
+            for link in set(self._links.values()):
+                if rule is not None and rule(link.client_port):
+                    link.flowing.clear()
+                else:
+                    link.flowing.set()
 
         self._call(apply())
 
@@ -102,6 +143,11 @@ class TcpProxy:
             with contextlib.suppress(Exception):
                 self._loop.run_until_complete(asyncio.sleep(0))
             self._loop.close()
+
+
+def _port(writer: asyncio.StreamWriter) -> int:
+    peer = writer.get_extra_info("peername")
+    return int(peer[1]) if peer else 0
 
 
 def _abort(writer: asyncio.StreamWriter) -> None:

@@ -1,5 +1,6 @@
 """Redis helpers for the lease tests: a redis-server of the test's own (``redis_server``,
-servers.RedisServer; durable by default) and a fresh key prefix on it.
+servers.RedisServer; durable by default) and a fresh key prefix on it; a primary with its
+replicas (``redis_replicas``, a cluster.Cluster).
 
 The shared Redis on 127.0.0.1:6379 keeps nothing on disk (``appendonly no``), so the
 lease's strict mode refuses it; and tests that crash, restart or wipe a store must not
@@ -15,6 +16,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.support.cleanup import Cleanup
+from tests.support.cluster import Cluster, Net
 from tests.support.need import unavailable
 from tests.support.servers import RedisServer, binary, new_name
 
@@ -67,3 +70,23 @@ def rurl(server: RedisServer) -> str:
     url = server.url(f"key={new_name()}")
     init_lease(url, first_deployment=True)
     return url
+
+
+def redis_replicas(
+    size: int, cleanup: Cleanup, settings: Mapping[str, str] | None = None
+) -> Cluster[RedisServer]:
+    """A started cluster of ``size`` durable redis-servers: member 0 the primary, the rest
+    its replicas, each replicating through the primary's proxy (so a partition cuts the
+    link); closed by ``cleanup``. ``settings`` are added to every member's config."""
+    found = binary("redis-server")
+    if found is None:  # scripts/test installs it
+        unavailable("redis-server is not installed")
+
+    def make(index: int, net: Net) -> RedisServer:
+        # The primary's full sync starts at once (by default it waits 5 s for more replicas).
+        extra = {"repl-diskless-sync-delay": "0", **(settings or {})}
+        if index > 0:
+            extra["replicaof"] = f"127.0.0.1 {net.port(0)}"
+        return RedisServer(found, extra)
+
+    return Cluster(size, make, cleanup)

@@ -10,9 +10,11 @@ to a store starts one of these. They share one face:
 - ``start()``: start it (again, on the same data: a restart);
 - ``crash()``: end it at once (SIGKILL, PostgreSQL's immediate shutdown): what the server
   made durable survives, the next start replays its log;
-- ``pause()`` / ``resume()``: freeze it with SIGSTOP, thaw it (MariaDB and Redis: one process);
+- ``pause()`` / ``resume()``: freeze it with SIGSTOP, thaw it (PostgreSQL: every process);
 - ``wipe()``: with the server down, delete its data: the next start is an empty store;
-- ``close()``: end it and delete its directory.
+- ``close()``: end it and delete its directory;
+- ``ports`` and ``pids()``: what it listens on by role and the processes it runs, so it
+  can be a member of a ``cluster.Cluster`` (several servers behind proxies).
 
 Nothing here needs pytest (``bench/bench_lease.py`` uses these classes too): a server that
 cannot start raises ``RuntimeError`` with the end of its log; ``binary(name)`` is None when a
@@ -35,6 +37,8 @@ import uuid
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
+
+from tests.support import procnet
 
 
 def new_name() -> str:
@@ -104,6 +108,15 @@ class OwnServer:
     def pid(self) -> int:
         assert self.proc is not None
         return self.proc.pid
+
+    @property
+    def ports(self) -> dict[str, int]:
+        """The ports it listens on, by role (a cluster puts a proxy in front of each)."""
+        return {"client": self.port}
+
+    def pids(self) -> set[int]:
+        """Its processes (the server and every process it started); empty when down."""
+        return procnet.descendants(self.pid) if self.running else set()
 
     def crash(self) -> None:
         """SIGKILL (thawed first, so a frozen server dies too)."""
@@ -238,8 +251,21 @@ class PgCluster(PgDb, OwnServer):
         """The postmaster's."""
         return int((self.data / "postmaster.pid").read_text().split()[0])
 
+    def pause(self) -> None:
+        """SIGSTOP to the postmaster and every backend (a frozen host)."""
+        for pid in self.pids():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        for pid in self.pids():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+
     def crash(self) -> None:
         """Immediate shutdown: backends are killed, nothing is checkpointed."""
+        if self._up:
+            self.resume()  # a frozen postmaster would not hear pg_ctl
         self._pg_stop("immediate")
 
     def stop(self) -> None:

@@ -467,7 +467,7 @@ def _raw_exchange(base_url: str, request: bytes) -> bytes:
 def test_malformed_http_gets_the_servers_plain_400_and_the_server_keeps_serving(
     client: httpx.Client, request_line: bytes
 ) -> None:
-    """Documented in the README: the parser refuses these before the app runs, so the answer
+    """Documented in docs/web.md: the parser refuses these before the app runs, so the answer
     is uvicorn's plain text, not the JSON error shape; other clients are not affected."""
     answer = _raw_exchange(str(client.base_url), request_line + b"\r\nHost: x\r\n\r\n")
     head, _, body = answer.partition(b"\r\n\r\n")

@@ -273,7 +273,7 @@ def test_the_workers_parent_passes_the_stop_signal_on_at_once() -> None:
 
 STARTED = re.compile(r"process (\d+) on http://\S+ holds datacenter (\d+), machine (\d+)")
 DRAIN_S = 2
-STOP_BOUND_S = DRAIN_S + 11  # README: --drain-seconds + 11 s
+STOP_BOUND_S = DRAIN_S + 11  # docs/web.md: --drain-seconds + 11 s
 
 Answer = tuple[float, float, int | str]
 """(sent, answered, HTTP status or "refused"/"error"), on the monotonic clock."""

@@ -9,7 +9,7 @@ import pytest
 
 from snowid import LAYOUTS, decode
 from snowid.ids._builtins import layout_info
-from snowid.ids._timerange import range_info
+from snowid.integrations.sql import range_info
 from snowid.web import Settings, create_app
 from tests.support.web import error_of, fixed_identity_service, serving
 

@@ -26,8 +26,9 @@ def _lease_arguments(parser: argparse.ArgumentParser) -> None:
             " every"
             " ceiling is raised to now + ttl + span + max_skew (a quarantine against holders"
             " of a lost earlier store), unless --first-deployment vouches that none exist."
-            " On a store set up before, it upgrades an older store format and writes again,"
-            " quarantined, every lease record found deleted."
+            " On a store set up before, it upgrades an older store format (raising every"
+            " ceiling the same way: holders of an older snowid may still be issuing) and"
+            " writes again, quarantined, every lease record found deleted."
         ),
     )
     init.add_argument("url", nargs="?", default=None, metavar="URL")
@@ -68,7 +69,14 @@ def _init(args: argparse.Namespace, lang: str) -> int:
     if result.get("quarantined"):
         print(translate("lease.init.quarantined", lang))
     if result.get("upgraded"):
-        print(translate("lease.init.upgraded", lang, format=result["format"]))
+        print(
+            translate(
+                "lease.init.upgraded",
+                lang,
+                format=result["format"],
+                quarantine_ms=result["quarantine_ms"],
+            )
+        )
     repaired = result.get("repaired")
     if isinstance(repaired, list) and repaired:
         from snowid.lease import worker_ranges

@@ -10,7 +10,7 @@ from snowid.cli._commands import Arguments
 from snowid.cli._common import add_lang_option, print_json
 from snowid.cli._render import aligned
 from snowid.i18n import translate, translate_layout
-from snowid.ids import get_layout, layout_info, range_info, read_people_time
+from snowid.ids import get_layout, iso_ms, layout_info, read_people_time
 
 
 def _layouts_arguments(lister: argparse.ArgumentParser) -> None:
@@ -55,6 +55,8 @@ def _range(args: argparse.Namespace, lang: str) -> int:
     end = SYSTEM_CLOCK.time_ms() if args.end is None else read_people_time("end", args.end, lang)
     if args.end is not None and end < start:  # swapped, not a window without ids
         args.parser.usage_error(ReversedWindowError(field="end", value=args.end, start=args.start))
+    from snowid.integrations.sql import range_info, signed_note
+
     info = range_info(start, end, layout)
     if args.json:
         print_json(info)
@@ -79,5 +81,9 @@ def _range(args: argparse.Namespace, lang: str) -> int:
             (translate("cli.high", lang), str(info["high"])),
             ("SQL", f"WHERE {info['sql']}"),
         ]
+        wrap = signed_note(info, layout)
+        if wrap is not None:
+            name = translate_layout(layout.name, lang)
+            rows.append(("", translate("cli.range_signed", lang, layout=name, wrap=iso_ms(wrap))))
     print("\n".join(aligned(rows)))
     return 0

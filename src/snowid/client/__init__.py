@@ -20,8 +20,9 @@ Errors (``snowid.errors``): ``ServiceError`` and its kinds for the service's sid
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from snowid._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
     from snowid.client._async import AsyncClient
@@ -31,14 +32,6 @@ __all__ = ["AsyncClient", "Client"]
 
 _LAZY = {"AsyncClient": "snowid.client._async", "Client": "snowid.client._sync"}
 
+# PEP 562 hooks; hidden from mypy, for which an unknown name stays an error.
 if not TYPE_CHECKING:
-
-    def __getattr__(name: str) -> object:
-        """PEP 562: ``Client`` and ``AsyncClient`` are imported on first use."""
-        if name not in _LAZY:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = globals()[name] = getattr(importlib.import_module(_LAZY[name]), name)
-        return value
-
-    def __dir__() -> list[str]:
-        return sorted({*globals(), *_LAZY})
+    __getattr__, __dir__ = _lazy_names(globals(), _LAZY)

@@ -10,9 +10,9 @@ package's ``__init__`` stays light: the generator itself (``Generator``,
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
+from snowid._lazy import lazy_names as _lazy_names
 from snowid.generate._fence import Fence, Grant
 from snowid.generate._stop import default_action, install_stop_handlers, on_stop, stop_now
 
@@ -45,13 +45,4 @@ __all__ = [
 
 # PEP 562 hooks; hidden from mypy, for which an unknown name stays an error.
 if not TYPE_CHECKING:
-
-    def __getattr__(name: str) -> object:
-        """PEP 562: a name of ``_LAZY``, imported on first use and then kept here."""
-        if name not in _LAZY:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = globals()[name] = getattr(importlib.import_module(_LAZY[name]), name)
-        return value
-
-    def __dir__() -> list[str]:
-        return sorted({*globals(), *_LAZY})
+    __getattr__, __dir__ = _lazy_names(globals(), _LAZY)

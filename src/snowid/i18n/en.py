@@ -217,6 +217,12 @@ MESSAGES: dict[str, str] = {
         " normally: the record was deleted (a deleted row or key, a truncated table). The next"
         " claim rewrites it, quarantined"
     ),
+    "lease_modified": (
+        "the lease record of worker {worker} was modified in the lease store {store} ({where})"
+        " while this process held it: its owner or epoch was changed by something other than"
+        " a claim, so the process stopped issuing ids under it. The record and its ceiling"
+        " are still there: the next claim starts above that ceiling"
+    ),
     "store_unreachable": "the lease store {store} is unreachable: {reason}",
     "clock_skew": (
         "this host's clock is {skew_ms} ms from the lease store's, more than the allowed"
@@ -424,6 +430,10 @@ MESSAGES: dict[str, str] = {
     "cli.low": "low",
     "cli.high": "high",
     "cli.range_empty": "No id of this layout was made in that window.",
+    "cli.range_signed": (
+        "{layout} ids from {wrap} on are negative in a signed 64-bit column (bigint): the SQL"
+        " is for such a column; in an unsigned one use BETWEEN low AND high"
+    ),
     "segment.sign": "sign",
     "segment.timestamp": "timestamp",
     "segment.datacenter": "datacenter",
@@ -450,6 +460,14 @@ MESSAGES: dict[str, str] = {
     ),
     "invalid_lease_url.unknown_option": (
         "{field} URL {value} cannot be used: unknown option {options}; allowed: {allowed}"
+    ),
+    "invalid_lease_url.unknown_option.close": (
+        "{field} URL {value} cannot be used: unknown option {options}; did you mean {suggestion}?"
+    ),
+    "invalid_lease_url.unknown_option.libpq": (
+        "{field} URL {value} cannot be used: unknown option {options}; allowed: {allowed},"
+        " and libpq's connection parameters (sslmode, passfile, application_name,"
+        " target_session_attrs …: the PostgreSQL documentation lists them)"
     ),
     "invalid_lease_url.duplicate_option": (
         "{field} URL {value} cannot be used: option {option} is given {count} times; give it once"
@@ -494,6 +512,10 @@ MESSAGES: dict[str, str] = {
     "invalid_lease_url.port": (
         "{field} URL {value} cannot be used: port {port} is not a whole number in range 1..65535"
     ),
+    "invalid_lease_url.host_list": (
+        "{field} URL {value} cannot be used: a {scheme} lease connects to one host, and"
+        " {count} are given; name one HOST:PORT"
+    ),
     "invalid_lease_url.identifier": (
         "{field} URL {value} cannot be used: {option}={text} is not a plain SQL name; allowed:"
         " lower-case ASCII letters, digits and _, not starting with a digit, at most 51"
@@ -537,7 +559,9 @@ MESSAGES: dict[str, str] = {
     ),
     "lease.init.upgraded": (
         "upgraded the lease store to format {format}: it now keeps a record for every worker,"
-        " so a record deleted later is told apart from one never used"
+        " so a record deleted later is told apart from one never used. Every ceiling was"
+        " raised to now + {quarantine_ms} ms, as holders of an older snowid may still issue"
+        " ids under any identity: claims wait that long, once"
     ),
     "lease.init.repaired": (
         "the store had lost the lease records of workers {workers} ({count} in all): they were"
@@ -651,6 +675,13 @@ MESSAGES: dict[str, str] = {
     "invalid_database_url": (
         "{field} {value} is not a PostgreSQL URL; use postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
     ),
+    "invalid_database_url.duckdb": (
+        "{field} {value} is not a DuckDB database file; use duckdb:///PATH/TO/FILE.duckdb"
+    ),
+    "invalid_database_url.mysql": (
+        "{field} {value} is not a MySQL or MariaDB URL naming a database; use"
+        " mysql://USER@HOST:PORT/DATABASE?password_file=PATH"
+    ),
     "database_unreachable": "cannot connect to the database {url}: {reason}",
     "database_refused": "the database {url} refused the SQL functions: {reason}",
     "extra_missing": (
@@ -661,7 +692,40 @@ MESSAGES: dict[str, str] = {
         "SQL functions that read Snowflake ids of the {layout} layout, made by snowid {version}."
         " Running this again replaces them with the same definitions."
     ),
+    "sql.header.sqlite": (
+        "A view of the table {table} with the time and fields of the Snowflake ids in its"
+        " column {column} ({layout} layout), made by snowid {version}. Running this again"
+        " replaces the view with the same definition."
+    ),
+    "sql.header.duckdb": (
+        "DuckDB macros that read Snowflake ids of the {layout} layout, made by snowid"
+        " {version}. Running this again replaces them with the same definitions."
+    ),
     "sql.applied": "installed {count} SQL functions into {url}: {names}",
+    "sql_unknown_engine": "{field} {value} is not an SQL engine snowid writes for; choose from {allowed}",
+    "sql_table_required": (
+        "SQLite needs {field}: it has no stored functions, so the script is a view over the"
+        " table and id column you name (--table TABLE --column COLUMN)"
+    ),
+    "sql_name": "{field} {value} cannot be used as a name in SQL",
+    "sql_name.layout": (
+        "{field} {value} cannot name SQL functions: use a layout name of letters, digits,"
+        " - and _ that starts with a letter (name=… in a layout spec)"
+    ),
+    "sql_name.clash": (
+        "{field}: the field {value} would be named like one of the SQL functions"
+        " (timestamp, parts, unix_ms, first_id_at, last_id_at); rename the field"
+    ),
+    "sql_name.length": (
+        "{field}: the SQL function name {value} is longer than 63 characters, which"
+        " PostgreSQL cuts; use a shorter layout or field name"
+    ),
+    "sql_name.identifier": "{field} {value} cannot name a table, column or view",
+    "sql_no_server": "{field} {value} cannot be used: there is no server to install into",
+    "sql_no_server.sqlite": (
+        "{field} {value} cannot be used: SQLite has no server to install into; run the"
+        " script in your database instead (sqlite3 DATABASE < script.sql)"
+    ),
     # --- snowid.client ---
     "field.url": "service URL",
     "field.token": "bearer token",

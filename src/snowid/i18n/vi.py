@@ -234,6 +234,13 @@ MESSAGES: dict[str, str] = {
         " (một dòng hoặc khóa bị xóa, một bảng bị làm rỗng). Lần nhận tiếp theo sẽ ghi lại bản"
         " ghi này, có cách ly"
     ),
+    "lease_modified": (
+        "bản ghi quyền thuê của worker {worker} trong kho lưu quyền thuê {store} ({where}) đã"
+        " bị sửa trong lúc tiến trình này đang giữ: chủ sở hữu hoặc epoch của nó đã bị thay"
+        " đổi, nhưng không phải do một lần nhận quyền thuê, nên tiến trình đã ngừng cấp ID"
+        " theo quyền thuê đó. Bản ghi và mức trần của nó vẫn còn: lần nhận tiếp theo sẽ bắt"
+        " đầu từ trên mức trần ấy"
+    ),
     "store_unreachable": "không kết nối được kho lưu quyền thuê {store}: {reason}",
     "clock_skew": (
         "đồng hồ của máy này lệch {skew_ms} ms so với kho lưu quyền thuê, vượt mức cho phép"
@@ -450,6 +457,10 @@ MESSAGES: dict[str, str] = {
     "cli.low": "ID nhỏ nhất",
     "cli.high": "ID lớn nhất",
     "cli.range_empty": "Không có ID nào của bố cục này được tạo trong khoảng thời gian đó.",
+    "cli.range_signed": (
+        "ID {layout} từ {wrap} trở đi là số âm trong cột 64 bit có dấu (bigint): câu SQL"
+        " dành cho loại cột đó; với cột không dấu, hãy dùng BETWEEN low AND high"
+    ),
     "segment.sign": "dấu",
     "segment.timestamp": "dấu thời gian",
     "segment.datacenter": "trung tâm dữ liệu",
@@ -479,6 +490,15 @@ MESSAGES: dict[str, str] = {
     "invalid_lease_url.unknown_option": (
         "không dùng được URL {field} {value}: không có tùy chọn {options}; các tùy chọn hợp lệ:"
         " {allowed}"
+    ),
+    "invalid_lease_url.unknown_option.close": (
+        "không dùng được URL {field} {value}: không có tùy chọn {options}; có phải ý bạn"
+        " là {suggestion}?"
+    ),
+    "invalid_lease_url.unknown_option.libpq": (
+        "không dùng được URL {field} {value}: không có tùy chọn {options}; các tùy chọn hợp lệ:"
+        " {allowed}, cùng các tham số kết nối của libpq (sslmode, passfile, application_name,"
+        " target_session_attrs …: xem danh sách đầy đủ trong tài liệu PostgreSQL)"
     ),
     "invalid_lease_url.duplicate_option": (
         "không dùng được URL {field} {value}: tùy chọn {option} xuất hiện {count} lần; mỗi tùy"
@@ -528,6 +548,10 @@ MESSAGES: dict[str, str] = {
         "không dùng được URL {field} {value}: cổng {port} không phải là số nguyên trong phạm vi"
         " 1..65535"
     ),
+    "invalid_lease_url.host_list": (
+        "không dùng được URL {field} {value}: cơ chế thuê {scheme} chỉ kết nối tới một máy"
+        " chủ, nhưng URL ghi {count} máy chủ; hãy ghi đúng một HOST:PORT"
+    ),
     "invalid_lease_url.identifier": (
         "không dùng được URL {field} {value}: {option}={text} không phải là tên SQL đơn giản;"
         " chỉ chấp nhận chữ cái ASCII viết thường, chữ số và dấu _, không bắt đầu bằng chữ số,"
@@ -573,7 +597,10 @@ MESSAGES: dict[str, str] = {
     ),
     "lease.init.upgraded": (
         "đã nâng kho lưu quyền thuê lên định dạng {format}: từ nay kho giữ một bản ghi cho mọi"
-        " worker, nên một bản ghi bị xóa về sau sẽ được phân biệt với một bản ghi chưa từng dùng"
+        " worker, nên một bản ghi bị xóa về sau sẽ được phân biệt với một bản ghi chưa từng"
+        " dùng. Mọi mức trần đã được nâng lên thời điểm hiện tại + {quarantine_ms} ms, vì các"
+        " tiến trình chạy phiên bản snowid cũ có thể vẫn đang cấp ID theo bất kỳ danh tính"
+        " nào: các lần nhận danh tính sẽ phải chờ chừng ấy thời gian, một lần duy nhất"
     ),
     "lease.init.repaired": (
         "kho đã mất bản ghi quyền thuê của các worker {workers} (tổng cộng {count}): các bản"
@@ -697,6 +724,14 @@ MESSAGES: dict[str, str] = {
         "{field} {value} không phải là URL PostgreSQL; hãy dùng dạng"
         " postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
     ),
+    "invalid_database_url.duckdb": (
+        "{field} {value} không phải là tệp cơ sở dữ liệu DuckDB; hãy dùng dạng"
+        " duckdb:///PATH/TO/FILE.duckdb"
+    ),
+    "invalid_database_url.mysql": (
+        "{field} {value} không phải là URL MySQL hay MariaDB có tên cơ sở dữ liệu; hãy dùng"
+        " dạng mysql://USER@HOST:PORT/DATABASE?password_file=PATH"
+    ),
     "database_unreachable": "không kết nối được tới cơ sở dữ liệu {url}: {reason}",
     "database_refused": "cơ sở dữ liệu {url} từ chối các hàm SQL: {reason}",
     "extra_missing": (
@@ -707,7 +742,44 @@ MESSAGES: dict[str, str] = {
         "Các hàm SQL để đọc ID Snowflake theo bố cục {layout}, do snowid {version} tạo ra."
         " Chạy lại bao nhiêu lần cũng được: các hàm chỉ được thay bằng đúng định nghĩa này."
     ),
+    "sql.header.sqlite": (
+        "View của bảng {table}, thêm thời điểm và các trường của ID Snowflake trong cột"
+        " {column} (bố cục {layout}), do snowid {version} tạo ra. Chạy lại bao nhiêu lần"
+        " cũng được: view chỉ được thay bằng đúng định nghĩa này."
+    ),
+    "sql.header.duckdb": (
+        "Các macro DuckDB để đọc ID Snowflake theo bố cục {layout}, do snowid {version}"
+        " tạo ra. Chạy lại bao nhiêu lần cũng được: các macro chỉ được thay bằng đúng"
+        " định nghĩa này."
+    ),
     "sql.applied": "đã cài {count} hàm SQL vào {url}: {names}",
+    "sql_unknown_engine": (
+        "{field} {value} không phải là hệ cơ sở dữ liệu mà snowid viết SQL cho; hãy chọn"
+        " một trong {allowed}"
+    ),
+    "sql_table_required": (
+        "SQLite cần {field}: SQLite không có hàm lưu sẵn, nên script là một view trên bảng"
+        " và cột ID do bạn chỉ định (--table BẢNG --column CỘT)"
+    ),
+    "sql_name": "{field} {value} không dùng làm tên trong SQL được",
+    "sql_name.layout": (
+        "{field} {value} không dùng làm tên hàm SQL được: hãy đặt tên bố cục gồm chữ cái,"
+        " chữ số, - và _, bắt đầu bằng chữ cái (name=… trong mô tả bố cục)"
+    ),
+    "sql_name.clash": (
+        "{field}: trường {value} sẽ trùng tên với một hàm SQL (timestamp, parts,"
+        " unix_ms, first_id_at, last_id_at); hãy đổi tên trường"
+    ),
+    "sql_name.length": (
+        "{field}: tên hàm SQL {value} dài quá 63 ký tự, PostgreSQL sẽ cắt bớt; hãy dùng"
+        " tên bố cục hoặc tên trường ngắn hơn"
+    ),
+    "sql_name.identifier": "{field} {value} không dùng làm tên bảng, cột hay view được",
+    "sql_no_server": "không dùng được {field} {value}: không có máy chủ nào để cài vào",
+    "sql_no_server.sqlite": (
+        "không dùng được {field} {value}: SQLite không có máy chủ để cài vào; hãy chạy"
+        " script ngay trong cơ sở dữ liệu của bạn (sqlite3 DATABASE < script.sql)"
+    ),
     # --- snowid.client ---
     "field.url": "URL của dịch vụ",
     "field.token": "bearer token",

@@ -416,6 +416,13 @@ MESSAGES: dict[str, str] = {
         "{layout} counts time in ticks of {unit} ms: a start inside a tick moves up to the next"
         " one, an end inside a tick keeps that tick's IDs."
     ),
+    "web.range.signed": (
+        "{layout} IDs from {wrap} on use bit 63, so a signed 64-bit column (PostgreSQL"
+        " bigint, as Instagram's next_id() fills it; SQLite INTEGER) keeps them as negative"
+        " numbers: the SQL is written for such a column, with two ranges when the window"
+        " crosses that time. In a column of unsigned 64-bit integers (MySQL BIGINT UNSIGNED,"
+        " DuckDB UBIGINT) use BETWEEN low AND high."
+    ),
     "web.range.decode_low": "Decode low",
     "web.range.decode_high": "Decode high",
     "web.range.api": "The same from the JSON API",

@@ -431,6 +431,13 @@ MESSAGES: dict[str, str] = {
         " nhịp được dời lên nhịp kế tiếp, còn thời điểm kết thúc rơi vào giữa một nhịp thì vẫn"
         " giữ các ID của nhịp đó."
     ),
+    "web.range.signed": (
+        "ID {layout} từ {wrap} trở đi dùng đến bit 63, nên cột số nguyên 64 bit có dấu"
+        " (bigint của PostgreSQL, như hàm next_id() của Instagram ghi vào; INTEGER của"
+        " SQLite) lưu chúng thành số âm: câu SQL được viết cho loại cột này, thành hai"
+        " khoảng khi khung thời gian vắt qua thời điểm đó. Với cột số nguyên 64 bit không"
+        " dấu (BIGINT UNSIGNED của MySQL, UBIGINT của DuckDB), hãy dùng BETWEEN low AND high."
+    ),
     "web.range.decode_low": "Giải mã cận dưới",
     "web.range.decode_high": "Giải mã cận trên",
     "web.range.api": "Kết quả tương tự từ API JSON",

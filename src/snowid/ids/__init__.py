@@ -21,9 +21,10 @@ digit groups allowed (``1.288.834.975.657``); ``read_number`` a number as typed 
 
 The layouts by name: ``get_layout`` takes a ``Layout``, a built-in's name (any case) or a
 custom spec (``epoch=…,unit=…,fields=…``); ``builtin_layout`` takes only a built-in's
-exact name. ``layout_info`` and ``range_info`` are the JSON objects of ``GET /api/layouts``
-and ``GET /api/range``. ``encode`` writes a number in one of ``snowid.BASES``, ``iso_ms``
-a Unix ms time (ISO 8601 UTC, ``Z``). ``BEFORE_FIRST_SNOWFLAKE``, ``IN_THE_FUTURE`` and ``INSTAGRAM_BIGINT`` are
+exact name. ``layout_info`` is the JSON object of ``GET /api/layouts``; ``id_range`` and
+``bigint_ranges`` give a time window's ids (the second as a signed 64-bit column stores
+them: ``as_bigint``/``from_bigint``). ``encode`` writes a number in one of
+``snowid.BASES``, ``iso_ms`` a Unix ms time (ISO 8601 UTC, ``Z``). ``BEFORE_FIRST_SNOWFLAKE``, ``IN_THE_FUTURE`` and ``INSTAGRAM_BIGINT`` are
 the warning codes a ``Decoded`` may carry; ``MAX_EXACT_MS`` is the last time (Unix ms) a
 JSON number holds exactly.
 """
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 from snowid._exceptions import display_value
 from snowid._isotime import iso_ms
+from snowid.ids._bigint import as_bigint, bigint_ranges, from_bigint
 from snowid.ids._builtins import LAYOUTS, builtin_layout, get_layout, layout_info
 from snowid.ids._choice import ChosenBy, LayoutConflictError, choose_layout
 from snowid.ids._clock import SYSTEM_CLOCK, Clock, SystemClock, wall_lead_ms
@@ -49,7 +51,7 @@ from snowid.ids._fields import (
     read_people_time,
 )
 from snowid.ids._groups import GROUP_MARKS, DigitGroupError
-from snowid.ids._layout import TWITTER, TwitterLayout
+from snowid.ids._layout import TWITTER, Layout, TwitterLayout
 from snowid.ids._parse import parse_time, strict_int, to_int, wrong_type
 from snowid.ids._pasted import (
     MS_TIME_FIRST,
@@ -61,7 +63,7 @@ from snowid.ids._pasted import (
     read_pasted,
 )
 from snowid.ids._snowid import SnowId
-from snowid.ids._timerange import id_range, range_info
+from snowid.ids._timerange import id_range
 from snowid.ids._validate import MAX_EXACT_MS
 
 __all__ = [
@@ -81,6 +83,7 @@ __all__ = [
     "ComposeFields",
     "DigitGroupError",
     "InstagramShareLinkError",
+    "Layout",
     "LayoutConflictError",
     "NotAnIdOrLinkError",
     "Pasted",
@@ -88,17 +91,19 @@ __all__ = [
     "SnowId",
     "SystemClock",
     "TwitterLayout",
+    "as_bigint",
+    "bigint_ranges",
     "builtin_layout",
     "choose_layout",
     "display_value",
     "encode",
     "first_error",
+    "from_bigint",
     "get_layout",
     "id_range",
     "iso_ms",
     "layout_info",
     "parse_time",
-    "range_info",
     "read_compose_fields",
     "read_field",
     "read_id",

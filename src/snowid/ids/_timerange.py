@@ -13,12 +13,11 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Final
 
-from snowid._isotime import iso_ms
 from snowid.ids._builtins import get_layout
 from snowid.ids._layout import TWITTER, Layout
 from snowid.ids._parse import unix_ms
 
-__all__ = ["EMPTY", "first_id_at", "id_range", "last_id_at", "range_info"]
+__all__ = ["EMPTY", "first_id_at", "id_range", "last_id_at"]
 
 Moment = _dt.datetime | int | str
 
@@ -66,22 +65,6 @@ def id_range(start: Moment, end: Moment, layout: Layout | str = TWITTER) -> tupl
 
 EMPTY: Final = (1, 0)
 """What ``id_range`` gives for a window without ids: BETWEEN 1 AND 0 selects nothing."""
-
-
-def range_info(start_ms: int, end_ms: int, layout: Layout | str = TWITTER) -> dict[str, object]:
-    """The JSON object of ``GET /api/range`` and ``snowid range --json`` (ids as strings)."""
-    spec = get_layout(layout)
-    low, high = id_range(start_ms, end_ms, spec)
-    empty = (low, high) == EMPTY
-    return {
-        "layout": spec.name,
-        "from": {"timestamp": start_ms, "datetime": iso_ms(start_ms)},
-        "to": {"timestamp": end_ms, "datetime": iso_ms(end_ms)},
-        "low": str(low),
-        "high": str(high),
-        "empty": empty,
-        "sql": f"id BETWEEN {low} AND {high}",
-    }
 
 
 def _ceil_ticks(layout: Layout, ms: int) -> int:

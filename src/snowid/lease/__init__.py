@@ -32,7 +32,7 @@ URL forms (query options may also be passed as keyword arguments, which win)::
         options: range / datacenter, schema (public), table (snowid_leases), ttl (s, 10),
         renew (s, ttl/3), span (s, ttl), max_skew (s, 2), timeout (s per statement,
         renew), claim_wait (s, ttl+span+max_skew+1), connect_timeout (whole s, 2);
-        every other query parameter goes to libpq (sslmode, options, password, ...).
+        libpq's own parameters go to libpq (sslmode, passfile, options, ...).
     redis://:password@host:6379/0?range=0-1023&ttl=10     (rediss:// for TLS)
         options: range / datacenter, key (snowid: keys {snowid}:meta, ...), ttl, renew,
         span, max_skew, timeout, claim_wait as for PostgreSQL, connect_timeout (s, 2),
@@ -53,7 +53,8 @@ URL forms (query options may also be passed as keyword arguments, which win)::
 
 The defaults above live in each backend's constructor (those shared by the networked
 stores in their common base's); an option left out of the URL is not passed. White space around the URL is ignored; a control character inside it (or
-percent-encoded in a file: path or state_dir) is refused, never dropped. Without a URL: the ``SNOWID_LEASE`` environment variable, else ``file:``
+percent-encoded in a file: path or state_dir) is refused, never dropped; so is an unknown
+option, by name (``rnage``: "did you mean range?"). Without a URL: the ``SNOWID_LEASE`` environment variable, else ``file:``
 (host slots over every worker number). File slots coordinate the processes of ONE host:
 across hosts give each host its own range (or ``datacenter=``), or a networked store.
 

@@ -21,6 +21,7 @@ rows it passed over are unlocked at once.
 from __future__ import annotations
 
 from snowid.ids import TWITTER
+from snowid.lease._storeops import STORE_FORMAT
 from snowid.lease._url import check_identifier
 
 __all__ = ["NOW_MS", "Sql"]
@@ -145,8 +146,13 @@ class Sql:
         )
 
     @property
-    def lease_epoch(self) -> str:
-        return f"SELECT epoch FROM {self.table} WHERE worker = %(worker)s"
+    def lost_row(self) -> str:
+        """After a failed compare-and-set: the store's format and %(worker)s's owner,
+        epoch and ceiling (NULLs: no such row)."""
+        return (
+            f"SELECT m.format, l.owner, l.epoch, l.ceiling_ms FROM {self.meta} AS m"
+            f" LEFT JOIN {self.table} AS l ON l.worker = %(worker)s WHERE m.id = 1"
+        )
 
     # --- the lease operations (each one round trip) ---------------------------------------
 
@@ -161,19 +167,23 @@ class Sql:
     @property
     def claim(self) -> str:
         """Lowest ceiling first (the successor most likely to start at once); one row of
-        (worker, old ceiling, ceiling, epoch, store now, incarnation): worker NULL when
-        every identity in range is held, incarnation NULL when the meta row is gone.
+        (worker, old ceiling, ceiling, epoch, store now, incarnation, format): worker NULL
+        when every identity in range is held or the store is of an older format (format
+        NULL or lower: nothing is claimed there), incarnation NULL when the meta row is
+        gone. A meta table made before formats (no format column) fails at once, error
+        1054, before anything is written.
 
         The span is added in DECIMAL up to BIGINT's top, never past it: a stored ceiling
         near 2^63 (a tampered or corrupt row) is claimed unchanged and refused by the
         claimant as ceiling-ahead, instead of failing as "BIGINT value is out of range"."""
         return (
-            "SET @snowid_w = NULL, @snowid_old = NULL;"
+            "SET @snowid_w = NULL, @snowid_old = NULL,"
+            f" @snowid_format = (SELECT format FROM {self.meta} WHERE id = 1);"
             " START TRANSACTION;"
             " SELECT worker, ceiling_ms INTO @snowid_w, @snowid_old"
             f" FROM {self.table} FORCE INDEX (by_ceiling)"
             " WHERE worker BETWEEN %(first)s AND %(last)s"
-            f" AND expires_ms < {NOW_MS}"
+            f" AND @snowid_format >= {STORE_FORMAT} AND expires_ms < {NOW_MS}"
             " ORDER BY ceiling_ms, worker LIMIT 1 FOR UPDATE SKIP LOCKED;"
             f" SET @snowid_now = {NOW_MS};"
             f" UPDATE {self.table} SET owner = %(owner)s, epoch = epoch + 1,"
@@ -186,7 +196,7 @@ class Sql:
             " SELECT @snowid_w, @snowid_old,"
             f" (SELECT ceiling_ms FROM {self.table} WHERE worker = @snowid_w),"
             f" (SELECT epoch FROM {self.table} WHERE worker = @snowid_w),"
-            f" @snowid_now, (SELECT incarnation FROM {self.meta} WHERE id = 1);"
+            f" @snowid_now, (SELECT incarnation FROM {self.meta} WHERE id = 1), @snowid_format;"
             " COMMIT"
         )
 
@@ -194,15 +204,15 @@ class Sql:
     def renew(self) -> str:
         """Compare-and-set on (worker, owner, epoch) and the incarnation; one row of
         (old ceiling, ceiling, store now, incarnation): old ceiling NULL when the CAS
-        failed. The proposal is capped by the store's clock: a client far ahead cannot
-        poison the worker."""
+        failed (or the store is of an older format: nothing is written). The proposal is
+        capped by the store's clock: a client far ahead cannot poison the worker."""
         cas = "worker = %(worker)s AND owner = %(owner)s AND epoch = %(epoch)s"
         return (
             "SET @snowid_old = NULL;"
             " START TRANSACTION;"
             f" SELECT ceiling_ms INTO @snowid_old FROM {self.table} WHERE {cas}"
             f" AND EXISTS (SELECT 1 FROM {self.meta} WHERE id = 1"
-            " AND incarnation = %(incarnation)s) FOR UPDATE;"
+            f" AND incarnation = %(incarnation)s AND format >= {STORE_FORMAT}) FOR UPDATE;"
             f" SET @snowid_now = {NOW_MS};"
             f" UPDATE {self.table} SET renewed_ms = @snowid_now,"
             " expires_ms = @snowid_now + %(ttl)s,"

@@ -15,22 +15,64 @@ import socket
 import threading
 from collections.abc import Callable, Iterable
 from typing import Any
-from urllib.parse import SplitResult, quote, urlencode
+from urllib.parse import quote, urlencode
 
-__all__ = ["StatementTimer", "abandon_inherited", "libpq_conninfo"]
+from snowid.lease._urltext import UrlText
+
+__all__ = [
+    "LIBPQ_PARAMETERS",
+    "StatementTimer",
+    "abandon_inherited",
+    "libpq_conninfo",
+    "libpq_takes",
+]
+
+LIBPQ_PARAMETERS = frozenset(
+    {
+        "application_name", "channel_binding", "client_encoding", "connect_timeout", "dbname",
+        "fallback_application_name", "gssdelegation", "gssencmode", "gsslib", "host",
+        "hostaddr", "keepalives", "keepalives_count", "keepalives_idle", "keepalives_interval",
+        "krbsrvname", "load_balance_hosts", "max_protocol_version", "min_protocol_version",
+        "oauth_client_id", "oauth_client_secret", "oauth_issuer", "oauth_scope", "options",
+        "passfile", "password", "port", "replication", "require_auth", "requirepeer",
+        "scram_client_key", "scram_server_key", "service", "ssl", "ssl_max_protocol_version",
+        "ssl_min_protocol_version", "sslcert", "sslcertmode", "sslcompression", "sslcrl",
+        "sslcrldir", "sslkey", "sslkeylogfile", "sslmode", "sslnegotiation", "sslpassword",
+        "sslrootcert", "sslsni", "target_session_attrs", "tcp_user_timeout", "user",
+    }
+)  # fmt: skip
+"""The query parameters libpq reads from a connection URI: its connection keywords in
+PostgreSQL 15 to 18, and ``ssl`` (``ssl=true``, read as ``sslmode=require``)."""
 
 
-def libpq_conninfo(parts: SplitResult, query: Iterable[tuple[str, str]]) -> str:
+def libpq_takes(names: Iterable[str]) -> set[str]:
+    """Those of ``names`` that libpq reads as parameters: the ones in LIBPQ_PARAMETERS,
+    and any other the libpq psycopg is linked with lists (a parameter newer than that
+    list). psycopg is imported only for a name outside the list; without it, the list
+    decides."""
+    names = set(names)
+    if names <= LIBPQ_PARAMETERS:
+        return names
+    try:
+        from psycopg import pq
+
+        linked = {option.keyword.decode() for option in pq.Conninfo.get_defaults()}
+    except Exception:
+        linked = set()
+    return names & (LIBPQ_PARAMETERS | linked)
+
+
+def libpq_conninfo(parts: UrlText, query: Iterable[tuple[str, str]]) -> str:
     """The lease URL as libpq's connection URI, with only libpq's ``query`` parameters.
 
-    Rebuilt from the split URL as written, never through ``urlunsplit``: that drops the
-    empty authority of libpq's Unix-socket forms (``postgresql:///db`` would become
-    ``postgresql:/db``, which libpq cannot read). A ``#`` stays where it was: libpq
-    reads it as part of the value before it, so it is its error to report.
+    Rebuilt from the URL's pieces as written: libpq's Unix-socket forms keep their empty
+    authority (``postgresql:///db``), and the scheme is written in lower case, the only
+    case libpq reads. A ``#`` stays where it was: libpq reads it as part of the value
+    before it, so it is its error to report.
     """
     # quote, not quote_plus: libpq reads "+" literally, so a space must stay %20
     encoded = urlencode(list(query), quote_via=quote)
-    text = f"{parts.scheme}://{parts.netloc}{parts.path}"
+    text = f"{parts.scheme.lower()}://{parts.netloc}{parts.path}"
     if encoded:
         text += f"?{encoded}"
     return f"{text}#{parts.fragment}" if parts.fragment else text

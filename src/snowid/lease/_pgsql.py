@@ -45,8 +45,9 @@ class Sql:
         ``now + quarantine_ms`` (unless None: a first deployment the operator vouches
         for), so holders left from a lost earlier incarnation cannot be overtaken. With
         the meta row there, a lease row missing was deleted (set-up writes all of them):
-        it is written again with its ceiling at now + ``repair_ms``, and a store of an
-        older format gets the format recorded.
+        it is written again with its ceiling at now + ``repair_ms``; and a store of an
+        older format is upgraded: every ceiling raised to at least now + ``repair_ms``
+        (holders of an older snowid may be alive), then the format recorded.
         """
         cur.execute("SET LOCAL synchronous_commit = on")
         cur.execute("SELECT pg_advisory_xact_lock(%s)", (INIT_LOCK_KEY,))
@@ -79,6 +80,10 @@ class Sql:
             repaired = tuple(sorted(int(r[0]) for r in cur.fetchall()))
             upgraded = row[1] is None or int(row[1]) < STORE_FORMAT
             if upgraded:
+                cur.execute(
+                    f"UPDATE {self.table} SET ceiling_ms = GREATEST(ceiling_ms, {_NOW_MS} + %s)",
+                    (repair_ms,),
+                )
                 cur.execute(f"UPDATE {self.meta} SET format = %s WHERE id = 1", (STORE_FORMAT,))
             return Initialised(str(row[0]), False, upgraded, repaired)
         cur.execute(
@@ -107,14 +112,31 @@ class Sql:
         return f"SELECT incarnation::text FROM {self.meta} WHERE id = 1"
 
     @property
+    def meta_state(self) -> str:
+        """(incarnation, format) of the meta row; no row: a wiped store. On a meta table
+        made before formats (no such column) it fails: UndefinedColumn."""
+        return f"SELECT incarnation::text, format FROM {self.meta} WHERE id = 1"
+
+    @property
+    def lost_row(self) -> str:
+        """After a failed compare-and-set: the store's format and %(worker)s's owner,
+        epoch and ceiling (NULLs: no such row)."""
+        return (
+            f"SELECT m.format, l.owner::text, l.epoch, l.ceiling_ms FROM {self.meta} AS m"
+            f" LEFT JOIN {self.table} AS l ON l.worker = %(worker)s WHERE m.id = 1"
+        )
+
+    @property
     def claim(self) -> str:
         # Lowest ceiling first: the successor most likely to start at once. The span is
         # added up to bigint's top, never past it: a stored ceiling near 2^63 (a tampered
         # or corrupt row) is claimed unchanged and refused by the claimant as ceiling-ahead
-        # (and given back), instead of failing as "bigint out of range".
+        # (and given back), instead of failing as "bigint out of range". Nothing is claimed
+        # on a store of an older format (no row comes back; no format column: an error).
         return (
             f"WITH {_DURABLE}, now AS (SELECT {_NOW_MS} AS ms),"
-            f" meta AS (SELECT incarnation FROM {self.meta} WHERE id = 1),"
+            f" meta AS (SELECT incarnation FROM {self.meta}"
+            f"  WHERE id = 1 AND format >= {STORE_FORMAT}),"
             f" pick AS (SELECT worker, ceiling_ms AS old_ceiling FROM {self.table}"
             "  WHERE worker BETWEEN %(first)s AND %(last)s AND expires_at < clock_timestamp()"
             "  ORDER BY ceiling_ms, worker LIMIT 1 FOR UPDATE SKIP LOCKED)"
@@ -133,6 +155,7 @@ class Sql:
     @property
     def renew(self) -> str:
         # The proposal is capped by the store's clock: a client far ahead cannot poison w.
+        # Nothing is written on a store of an older format (as the claim).
         return (
             f"WITH {_DURABLE}, now AS (SELECT {_NOW_MS} AS ms),"
             f" cur AS (SELECT worker, ceiling_ms AS old_ceiling FROM {self.table}"
@@ -143,7 +166,7 @@ class Sql:
             "   LEAST(%(caller_ms)s + %(span)s, now.ms + %(span)s + %(max_skew)s))"
             " FROM cur, now, durable WHERE l.worker = cur.worker"
             f" AND EXISTS (SELECT 1 FROM {self.meta} WHERE id = 1"
-            "  AND incarnation = %(incarnation)s::uuid)"
+            f"  AND incarnation = %(incarnation)s::uuid AND format >= {STORE_FORMAT})"
             " RETURNING cur.old_ceiling, l.ceiling_ms, now.ms"
         )
 
@@ -163,10 +186,6 @@ class Sql:
     def present(self) -> str:
         """The workers of %(first)s..%(last)s that have a row."""
         return f"SELECT worker FROM {self.table} WHERE worker BETWEEN %(first)s AND %(last)s"
-
-    @property
-    def lease_epoch(self) -> str:
-        return f"SELECT epoch FROM {self.table} WHERE worker = %(worker)s"
 
     @property
     def release(self) -> str:

@@ -21,7 +21,11 @@ From format 2 on, set-up writes the lease, ceiling and epoch entry of every work
 entry found missing was deleted (DEL of a hash, HDEL of a field), never "not claimed
 yet": whichever script finds it (claim, renewal, set-up) rewrites the worker's entries
 with its ceiling raised to at least store-now + the quarantine, and the holder it was
-deleted under, if any, is told its record was removed.
+deleted under, if any, is told its record was removed. On an older store (no ``format``)
+that cannot be told, so claim and renewal write nothing there and answer ``outdated``;
+set-up upgrades it: every worker without all its entries is rewritten as deleted, and
+every other ceiling raised to at least store-now + the quarantine (a ceiling there may
+have been computed by an older snowid from a deleted one read as 0).
 
 Times are Unix milliseconds from the store's ``TIME``; numbers cross the script boundary
 as decimal strings (``%d``), never through Lua's ``tostring`` (which turns large numbers
@@ -68,6 +72,10 @@ local FORMAT = STORE_FORMAT
 local function current()  -- the store keeps every worker's entries (format 2 or later)
   return (tonumber(redis.call('HGET', KEYS[1], 'format')) or 1) >= FORMAT
 end
+local function raise_to(w, floor)  -- w's ceiling to at least floor (never lowered)
+  local c = tonumber(redis.call('HGET', KEYS[3], w)) or 0
+  if c < floor then redis.call('HSET', KEYS[3], w, fmt(floor)) end
+end
 local function whole(w)
   return redis.call('HEXISTS', KEYS[2], w) == 1 and redis.call('HEXISTS', KEYS[3], w) == 1
     and redis.call('HEXISTS', KEYS[4], w) == 1
@@ -99,18 +107,20 @@ INIT = (
 local inc = redis.call('HGET', KEYS[1], 'incarnation')
 local now = now_ms()
 if inc then
-  -- Set up before: rewrite what was deleted since. On an older format a missing ceiling
+  -- Set up before: rewrite what was deleted since. On an older format a missing entry
   -- may also be a worker never claimed under a first deployment; it cannot be told from
-  -- a deleted one, so it is treated as deleted (one quarantine wait, once).
+  -- a deleted one, so it is treated as deleted. And every other ceiling is raised too:
+  -- an older snowid reads a deleted ceiling as 0 and grants from there, so a ceiling on
+  -- an older store may lie below what one of its holders still issues.
   local upgraded = not current()
+  local q = tonumber(ARGV[4])
   local repaired = {}
   for w = 0, MAX_WORKER do
-    if upgraded and redis.call('HEXISTS', KEYS[3], w) == 1 then
-      redis.call('HSETNX', KEYS[2], w, ':0')
-      redis.call('HSETNX', KEYS[4], w, '0')
-    elseif not whole(w) then
-      repair(w, now, tonumber(ARGV[4]))
+    if not whole(w) then
+      repair(w, now, q)
       repaired[#repaired + 1] = w
+    elseif upgraded then
+      raise_to(w, now + q)
     end
   end
   if upgraded then redis.call('HSET', KEYS[1], 'format', fmt(FORMAT)) end
@@ -137,10 +147,13 @@ CLAIM = (
     _PRELUDE
     + """
 -- ARGV: first, last, owner, ttl_ms, caller_ms, max_skew_ms, span_ms, holder, quarantine_ms
--- Reply: 'ok', worker, old ceiling, ceiling, epoch, incarnation, format, then the workers
--- in range whose deleted entries were rewritten ('full' or 'missing' alone otherwise).
+-- Reply: 'ok', worker, old ceiling, ceiling, epoch, incarnation, then the workers in range
+-- whose deleted entries were rewritten ('full', 'missing' or 'outdated' alone otherwise:
+-- on an older store a missing entry cannot be told from an unused one, so nothing is
+-- claimed there before set-up upgrades it).
 local inc = redis.call('HGET', KEYS[1], 'incarnation')
 if not inc then return {'missing'} end
+if not current() then return {'outdated'} end
 local first, last = tonumber(ARGV[1]), tonumber(ARGV[2])
 local leases, ceilings, epochs = {}, {}, {}
 local tables = {{KEYS[2], leases}, {KEYS[3], ceilings}, {KEYS[4], epochs}}
@@ -159,15 +172,12 @@ else
   end
 end
 local now = now_ms()
-local format = tonumber(redis.call('HGET', KEYS[1], 'format')) or 1
 local repaired = {}
-if format >= FORMAT then
-  for w = first, last do
-    local key = tostring(w)
-    if not (leases[key] and ceilings[key] and epochs[key]) then
-      leases[key], ceilings[key] = ':0', repair(w, now, tonumber(ARGV[9]))
-      repaired[#repaired + 1] = w
-    end
+for w = first, last do
+  local key = tostring(w)
+  if not (leases[key] and ceilings[key] and epochs[key]) then
+    leases[key], ceilings[key] = ':0', repair(w, now, tonumber(ARGV[9]))
+    repaired[#repaired + 1] = w
   end
 end
 -- Lowest ceiling first: the successor most likely to start at once.
@@ -184,12 +194,12 @@ local raw = ceilings[tostring(pick)]
 local epoch = redis.call('HINCRBY', KEYS[4], pick, 1)
 redis.call('HSET', KEYS[2], pick, ARGV[3] .. ':' .. fmt(now + tonumber(ARGV[4])))
 redis.call('HSET', KEYS[5], pick, fmt(now) .. ' ' .. ARGV[8])
-if old >= EXACT then return {'ok', pick, raw, raw, epoch, inc, format, unpack(repaired)} end
+if old >= EXACT then return {'ok', pick, raw, raw, epoch, inc, unpack(repaired)} end
 -- A caller clock far ahead cannot push the ceiling beyond the store's clock + max_skew.
 local proposal = math.min(tonumber(ARGV[5]), now + tonumber(ARGV[6]))
 local ceiling = math.max(old, proposal) + tonumber(ARGV[7])
 redis.call('HSET', KEYS[3], pick, fmt(ceiling))
-return {'ok', pick, fmt(old), fmt(ceiling), epoch, inc, format, unpack(repaired)}
+return {'ok', pick, fmt(old), fmt(ceiling), epoch, inc, unpack(repaired)}
 """
 )
 
@@ -202,15 +212,20 @@ local inc = redis.call('HGET', KEYS[1], 'incarnation')
 if not inc then return {'missing'} end
 local w = ARGV[1]
 if inc ~= ARGV[8] then return {'lost'} end
+if not current() then return {'outdated'} end  -- nothing written (see CLAIM)
 local now = now_ms()
-if current() and not whole(w) then
+if not whole(w) then
   repair(w, now, tonumber(ARGV[10]))
   return {'removed'}
 end
 if not ours(w, ARGV[2], ARGV[3]) then
-  -- Removed (and rewritten) after this holder's last acknowledged ceiling, or taken over.
+  -- Removed (and rewritten: no owner, or marked after this holder's last acknowledged
+  -- ceiling), edited, or taken over. A claim always writes a new owner AND a higher
+  -- epoch: a kept owner or a kept epoch is an edit.
+  local owner = owner_of(redis.call('HGET', KEYS[2], w))
   local mark = tonumber(redis.call('HGET', KEYS[1], 'removed:' .. w))
-  if mark and mark >= tonumber(ARGV[9]) then return {'removed'} end
+  if owner == '' or (mark and mark >= tonumber(ARGV[9])) then return {'removed'} end
+  if owner == ARGV[2] or redis.call('HGET', KEYS[4], w) == ARGV[3] then return {'modified'} end
   return {'lost'}
 end
 local raw = redis.call('HGET', KEYS[3], w)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from snowid.lease._redact import _conninfo, _parse_url
+from snowid.lease._urltext import conninfo, split_url
 
 if TYPE_CHECKING:
     from snowid.lease._base import Lease
@@ -55,9 +55,9 @@ def url_kind(text: str | None) -> str:
     k8s); ``other`` for anything else. Says nothing about where the store is."""
     if not text:
         return "static"
-    url = _parse_url(text.strip())
-    if url is None:
-        return "postgresql" if _conninfo(text) is not None else "other"
+    url = split_url(text.strip())
+    if not url.scheme:
+        return "postgresql" if conninfo(text) is not None else "other"
     # A backend's kind is the first scheme registered for it.
     target = BACKENDS.get(url.scheme.lower())
     if target is None:

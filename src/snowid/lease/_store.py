@@ -31,8 +31,10 @@ from snowid._exceptions import (
     ClockSkewError,
     LeaseError,
     LeaseLostError,
+    LeaseModifiedError,
     LeaseRemovedError,
     NoFreeIdentityError,
+    StoreRefusedError,
     StoreRegressedError,
     StoreUnreachableError,
 )
@@ -43,9 +45,12 @@ from snowid.lease._storeops import (
     STORE_FORMAT,
     Claimed,
     Initialised,
+    LostHow,
     Renewed,
     StoreMissing,
     StoreOptions,
+    StoreOutdated,
+    outdated_reason,
     worker_ranges,
 )
 from snowid.lease._url import given
@@ -56,10 +61,12 @@ if TYPE_CHECKING:
 __all__ = [
     "Claimed",
     "Initialised",
+    "LostHow",
     "Renewed",
     "StoreLease",
     "StoreMissing",
     "StoreOptions",
+    "StoreOutdated",
     "close_quietly",
 ]
 
@@ -182,13 +189,16 @@ class StoreLease(Lease):
         A worker in range whose record is missing (a deleted row or key) is never free at
         ceiling 0: the claim rewrites it with its ceiling at store-now + ``quarantine_ms``
         (or finds none free only when every worker in range is truly held) and names it
-        in ``Claimed.repaired``."""
+        in ``Claimed.repaired``. On a store of an older format it raises StoreOutdated
+        before writing anything (the caller upgrades the store and claims again)."""
         raise NotImplementedError
 
     def _store_renew(
         self, worker: int, owner: str, epoch: int, caller_ms: int, acked_ms: int
     ) -> Renewed:
-        """CAS on (worker, owner, epoch); ``acked_ms`` is the ceiling acknowledged so far."""
+        """CAS on (worker, owner, epoch); ``acked_ms`` is the ceiling acknowledged so far.
+        On a store of an older format: writes nothing, and raises StoreOutdated or answers
+        ``lost`` (``_store_lost_how`` then says ``outdated``)."""
         raise NotImplementedError
 
     def _store_release(self, worker: int, owner: str, epoch: int) -> None:
@@ -197,17 +207,20 @@ class StoreLease(Lease):
     def _store_incarnation(self) -> str | None:
         raise NotImplementedError
 
-    def _store_removed(self, worker: int, epoch: int) -> bool:
-        """After a failed compare-and-set: was ``worker``'s record deleted under the holder
-        of ``epoch`` (rather than claimed by another in the normal way)?"""
-        del worker, epoch
-        return False
+    def _store_lost_how(self, worker: int, owner: str, epoch: int, acked_ms: int) -> LostHow:
+        """After a failed compare-and-set on (``worker``, ``owner``, ``epoch``), the
+        incarnation unchanged, by a holder whose acknowledged ceiling is ``acked_ms``:
+        why (see ``LostHow``). Stores whose renewal says it already answer ``claimed``."""
+        del worker, owner, epoch, acked_ms
+        return "claimed"
 
     def _store_init(self, quarantine_ms: int | None) -> Initialised:
         """Set the store up if it has no incarnation, writing a record for every worker
         with its ceiling at least store-now + ``quarantine_ms`` (None: a first deployment:
-        0) and the store format; on a store already set up, upgrade an older format and
-        rewrite every missing record with the ceiling store-now + ``self.quarantine_ms``."""
+        0) and the store format; on a store already set up, rewrite every missing record
+        with the ceiling store-now + ``self.quarantine_ms``, and upgrade an older format:
+        every ceiling raised to at least store-now + ``self.quarantine_ms``, then the
+        format recorded, in one transaction or script."""
         raise NotImplementedError
 
     def _store_where(self) -> dict[str, object]:
@@ -296,7 +309,10 @@ class StoreLease(Lease):
         holders left from a lost earlier store run out first; ``first_deployment`` (the
         operator vouches that there was none) skips it. A record missing from a store
         already set up was deleted under whoever held it: it is always rewritten
-        quarantined, ``first_deployment`` or not.
+        quarantined, ``first_deployment`` or not. An upgrade quarantines every ceiling,
+        ``first_deployment`` or not: holders of an older snowid may be alive, and an
+        older store cannot show which of its ceilings they computed from a record they
+        found missing and read as "never used".
         """
         quarantine = None if first_deployment else self.quarantine_ms
         with self._lock:
@@ -308,6 +324,16 @@ class StoreLease(Lease):
                 self.url,
                 self._where_text(),
                 quarantine,
+            )
+        if done.upgraded:
+            log.warning(
+                "snowid upgraded the lease store %s (%s) to store format %d: every ceiling"
+                " was raised to at least now + %d ms (holders of an older snowid may still"
+                " issue under any identity), so claims wait that long, once",
+                self.url,
+                self._where_text(),
+                STORE_FORMAT,
+                self.quarantine_ms,
             )
         self._log_repaired(done.repaired)
         return done
@@ -345,7 +371,16 @@ class StoreLease(Lease):
             if self.incarnation is not None:
                 self._fail(StoreRegressedError(worker="*", reason=missing.reason))
             self._store_setup()
+        except StoreOutdated:
+            self.init_store()  # the upgrade, quarantined (it says so)
+        try:
             return self._claim_once(needed_ms)
+        except (StoreMissing, StoreOutdated):  # changed again at once: no loop, refuse
+            raise StoreRefusedError(
+                store=self.url,
+                reason="its lease records were gone, or older than store format"
+                f" {STORE_FORMAT}, again right after snowid set it up or upgraded it",
+            ) from None
 
     def _check_skew(self) -> None:
         clock = self._clock
@@ -437,10 +472,14 @@ class StoreLease(Lease):
             raise
         except StoreMissing as missing:
             self._fail(StoreRegressedError(worker=worker, reason=missing.reason))
+        except StoreOutdated:
+            self._outdated(worker, owner, grant.epoch)
         if answer.status == "removed":
             self._removed(worker)
+        if answer.status == "modified":
+            self._modified(worker)
         if answer.status == "lost":
-            self._diagnose_lost(worker, grant.epoch)
+            self._diagnose_lost(worker, owner, grant.epoch, grant.ceiling_ms)
         if answer.old_ceiling < grant.ceiling_ms:
             self._fail(
                 StoreRegressedError(
@@ -462,21 +501,39 @@ class StoreLease(Lease):
             return self._grant
         return self._raise_ceiling(answer.ceiling)
 
-    def _diagnose_lost(self, worker: int, epoch: int) -> NoReturn:
+    def _diagnose_lost(self, worker: int, owner: str, epoch: int, acked_ms: int) -> NoReturn:
         try:
             incarnation = self._store_incarnation()
         except StoreMissing:
             incarnation = None
         if incarnation != self.incarnation:
             self._fail(StoreRegressedError(worker=worker, reason="the store's incarnation changed"))
-        if self._store_removed(worker, epoch):
+        how = self._store_lost_how(worker, owner, epoch, acked_ms)
+        if how == "outdated":
+            self._outdated(worker, owner, epoch)
+        if how == "removed":
             self._removed(worker)
+        if how == "modified":
+            self._modified(worker)
         self._lose(worker, "another process claimed it (owner/epoch mismatch)")
 
     def _removed(self, worker: int) -> NoReturn:
         """The worker's record was deleted under this holder: drop the identity, saying so."""
         self._lose(
             worker, "", LeaseRemovedError(worker=worker, store=self.url, where=self._where_text())
+        )
+
+    def _outdated(self, worker: int, owner: str, epoch: int) -> NoReturn:
+        """The renewal met a store of an older format and wrote nothing: give the lease
+        back (a compare-and-set on the expiry alone, no ceiling touched) so the claim that
+        follows, which upgrades the store, may take it again; drop the identity."""
+        self._release_quietly(worker, owner, epoch)
+        self._lose(worker, outdated_reason())
+
+    def _modified(self, worker: int) -> NoReturn:
+        """The worker's owner or epoch was edited under this holder: drop the identity."""
+        self._lose(
+            worker, "", LeaseModifiedError(worker=worker, store=self.url, where=self._where_text())
         )
 
     def _lose(self, worker: int, reason: str, error: LeaseLostError | None = None) -> NoReturn:

@@ -1,6 +1,6 @@
 """What passes between the store protocol (``_store.StoreLease``) and a backend's store
-operations: the store format, the answers of a set-up, a claim and a renewal, the signal
-of a store with no lease records, the protocol's options, a driver's message as one line,
+operations: the store format, the answers of a set-up, a claim and a renewal, the signals
+of a store with no lease records and of a store of an older format, the protocol's options, a driver's message as one line,
 the ``durability`` option of the stores that can be configured to lose acknowledged writes
 (Redis, MySQL), and workers written as ranges."""
 
@@ -10,7 +10,7 @@ import logging
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal, TypedDict
+from typing import Any, Literal, TypedDict
 
 from snowid._exceptions import StoreNotDurableError
 
@@ -19,12 +19,15 @@ __all__ = [
     "STORE_FORMAT",
     "Claimed",
     "Initialised",
+    "LostHow",
     "Renewed",
     "StoreMissing",
     "StoreOptions",
+    "StoreOutdated",
     "check_durability",
     "first_line",
-    "warn_old_format",
+    "lost_how",
+    "outdated_reason",
     "worker_ranges",
 ]
 
@@ -35,14 +38,16 @@ STORE_FORMAT = 2
 for every worker from set-up on (a ceiling of 0 for a first deployment), so a record found
 missing was deleted, never "not used yet": a claim or renewal that finds one missing
 rewrites it with its ceiling quarantined. A store with no format recorded (format 1, made
-before) is upgraded by ``snowid lease init``."""
+before) or a lower one is *older*: a claim that meets one upgrades it first (``StoreOutdated``;
+the upgrade raises every ceiling to at least store-now + the quarantine, since holders of
+an older snowid may still issue and never repair a lost record), and a renewal that meets
+one writes nothing and drops the lease. A higher format (a newer snowid's) is used as it is."""
 
 DURABILITY = ("strict", "best_effort")
 """``durability=``: strict (the default) refuses a store whose settings can lose
 acknowledged writes, before anything else; best_effort accepts it and says so, loudly,
 once per process and store."""
 _WARNED: set[str] = set()
-_OLD_FORMAT: set[str] = set()
 _WARNED_LOCK = threading.Lock()
 
 
@@ -56,11 +61,27 @@ class StoreMissing(Exception):  # noqa: N818 - a signal between the protocol and
         self.reason = reason
 
 
+class StoreOutdated(Exception):  # noqa: N818 - a signal between the protocol and backends
+    """Raised by a claim or renewal that meets a store of an older format (see
+    STORE_FORMAT), before it writes anything: the claim upgrades the store and claims
+    again; the renewal writes no ceiling and gives the lease up (``outdated_reason``)."""
+
+
+def outdated_reason() -> str:
+    """Why a renewal that met a store of an older format dropped its lease."""
+    return (
+        f"the lease store is older than store format {STORE_FORMAT} (set up by an older"
+        " snowid, or its format record removed); no ceiling was written, the lease was given"
+        " back, and the next claim upgrades the store, quarantined"
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Initialised:
     """What a set-up did: the store's ``incarnation``; ``created`` (the meta record was
-    written now); ``upgraded`` (a store of an older format brought to STORE_FORMAT); and
-    ``repaired``, the workers whose lost records it rewrote with a quarantined ceiling."""
+    written now); ``upgraded`` (a store of an older format brought to STORE_FORMAT, every
+    ceiling raised to at least store-now + the quarantine); and ``repaired``, the workers
+    whose lost records it rewrote with a quarantined ceiling."""
 
     incarnation: str
     created: bool
@@ -86,15 +107,46 @@ class Renewed:
     """The answer to a renewal: ``ok`` with the ceiling before and after; ``lost`` when
     the compare-and-set failed (owner, epoch or incarnation); ``removed`` when the
     worker's record was found deleted (the backend may have rewritten it, quarantined);
+    ``modified`` when its owner or epoch was edited by something other than a claim;
     ``restarted`` when the backend saw the store restart and already dropped the lease
     (``reason`` says why). ``store_ms``: the store's clock when it answered (Unix ms), for
     the stores that read one; None otherwise."""
 
-    status: Literal["ok", "lost", "removed", "restarted"]
+    status: Literal["ok", "lost", "removed", "modified", "restarted"]
     old_ceiling: int = 0
     ceiling: int = 0
     reason: str = ""
     store_ms: int | None = None
+
+
+LostHow = Literal["claimed", "removed", "modified", "outdated"]
+"""Why a compare-and-set on (worker, owner, epoch) failed, the incarnation unchanged: a
+claim took the worker over; its record was deleted (and maybe rewritten since); its owner
+or epoch was edited by something other than a claim; the store is of an older format."""
+
+
+def lost_how(found: tuple[Any, ...], owner: str, epoch: int, acked_ms: int) -> LostHow:
+    """Why the compare-and-set of the holder of (``owner``, ``epoch``), whose acknowledged
+    ceiling is ``acked_ms``, failed on a SQL store, from what the store holds now:
+    ``found`` = (format, owner, epoch, ceiling) of the worker's row (the last three None:
+    no row).
+
+    A claim always writes a new owner and a higher epoch, and a repair (a deleted row
+    written again) leaves no owner and restarts the epoch from 0 with the ceiling at
+    store-now + the quarantine, above anything the holder had acknowledged. So: no row, no
+    owner, or another owner at an epoch not above the holder's with a ceiling above its
+    acknowledged one, is a removal; another owner at a higher epoch, a takeover; anything
+    else (the owner kept, or the epoch kept with the ceiling too) an edit."""
+    stored_format, row_owner, row_epoch, row_ceiling = found
+    if stored_format is None or int(stored_format) < STORE_FORMAT:
+        return "outdated"
+    if row_epoch is None or row_owner is None:
+        return "removed"
+    if row_owner == owner:
+        return "modified"
+    if int(row_epoch) > epoch:
+        return "claimed"
+    return "removed" if int(row_ceiling) > acked_ms else "modified"
 
 
 class StoreOptions(TypedDict, total=False):
@@ -139,21 +191,6 @@ def check_durability(
 def first_line(error: BaseException) -> str:
     """A driver's message as one line (its first), or the error's type if it has none."""
     return (str(error).strip().splitlines() or [type(error).__name__])[0]
-
-
-def warn_old_format(store: str) -> None:
-    """Say once per process and store that ``store`` has a format older than STORE_FORMAT."""
-    with _WARNED_LOCK:
-        if store in _OLD_FORMAT:
-            return
-        _OLD_FORMAT.add(store)
-    log.warning(
-        "snowid: the lease store %s was set up before store format %d: a record deleted from"
-        " it cannot be told from one never used, so a deletion under a live holder can repeat"
-        " its ids; run snowid lease init URL once to upgrade it",
-        store,
-        STORE_FORMAT,
-    )
 
 
 def worker_ranges(workers: Iterable[int]) -> str:

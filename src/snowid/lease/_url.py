@@ -1,21 +1,18 @@
-"""Parsing lease URLs into a scheme, a location and typed options.
+"""Reading lease URLs strictly: a scheme, a location and typed options, or a refusal.
 
-The URL is split here, once per ``open_lease``; the backend chosen by its scheme (see
-``_registry``) reads the options it knows from the :class:`LeaseUrl` in its ``from_url``.
-Every option comes from the URL query or from keyword arguments (which win); each
-value is checked when read, so the backends receive clean numbers. An option that is
-absent reads as None, and the backend's constructor supplies the default. Unknown
-options are an error: a typo such as ``rnage=0-7`` must not silently fall back to a
-default; so is an option given twice in the query (which one was meant?).
-
-Every refusal is an :class:`InvalidLeaseUrlError` whose ``reason`` picks its
-catalog message (en/vi), naming the field (``lease``), the URL without its password
-and what is allowed. Numbers follow the core's rules (``snowid.ids._parse.to_int``):
-ASCII digits only.
+``parse_lease_url`` checks the pieces ``_urltext`` cut the URL into (once per
+``open_lease``); the backend its scheme picks (``_registry``) reads the options it knows in
+its ``from_url``, each checked as it is read, from the query or from keyword arguments
+(which win). An absent option reads as None: the backend's constructor has the default.
+An unknown option (a typo such as ``rnage=0-7``) or one given twice is refused, by name:
+never a silent default. Every refusal is an :class:`InvalidLeaseUrlError` whose
+``reason`` picks its catalog message (en/vi), naming the URL without its password and
+what is allowed. Numbers follow the core's rules (ASCII digits only).
 """
 
 from __future__ import annotations
 
+import difflib
 import errno
 import math
 import os
@@ -25,7 +22,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
-from urllib.parse import SplitResult, parse_qsl, unquote, urlsplit
+from urllib.parse import unquote
 
 from snowid._exceptions import (
     InvalidLeaseUrlError,
@@ -38,22 +35,18 @@ from snowid._exceptions import (
     detached,
 )
 from snowid.ids import TWITTER, to_int
-from snowid.lease._redact import driver_detail, hide, hides_raw_password, redact
+from snowid.lease._redact import MASK, hide, redact, secret_tail
+from snowid.lease._urltext import UrlText, split_url
 
-__all__ = [
-    "LeaseUrl",
-    "check_identifier",
-    "given",
-    "parse_lease_url",
-    "redact",
-]
+__all__ = ["LeaseUrl", "check_identifier", "given", "parse_lease_url"]
 
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 _IDENT = re.compile(r"^[a-z_][a-z0-9_]{0,50}$")
 _DECIMAL = re.compile(r"^\s*[+]?(\d+(\.\d*)?|\.\d+)\s*$", re.ASCII)
 _MAX_PORT = 65535
-_UNHIDDEN = ("allowed", "driver_class", "driver_message")  # a list we wrote; scrubbed text
+# lists we wrote, scrubbed text, option names (check_known hides them): never ``hide``n
+_UNHIDDEN = ("allowed", "driver_class", "driver_message", "options", "passes_to", "suggestion")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # Unicode category Cc
 
 
@@ -64,15 +57,15 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # Unicode category Cc
 class LeaseUrl:
     """A parsed lease URL: its scheme, where, and the options (strings, checked when read).
 
-    ``parts`` is the split URL as written (path and query still percent-encoded), for
-    backends that hand the location to a driver; ``query`` holds the URL's own query
+    ``parts`` holds the URL's pieces as written (path and query still percent-encoded),
+    for backends that hand the location to a driver; ``query`` holds the URL's own query
     pairs, ``options`` those merged with keyword options, ``objects`` the keyword
     options a backend takes as objects (``Lease.object_options``).
     """
 
     raw: str = field(repr=False)  # may hold a password: never in a repr
     scheme: str
-    parts: SplitResult = field(repr=False)
+    parts: UrlText = field(repr=False)
     query: tuple[tuple[str, str], ...] = field(default=(), repr=False)
     options: dict[str, str] = field(default_factory=dict, repr=False)
     objects: dict[str, object] = field(default_factory=dict, repr=False)
@@ -116,13 +109,31 @@ class LeaseUrl:
     def fail(self, reason: LeaseUrlReason, **data: Any) -> InvalidLeaseUrlError:
         return _error(reason, self.raw, **data)
 
-    def check_known(self, known: Iterable[str]) -> None:
-        allowed = sorted(set(known))
-        unknown = sorted(set(self.options) - set(allowed))
-        if unknown:
-            raise self.fail(
-                "unknown_option", options=", ".join(unknown), allowed=", ".join(allowed)
-            )
+    def check_known(
+        self,
+        known: Iterable[str],
+        instead: Mapping[str, str] | None = None,
+        passed: tuple[str, Iterable[str]] = ("", ()),
+    ) -> None:
+        """Refuse every option not in ``known`` nor taken by a library (``passed``: its
+        name, "libpq", and the options it takes), naming each but those after a
+        secret-named option in the query (the rest of its value, maybe: shown as MASK).
+        A lone unknown option gets the option closest to it, or ``instead[name]``."""
+        allowed, library = sorted(set(known)), set(passed[1])
+        unknown = [name for name in self.options if name not in {*allowed, *library}]
+        if not unknown:
+            return
+        tail, hint = secret_tail(self.raw), ""
+        if len(unknown) == 1 and unknown[0] not in tail:
+            near = difflib.get_close_matches(unknown[0], {*allowed, *library}, n=1)
+            hint = (instead or {}).get(unknown[0]) or (near[0] if near else "")
+        raise self.fail(
+            "unknown_option",
+            options=", ".join(MASK if name in tail else name for name in unknown),
+            allowed=", ".join(allowed),
+            suggestion=hint,
+            passes_to=passed[0],
+        )
 
     def integer(self, name: str, minimum: int = 0, maximum: int | None = None) -> int | None:
         """Option ``name`` as a whole number in ``minimum..maximum``; None if absent."""
@@ -208,19 +219,28 @@ class LeaseUrl:
             return TWITTER.worker(dc, 0), TWITTER.worker(dc, TWITTER.max_machine)
         return None
 
-    @detached()
+    def hosts(self) -> list[tuple[str, int | None]]:
+        """The hosts of the authority (none, one, or a list ``h1:p1,h2:p2``) with their
+        ports, None where the port is left out; a port outside 1..65535 is an error
+        naming it."""
+        found: list[tuple[str, int | None]] = []
+        for host in self.parts.hosts():
+            port = host.port
+            if port and not (port.isascii() and port.isdigit() and 1 <= int(port) <= _MAX_PORT):
+                raise self.fail("port", port=port)
+            found.append((host.name.lower(), int(port) if port else None))
+        return found
+
     def endpoint(self) -> tuple[str | None, int | None, str | None, str | None]:
         """The authority's host, port, user and password (the last two percent-decoded),
-        each None where absent, for backends that connect to one host (a host list, whose
-        port urllib cannot read, is a syntax error)."""
-        parts = self.parts
-        try:
-            host, port = parts.hostname, parts.port
-        except ValueError as error:
-            raise self.fail("syntax", **driver_detail(error, self.raw)) from None
-        user = unquote(parts.username) if parts.username else None
-        password = None if parts.password is None else unquote(parts.password)
-        return host, port, user, password
+        each None where absent, for backends that connect to one host (a list of hosts
+        is an error)."""
+        hosts = self.hosts()
+        if len(hosts) > 1:
+            raise self.fail("host_list", scheme=f"{self.scheme}:", count=len(hosts))
+        host, port = hosts[0] if hosts else ("", None)
+        user, password = self.parts.user, self.parts.password
+        return host or None, port, unquote(user) if user else None, password and unquote(password)
 
     def password(self) -> str | None:
         """The password: the URL's own (percent-decoded), or the content of the file
@@ -236,20 +256,9 @@ class LeaseUrl:
         return read_password_file(self.local_path(path), self.shown)
 
     def check_ports(self) -> None:
-        """Every ``host:port`` of the (possibly multi-host) authority has a port in 1..65535
-        (for backends that connect to hosts: a bad port is an error naming it)."""
-        for host in self.netloc.rpartition("@")[2].split(","):
-            if host.startswith("["):
-                port = host.partition("]")[2]
-                if port and not port.startswith(":"):
-                    raise self.fail("syntax")
-                port = port[1:]
-            else:
-                port = host.rpartition(":")[2] if ":" in host else ""
-            if not port:
-                continue  # no port: the driver's default
-            if not (port.isascii() and port.isdigit()) or not 1 <= int(port) <= _MAX_PORT:
-                raise self.fail("port", port=port)
+        """Every host of the (possibly multi-host) authority has a port in 1..65535 or
+        none (for backends that connect to hosts: a bad port is an error naming it)."""
+        self.hosts()
 
 
 def given(**options: Any) -> dict[str, Any]:
@@ -260,22 +269,16 @@ def given(**options: Any) -> dict[str, Any]:
 
 @detached()
 def parse_lease_url(url: str) -> LeaseUrl:
-    """Split ``url`` (surrounding white space ignored) into a :class:`LeaseUrl`; a control
-    character inside it is refused.
-
-    Which schemes exist is the registry's business (``_registry.backend_for``).
-    """
+    """Read ``url`` (surrounding white space ignored) into a :class:`LeaseUrl`. Refused:
+    a control character, an ambiguous user information (a password holding a raw ``/ ?
+    # @``: a host may be a piece of it) and a host not well formed. Which schemes exist
+    is the registry's business (``_registry.backend_for``)."""
     text = url.strip()
-    _check_controls(text, text)  # urlsplit would silently drop tabs and line breaks
-    try:
-        parts = urlsplit(text)
-    except ValueError as error:
-        raise _error("syntax", text, **driver_detail(error, text)) from None
-    if hides_raw_password(text):
-        # "u:pa/ss@h": libpq and urllib split it differently, and what looks like a
-        # host or port may be part of the password; refused, naming nothing after "//".
-        raise _error("syntax", text)
-    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    _check_controls(text, text)
+    parts = split_url(text)
+    if parts.ambiguous or any(host.bad for host in parts.hosts()):
+        raise _error("syntax", text)  # naming nothing after "//"
+    pairs = parts.pairs()
     counts = Counter(key for key, _ in pairs)
     repeated = sorted(key for key, count in counts.items() if count > 1)
     if repeated:

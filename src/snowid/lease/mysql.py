@@ -54,12 +54,14 @@ from snowid.lease._redact import driver_detail, scrub
 from snowid.lease._store import (
     Claimed,
     Initialised,
+    LostHow,
     Renewed,
     StoreLease,
     StoreMissing,
     StoreOptions,
+    StoreOutdated,
 )
-from snowid.lease._storeops import DURABILITY, STORE_FORMAT, check_durability
+from snowid.lease._storeops import DURABILITY, STORE_FORMAT, check_durability, lost_how
 from snowid.lease._url import LeaseUrl, given
 
 __all__ = ["OPTIONS", "MysqlLease"]
@@ -74,6 +76,7 @@ _SETTINGS = (
     "super_read_only", "innodb_read_only",
 )  # fmt: skip
 _NO_SUCH_TABLE = 1146
+_NO_SUCH_COLUMN = 1054  # ER_BAD_FIELD_ERROR: a meta table made before store formats
 
 
 class MysqlLease(StoreLease):
@@ -205,7 +208,8 @@ class MysqlLease(StoreLease):
     def _call(self, func: Any, *args: Any) -> Any:
         """One round trip; PyMySQL's errors become snowid's (the connection is dropped).
 
-        A missing lease table becomes StoreMissing (a store never set up, or wiped).
+        A missing lease table becomes StoreMissing (a store never set up, or wiped), a
+        missing column StoreOutdated (a store of an older format).
         """
         import pymysql
 
@@ -213,6 +217,9 @@ class MysqlLease(StoreLease):
         try:
             return func(*args)
         except pymysql.err.OperationalError as error:
+            if error.args and error.args[0] == _NO_SUCH_COLUMN:
+                self._drop_connection()
+                raise StoreOutdated from None
             timed_out = time.monotonic() - started >= self.timeout_s * 0.9
             self._drop_connection(kill=timed_out)
             code = error.args[0] if error.args else 0
@@ -286,18 +293,20 @@ class MysqlLease(StoreLease):
             "span": self.span_ms,
         }  # fmt: skip
         ((row,),) = self._batch(self.sql.claim, params)
-        worker, old, ceiling, epoch, _now, incarnation = row
+        worker, old, ceiling, epoch, _now, incarnation, found = row
         if incarnation is None:
             if worker is not None:  # the claim committed before the missing meta row showed
                 self._store_release(int(worker), owner, int(epoch))
             raise StoreMissing
+        if found is None or int(found) < STORE_FORMAT:
+            raise StoreOutdated  # nothing claimed
         repaired: tuple[int, ...] = ()
         if worker is None:  # every worker held, or rows deleted: write those again
             repaired = self._repair(self.first, self.last)
             if not repaired:
                 return None
             ((row,),) = self._batch(self.sql.claim, params)
-            worker, old, ceiling, epoch, _now, incarnation = row
+            worker, old, ceiling, epoch, _now, incarnation, _format = row
             if worker is None or incarnation is None:  # taken by others meanwhile
                 self._log_repaired(repaired)
                 return None
@@ -335,18 +344,20 @@ class MysqlLease(StoreLease):
         rows = self._batch(self.sql.incarnation)
         return str(rows[0][0][0]) if rows and rows[0] else None
 
-    def _store_removed(self, worker: int, epoch: int) -> bool:
-        # Gone, or written again by a repair (its epoch counts from 0 again): removed. A
-        # normal successor's epoch is above this holder's.
-        (rows,) = self._batch(self.sql.lease_epoch, {"worker": worker})
-        return not rows or int(rows[0][0]) <= epoch
+    def _store_lost_how(self, worker: int, owner: str, epoch: int, acked_ms: int) -> LostHow:
+        try:
+            (rows,) = self._batch(self.sql.lost_row, {"worker": worker})
+        except StoreOutdated:
+            return "outdated"
+        return lost_how(rows[0], owner, epoch, acked_ms) if rows else "claimed"
 
     # --- set-up and status --------------------------------------------------------------
 
     def _store_init(self, quarantine_ms: int | None) -> Initialised:
         """Create the tables if missing, then the meta row (with the quarantine) under a
         named lock, so two first users do not race; on a store set up before, write
-        lost rows again (quarantined) and record the format."""
+        lost rows again (quarantined) and upgrade an older format (every ceiling
+        quarantined, then the format recorded, in one transaction)."""
         self._batch(self.sql.init_lock, self.sql.names)
         try:
             for statement in self.sql.create:
@@ -379,7 +390,10 @@ class MysqlLease(StoreLease):
             stored = found[0][1]
             upgraded = stored is None or int(stored) < STORE_FORMAT
             if upgraded:
-                self._batch(self.sql.set_format, {"format": STORE_FORMAT})
+                self._batch(
+                    f"START TRANSACTION; {self.sql.quarantine}; {self.sql.set_format}; COMMIT",
+                    {"quarantine": self.quarantine_ms, "format": STORE_FORMAT},
+                )
             return Initialised(str(found[0][0]), False, upgraded, repaired)
         incarnation = str(uuid.uuid4())
         statements = [self.sql.fill]

@@ -13,25 +13,35 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 import threading
+from collections.abc import Callable
 from typing import Any, Unpack
 
 from snowid._exceptions import StoreUnreachableError, detached
 from snowid.ids import Clock
 from snowid.lease._base import IdentityStatus
-from snowid.lease._pgconn import StatementTimer, abandon_inherited, libpq_conninfo
+from snowid.lease._pgconn import (
+    LIBPQ_PARAMETERS,
+    StatementTimer,
+    abandon_inherited,
+    libpq_conninfo,
+    libpq_takes,
+)
 from snowid.lease._pgsql import Sql
 from snowid.lease._redact import driver_detail, redact, scrub
 from snowid.lease._store import (
     Claimed,
     Initialised,
+    LostHow,
     Renewed,
     StoreLease,
     StoreMissing,
     StoreOptions,
+    StoreOutdated,
     close_quietly,
 )
-from snowid.lease._storeops import first_line
+from snowid.lease._storeops import STORE_FORMAT, first_line, lost_how
 from snowid.lease._url import LeaseUrl, given
 
 _CANCEL_TIMEOUT_S = 1.0
@@ -47,7 +57,8 @@ class PostgresLease(StoreLease):
         "range", "datacenter", "schema", "table", "ttl", "renew", "span", "max_skew", "timeout",
         "claim_wait", "connect_timeout",
     )  # fmt: skip
-    """The URL's options for snowid; every other query parameter goes to libpq."""
+    """The URL's options for snowid; libpq's parameters (``_pgconn.LIBPQ_PARAMETERS``) go
+    to libpq; any other is refused, by name."""
 
     def __init__(
         self,
@@ -70,9 +81,10 @@ class PostgresLease(StoreLease):
         """``postgresql://user@host:port/db?range=A-B&ttl=S...``; libpq gets the rest of
         the URL as its connection string, built here once."""
         url.check_ports()
-        if "password_file" in url.options:  # libpq would refuse it, in its own words
-            allowed = ", ".join((*cls.options, "passfile and libpq's other parameters"))
-            raise url.fail("unknown_option", options="password_file", allowed=allowed)
+        # What libpq would refuse in its own words (hidden by the scrubber) is named here.
+        libpq = libpq_takes(key for key in url.options if key not in cls.options)
+        passed = ("libpq", {*LIBPQ_PARAMETERS, *libpq})
+        url.check_known(cls.options, {"password_file": "passfile"}, passed)
         own = given(
             schema=url.identifier("schema"),
             table=url.identifier("table"),
@@ -129,6 +141,8 @@ class PostgresLease(StoreLease):
             return list(cur.fetchall()) if cur.description else []
         except psycopg.errors.UndefinedTable:
             raise StoreMissing("the leases table is gone") from None
+        except psycopg.errors.UndefinedColumn:  # a meta table made before store formats
+            raise StoreOutdated from None
         except psycopg.Error as error:
             timed_out = op.finish()
             self._drop_connection()
@@ -145,10 +159,18 @@ class PostgresLease(StoreLease):
         if conn is not None:  # psycopg says goodbye when it is finished: to /dev/null
             abandon_inherited(conn)
 
-    def __del__(self) -> None:
-        # An unclosed lease that is collected: close its connection quietly (not in a child).
-        if os.getpid() == self._pid:
-            close_quietly(getattr(self, "_conn", None))
+    def __del__(
+        self,
+        _finalizing: Callable[[], bool] = sys.is_finalizing,
+        _getpid: Callable[[], int] = os.getpid,
+        _close: Callable[[Any], None] = close_quietly,
+    ) -> None:
+        # An unclosed lease that is collected: close its connection quietly (not in a
+        # child). Never at interpreter exit: module globals may already be None then (so
+        # nothing here reads one: the defaults were bound when the class was made), and
+        # the process's sockets close with it anyway.
+        if not _finalizing() and _getpid() == getattr(self, "_pid", None):
+            _close(getattr(self, "_conn", None))
 
     # --- the store operations -----------------------------------------------------------
 
@@ -164,9 +186,12 @@ class PostgresLease(StoreLease):
         }  # fmt: skip
         rows = self._run(self.sql.claim, params)
         repaired: tuple[int, ...] = ()
-        if not rows:  # every worker held, rows deleted, or no meta row (a wiped store)
-            if self._store_incarnation() is None:
+        if not rows:  # every worker held, rows deleted, no meta row (a wiped store), older
+            state = self._run(self.sql.meta_state)
+            if not state:
                 raise StoreMissing("the store's meta row is gone")
+            if state[0][1] is None or int(state[0][1]) < STORE_FORMAT:
+                raise StoreOutdated
             written = self._run(
                 self.sql.repair, {"first": self.first, "last": self.last, "ms": self.quarantine_ms}
             )
@@ -202,11 +227,12 @@ class PostgresLease(StoreLease):
         rows = self._run(self.sql.incarnation)
         return str(rows[0][0]) if rows else None
 
-    def _store_removed(self, worker: int, epoch: int) -> bool:
-        # Gone, or written again by a repair (its epoch counts from 0 again): removed. A
-        # normal successor's epoch is above this holder's.
-        rows = self._run(self.sql.lease_epoch, {"worker": worker})
-        return not rows or int(rows[0][0]) <= epoch
+    def _store_lost_how(self, worker: int, owner: str, epoch: int, acked_ms: int) -> LostHow:
+        try:
+            rows = self._run(self.sql.lost_row, {"worker": worker})
+        except StoreOutdated:
+            return "outdated"
+        return lost_how(rows[0], owner, epoch, acked_ms) if rows else "claimed"
 
     # --- set-up and status --------------------------------------------------------------
 

@@ -41,15 +41,10 @@ from snowid.lease._store import (
     StoreLease,
     StoreMissing,
     StoreOptions,
+    StoreOutdated,
     close_quietly,
 )
-from snowid.lease._storeops import (
-    DURABILITY,
-    STORE_FORMAT,
-    check_durability,
-    first_line,
-    warn_old_format,
-)
+from snowid.lease._storeops import DURABILITY, STORE_FORMAT, check_durability, first_line
 from snowid.lease._url import LeaseUrl, given
 
 __all__ = ["OPTIONS", "RedisLease"]
@@ -278,11 +273,11 @@ class RedisLease(StoreLease):
         status = _text(reply[0])
         if status == "missing":
             raise StoreMissing
+        if status == "outdated":
+            raise StoreOutdated
         if status == "full":
             return None
-        _, worker, old, ceiling, epoch, incarnation, found, *repaired = reply
-        if int(found) < STORE_FORMAT:
-            warn_old_format(self.url)
+        _, worker, old, ceiling, epoch, incarnation, *repaired = reply
         return Claimed(
             int(worker), int(old), int(ceiling), int(epoch), _text(incarnation),
             tuple(int(w) for w in repaired),
@@ -301,8 +296,14 @@ class RedisLease(StoreLease):
         status = _text(reply[0])
         if status == "missing":
             raise StoreMissing
-        if status in ("lost", "removed"):
-            return Renewed("removed" if status == "removed" else "lost")
+        if status == "outdated":
+            raise StoreOutdated
+        if status == "removed":
+            return Renewed("removed")
+        if status == "modified":
+            return Renewed("modified")
+        if status == "lost":
+            return Renewed("lost")
         return Renewed("ok", int(reply[1]), int(reply[2]), store_ms=int(reply[3]))
 
     def _repair(self, worker: int, owner: str, epoch: int, acked_ms: int) -> Renewed:

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from snowid._lazy import lazy_names as _lazy_names
 from snowid.i18n import detect_lang, translate
 from snowid.lease import redact
 from snowid.web._service import IdService
@@ -39,16 +40,18 @@ __all__ = [
 LOGGER = logging.getLogger("snowid.serve")
 
 
-def __getattr__(name: str) -> Any:
-    if name in ("app_factory", "create_app"):
-        from snowid.web import _app
+# name -> the module that defines it, imported when the name is first read
+_LAZY = {
+    "STOP_GRACE_S": "snowid.web._drain",
+    "app_factory": "snowid.web._app",
+    "create_app": "snowid.web._app",
+    "failed_workers": "snowid.web._drain",
+    "release_failed": "snowid.web._drain",
+}
 
-        return getattr(_app, name)
-    if name in ("STOP_GRACE_S", "failed_workers", "release_failed"):
-        from snowid.web import _drain
-
-        return getattr(_drain, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# PEP 562 hooks; hidden from mypy, for which an unknown name stays an error.
+if not TYPE_CHECKING:
+    __getattr__, __dir__ = _lazy_names(globals(), _LAZY)
 
 
 def _log_start(settings: Settings, snapshot: object) -> None:

@@ -23,10 +23,10 @@ from snowid.ids import (
     choose_layout,
     layout_info,
     parse_time,
-    range_info,
     read_number,
     read_pasted,
 )
+from snowid.integrations.sql import range_info
 from snowid.web._errors import json_response
 from snowid.web._forms import check_parameters
 from snowid.web._lang import negotiate

@@ -373,7 +373,7 @@ def schemas(breakdown: dict[str, Any]) -> dict[str, Any]:
         },
         "Range": {
             "type": "object",
-            "required": ["layout", "from", "to", "low", "high", "empty", "sql"],
+            "required": ["layout", "from", "to", "low", "high", "empty", "ranges", "sql"],
             "additionalProperties": False,
             "properties": {
                 "layout": {"enum": _NAMES},
@@ -385,7 +385,25 @@ def schemas(breakdown: dict[str, Any]) -> dict[str, Any]:
                     "type": "boolean",
                     "description": "No id in the window: low is 1 and high 0.",
                 },
-                "sql": {"type": "string"},
+                "ranges": {
+                    "type": "array",
+                    "minItems": 1,
+                    "maxItems": 2,
+                    "description": (
+                        "The window over a signed 64-bit column (bigint), where ids from"
+                        " 2**63 on are negative: two [low, high] pairs when it crosses that."
+                    ),
+                    "items": {
+                        "type": "array",
+                        "minItems": 2,
+                        "maxItems": 2,
+                        "items": {"type": "string", "pattern": "^-?[0-9]{1,19}$"},
+                    },
+                },
+                "sql": {
+                    "type": "string",
+                    "description": "The WHERE condition of those ranges (column id).",
+                },
             },
         },
     }

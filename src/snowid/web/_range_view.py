@@ -22,7 +22,8 @@ from starlette.datastructures import QueryParams
 from snowid import SYSTEM_CLOCK, Clock, Layout
 from snowid._exceptions import InvalidLayoutError, InvalidValueError, ReversedWindowError
 from snowid.i18n import translate, translate_layout
-from snowid.ids import parse_time, range_info
+from snowid.ids import iso_ms, parse_time
+from snowid.integrations.sql import range_info, signed_note
 from snowid.web._decoded_view import LayoutSummary, layout_message, layout_summary, page_layout
 from snowid.web._exceptions import InvalidTimeZoneError
 from snowid.web._fixes import FieldFix, swap_fix
@@ -198,6 +199,9 @@ def range_view(form: RangeForm, lang: str, clock: Clock = SYSTEM_CLOCK) -> Range
         notes.append(t("web.range.after_end", layout=name))
     if layout.unit_ms > 1:
         notes.append(t("web.range.ticks", layout=name, unit=layout.unit_ms))
+    wrap = signed_note(info, layout)
+    if wrap is not None:
+        notes.append(t("web.range.signed", layout=name, wrap=iso_ms(wrap)))
     api: dict[str, str | int] = {"from": start, "to": end, "layout": layout.name}
     if form.end_is_now:
         del api["to"]

@@ -207,13 +207,11 @@ def preflight(settings: Settings) -> None:
     written; the token file has a token.
     Raises the specific SnowIdError.
     """
-    from urllib.parse import urlsplit
-
-    from snowid.lease import open_lease
+    from snowid.lease import open_lease, url_kind
 
     lease = open_lease(settings.lease_url)
     try:
-        if settings.workers > 1 and urlsplit(lease.url).scheme == "static":
+        if settings.workers > 1 and url_kind(lease.url) == "static":
             raise InvalidLeaseUrlError(
                 value=lease.url, reason="static_workers", workers=settings.workers
             )

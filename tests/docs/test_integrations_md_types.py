@@ -1,4 +1,5 @@
-"""The README's SQLAlchemy and SQLModel examples pass ``mypy --strict``, as users' code would.
+"""docs/integrations.md's SQLAlchemy and SQLModel examples pass ``mypy --strict``, as users'
+code would.
 
 Each block is written to a module of its own in a temporary directory (the async block after
 the SQLAlchemy one it builds on), with the names a reader supplies (``start``, ``end``) typed
@@ -13,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.docs.test_readme import PYTHON
+from tests.docs import snippets
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,14 +26,19 @@ TIME_WINDOW = (
     "start = dt.datetime(2024, 5, 1, tzinfo=dt.UTC)\n"
     "end = dt.datetime(2024, 5, 2, tzinfo=dt.UTC)\n"
 )
-SQLMODEL_IMPORTS = (  # the README's block shows only the class; these are the names it uses
+SQLMODEL_IMPORTS = (  # the page's block shows only the class; these are the names it uses
     "import snowid\nfrom snowid import SnowId\nfrom sqlmodel import Field, SQLModel\n"
     "from snowid.sqlalchemy import SnowIdType\n"
 )
 
 
+PAGE = "docs/integrations.md"
+
+
 def _block(heading: str) -> str:
-    (code,) = [code for h, code in PYTHON if h.startswith(heading)]
+    (code,) = [
+        block.code for block in snippets.blocks(PAGE, "python") if block.heading.startswith(heading)
+    ]
     return code
 
 
@@ -40,13 +46,13 @@ def modules() -> dict[str, str]:
     """Module name -> source of each type-checked example."""
     sync = TIME_WINDOW + _block(SQLALCHEMY)
     return {
-        "readme_sqlalchemy": sync,
-        "readme_sqlalchemy_async": sync + "\n" + _block(ASYNC),
-        "readme_sqlmodel": SQLMODEL_IMPORTS + _block(SQLMODEL),
+        "docs_sqlalchemy": sync,
+        "docs_sqlalchemy_async": sync + "\n" + _block(ASYNC),
+        "docs_sqlmodel": SQLMODEL_IMPORTS + _block(SQLMODEL),
     }
 
 
-def test_the_readme_sqlalchemy_examples_pass_mypy_strict(tmp_path: Path) -> None:
+def test_the_sqlalchemy_and_sqlmodel_examples_pass_mypy_strict(tmp_path: Path) -> None:
     """Before ``created_between`` took mapped attributes, ``created_between(Order.id, …)``
     failed here: ``InstrumentedAttribute[SnowId]`` is not a ``ColumnElement``."""
     paths = []
