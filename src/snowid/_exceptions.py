@@ -111,6 +111,9 @@ class SnowIdError(Exception):
     code: ClassVar[str] = "snowid_error"
     # Attributes holding untrusted text or numbers, shown shortened and made visible.
     _shown: ClassVar[frozenset[str]] = frozenset({"value"})
+    # Untrusted text that is a sentence to read (a service's own message): made visible,
+    # shortened only past _WHOLE_LIMIT characters.
+    _whole: ClassVar[frozenset[str]] = frozenset()
 
     def message(self, lang: str = "en") -> str:
         """The message in ``lang`` ("en" or "vi"), with this error's data filled in."""
@@ -120,16 +123,18 @@ class SnowIdError(Exception):
             translate_layout,
         )
 
-        params: dict[str, object] = {
-            name: _display(value) if name in self._shown else value
-            for name, value in self._fields().items()
-        }
+        params = {name: self._as_shown(name, value) for name, value in self._fields().items()}
         params.update(self._derived())
         if isinstance(params.get("field"), str):
             params["field"] = translate_field(str(params["field"]), lang)
         if isinstance(params.get("layout"), str):
             params["layout"] = translate_layout(str(params["layout"]), lang)
         return translate(self._catalog_key(), lang, **params)
+
+    def _as_shown(self, name: str, value: object) -> object:
+        if name in self._whole:
+            return _display(value, _WHOLE_LIMIT)
+        return _display(value) if name in self._shown else value
 
     def _catalog_key(self) -> str:
         return self.code
@@ -159,11 +164,13 @@ def _rebuild(cls: type[SnowIdError], fields: dict[str, Any]) -> SnowIdError:
 
 
 _DISPLAY_LIMIT = 40
+_WHOLE_LIMIT = 1000  # a message of a few sentences whole; a page sent by mistake, not
 _STR_SAFE_BITS = 13_000  # str(int) is refused past 4300 digits (about 14,000 bits)
 
 
-def _display(value: object) -> str:
-    """A value as a message shows it: short, and with nothing invisible in it.
+def _display(value: object, limit: int = _DISPLAY_LIMIT) -> str:
+    """A value as a message shows it: short (``limit`` characters), and with nothing
+    invisible in it.
 
     A 300-digit number becomes ``1234567890…67890 (300 digits)``; a string holding
     control characters is shown as its repr so that a NUL or an escape is visible.
@@ -173,9 +180,9 @@ def _display(value: object) -> str:
     text = str(value)
     if isinstance(value, str) and not text.isprintable():
         text = repr(value)
-    if len(text) <= _DISPLAY_LIMIT:
+    if len(text) <= limit:
         return text
-    return f"{text[: _DISPLAY_LIMIT - 1]}…"
+    return f"{text[: limit - 1]}…"
 
 
 def _display_int(value: int) -> str:

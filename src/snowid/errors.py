@@ -73,6 +73,7 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
         └── StaticIdentityInUseError           a static identity held by another process
     AddressUnavailableError (OSError)          snowid serve cannot listen there
     (InvalidValueError) NotABooleanError       a yes/no setting that is neither
+    (InvalidValueError) NotSecondsError        a setting in seconds that is not a number
     (InvalidValueError) AuthTokenFileError     the bearer-token file cannot be used
         └── AuthTokenFileEmptyError, AuthTokenFileMissingError
     (InvalidValueError) PasswordFileError      a lease URL's password_file cannot be used
@@ -206,6 +207,7 @@ if TYPE_CHECKING:  # what mypy and IDEs see; at run time _LAZY loads these on fi
         InvalidTimeZoneError,
         MetricsDirError,
         NotABooleanError,
+        NotSecondsError,
         UnknownParameterError,
     )
 
@@ -228,6 +230,7 @@ _LAZY = {
     "InvalidTokenError": "snowid.client._exceptions",
     "MetricsDirError": "snowid.web._exceptions",
     "NotABooleanError": "snowid.web._exceptions",
+    "NotSecondsError": "snowid.web._exceptions",
     "OrdinalMissingError": "snowid.lease.k8s",
     "OrdinalNotANumberError": "snowid.lease.k8s",
     "OrdinalOutOfRangeError": "snowid.lease.k8s",
@@ -301,6 +304,7 @@ __all__ = [
     "NotAnIdOrLinkError",
     "NotAnIntegerError",
     "NotConfiguredError",
+    "NotSecondsError",
     "NumberTooLongError",
     "OrdinalMissingError",
     "OrdinalNotANumberError",

@@ -17,6 +17,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from snowid import SnowId, errors
 from snowid.client import Client
 from snowid.errors import LeaseError
+from snowid.i18n import translate
 from snowid.web import IdService, Settings, create_app
 from tests.support.fake_service import DROP, HANG, answer, fake_service
 from tests.support.web import fixed_identity_service, free_port, serving
@@ -149,6 +150,8 @@ def test_a_token_is_sent_and_a_missing_or_wrong_one_is_told_apart(guarded: str) 
         ):
             client.next_id()
         assert (caught.value.status, caught.value.service_code) == (401, code)
+        hint = translate(f"web.error.{code}", "en")
+        assert str(caught.value).endswith(f": {hint}")  # the service's words, whole
 
 
 def test_a_batch_over_the_server_s_limit_gets_the_server_s_message(

@@ -4,6 +4,7 @@ ids refused; the service's error JSON kept; the retry pause."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -142,6 +143,27 @@ def test_an_error_answer_keeps_the_service_s_code_and_message() -> None:
     assert isinstance(busy, errors.ServiceUnavailableError)
     assert (busy.attempts, busy.service_code) == (4, "")
     assert "4 tries" in str(busy)
+
+
+def test_the_service_s_message_is_shown_whole_made_visible_and_bounded() -> None:
+    """Issue 25 §3: the 401's hint was cut at 40 characters ("... send the header
+    Authorization: Bearer <token>" read "sen…"); a message is a sentence to read, shown
+    whole up to 1,000 characters, with control characters made visible."""
+    from snowid.i18n import translate
+
+    for lang in ("en", "vi"):
+        hint = translate("web.error.auth_required", lang)  # what snowid serve answers
+        assert len(hint) > 40
+        body = json.dumps({"error": {"code": "auth_required", "message": hint}}).encode()
+        error = refusal(401, body, URL, 1)
+        assert isinstance(error, errors.ServiceAuthError)
+        assert error.message(lang).endswith(f"(HTTP 401 auth_required): {hint}")
+    odd = refusal(400, b'{"error":{"code":"x","message":"two\\nlines"}}', URL, 1)
+    assert str(odd).endswith(": 'two\\nlines'")
+    flood = refusal(
+        400, json.dumps({"error": {"code": "x", "message": "y" * 5000}}).encode(), URL, 1
+    )
+    assert str(flood).endswith(": " + "y" * 999 + "…")
 
 
 def test_the_pause_doubles_follows_retry_after_and_stays_short() -> None:

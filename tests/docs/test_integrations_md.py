@@ -20,7 +20,8 @@ LEFT_OUT = {
     "Django (`pip install 'snowid[django]'`, Django 5.2 LTS or later)": (
         "tests/integrations/test_django*.py"
     ),
-    "Async SQLAlchemy (`pip install 'snowid[sqlalchemy]' asyncpg`, or `[postgres]` for psycopg)": (
+    "Async SQLAlchemy (`pip install 'snowid[sqlalchemy-asyncio]' asyncpg`, or"
+    " `'snowid[sqlalchemy-asyncio,postgres]'` for psycopg)": (
         "tests/integrations/test_sqlalchemy_async.py"
     ),
     "Alembic (`pip install alembic`)": "tests/integrations/test_alembic.py",

@@ -80,6 +80,7 @@ def test_the_core_needs_nothing() -> None:
         ("pydantic", {"pydantic"}),
         ("fastapi", {"fastapi", "pydantic"}),
         ("sqlalchemy", {"sqlalchemy"}),
+        ("sqlalchemy-asyncio", {"sqlalchemy"}),  # with SQLAlchemy's own [asyncio]: below
         ("sqlmodel", {"sqlmodel", "sqlalchemy", "pydantic"}),
         ("mysql", {"pymysql"}),
         ("postgres", {"psycopg"}),
@@ -95,3 +96,34 @@ def test_all_installs_every_integration_and_test_installs_all() -> None:
     everything = set().union(*(_installs(e) for e in _extras() - NOT_INTEGRATIONS))
     assert _installs("all") == everything
     assert _installs("test") >= everything
+
+
+DOC = PYPROJECT.parent / "docs" / "sqlalchemy.md"
+
+
+def _asks_for(extra: str, name: str) -> list[Requirement]:
+    """The requirements on ``name`` that ``pip install 'snowid[extra]'`` installs."""
+    return [
+        req
+        for req in _requirements()
+        if req.name == name and req.marker is not None and req.marker.evaluate({"extra": extra})
+    ]
+
+
+def test_the_asyncio_extra_brings_what_sqlalchemy_s_asyncio_extension_needs() -> None:
+    """Issue 25 §3: the documented ``pip install 'snowid[sqlalchemy]' asyncpg`` left out
+    greenlet, which SQLAlchemy 2.1 installs only with its own ``asyncio`` extra, and
+    ``create_async_engine`` failed at the first query. ``snowid[sqlalchemy-asyncio]`` asks
+    for that extra (read from SQLAlchemy's installed metadata: it is what brings greenlet),
+    and the docs' install lines name it."""
+    assert any("asyncio" in req.extras for req in _asks_for("sqlalchemy-asyncio", "sqlalchemy"))
+    assert not any("asyncio" in req.extras for req in _asks_for("sqlalchemy", "sqlalchemy"))
+    assert any("asyncio" in req.extras for req in _asks_for("all", "sqlalchemy"))
+    sqlalchemy_own = [Requirement(t) for t in importlib.metadata.requires("sqlalchemy") or []]
+    greenlet = [req for req in sqlalchemy_own if req.name == "greenlet"]
+    assert greenlet
+    assert all(req.marker is not None for req in greenlet)  # not installed by default
+    assert any(req.marker.evaluate({"extra": "asyncio"}) for req in greenlet if req.marker)
+    lines = [line for line in DOC.read_text().splitlines() if line.startswith("pip install")]
+    assert lines
+    assert all("snowid[sqlalchemy-asyncio" in line for line in lines), lines

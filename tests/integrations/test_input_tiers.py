@@ -1,7 +1,7 @@
 """Issue 18 §8: one rule for input, one wording for each mistake, over every entry point.
 
 Three tiers: strict (``SnowId.from_str``), lenient for programs (``SnowId.parse``,
-``snowid.decode``, pydantic, Django's model and form fields) and lenient for people
+``snowid.decode``, pydantic, Django's model and form fields, DRF's field) and lenient for people
 (``snowid.ids.read_id``, the CLI's arguments, the HTTP API's text). The table says, for each
 input, which entry points take it; every other entry point must refuse it with the same
 error code and the same English wording, with the entry point's own field name as the
@@ -82,6 +82,17 @@ def _django_form(text: str) -> int:
         raise RefusedError(str(error.code), error.messages[0]) from None
 
 
+def _drf(text: str) -> int:
+    """A ModelSerializer's field for the model field, as a DRF API reads a JSON body."""
+    from tests.integrations.djangoapp.api import OrderSerializer
+
+    serializer = OrderSerializer(data={"parent_id": text})
+    if serializer.is_valid():
+        return int(serializer.validated_data["parent_id"])
+    (detail,) = serializer.errors["parent_id"]
+    raise RefusedError(str(detail.code), str(detail))
+
+
 def _cli(text: str) -> int:
     import contextlib
     import io
@@ -111,6 +122,7 @@ ENTRY_POINTS = {
     "pydantic": ("programs", "author_id", _pydantic),
     "django_model": ("programs", "parent_id", _django_model),
     "django_form": ("programs", "parent_id", _django_form),
+    "drf": ("programs", "parent_id", _drf),
     "read_id": ("people", "ID", _library(read_id)),
     "cli": ("people", "ID", _cli),
     "http_api": ("people", "ID", None),  # needs the client fixture: see _read
@@ -127,7 +139,6 @@ SIGN_BIT = (
     " 0..{max} (Discord, Instagram and Mastodon IDs use bit 63 for time and can be this large)",
 )
 EVERYWHERE = frozenset(ENTRY_POINTS)
-LENIENT = frozenset({"parse", "decode", "django_form", "read_id", "cli", "http_api"})
 PARSE_AND_PEOPLE = frozenset({"parse", "decode", "read_id", "cli", "http_api"})
 
 # input, its id, the entry points that take it, how every other one refuses it
@@ -135,7 +146,9 @@ TABLE: list[tuple[str, int, frozenset[str], tuple[str, str] | None]] = [
     ("4194439168", 4194439168, EVERYWHERE, None),
     (MAX, int(MAX), EVERYWHERE, None),
     ("-5", 0, frozenset(), NEGATIVE),
-    (" 4194439168", 4194439168, LENIENT, SPACES),  # a Django form trims, as Django's do
+    # Issue 25 §3: the Django form and DRF trimmed it, as Django's own fields do; one rule
+    # for the programs tier now, the one pydantic and the model field keep.
+    (" 4194439168", 4194439168, PARSE_AND_PEOPLE, SPACES),
     ("abc", 0, frozenset(), NOT_WHOLE),
     ("12 34", 0, frozenset(), NOT_WHOLE),
     ("4194439168.0", 0, frozenset(), NOT_WHOLE),

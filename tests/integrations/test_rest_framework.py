@@ -1,7 +1,8 @@
 """snowid.rest_framework with DRF's APIClient on SQLite and PostgreSQL: ids written as
 strings (keys, foreign keys, a declared PrimaryKeyRelatedField), a string or an int read,
-every bad id a 400 on its field with snowid's message and no row saved, and a model keyed
-by Django's own integer key serialised exactly as without snowid."""
+every bad id a 400 on its field with snowid's message and no row saved, the key read-only
+unless a serializer opts in, and a model keyed by Django's own integer key serialised
+exactly as without snowid."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from rest_framework.test import APIClient  # noqa: E402
 from snowid import SnowId  # noqa: E402
 from snowid.rest_framework import SnowIdSerializerField  # noqa: E402
 from tests.integrations.djangoapp.api import (  # noqa: E402
+    KeyedOrderSerializer,
     LabelSerializer,
     LookupSerializer,
     OrderSerializer,
@@ -92,9 +94,10 @@ def test_an_id_is_read_from_a_string_or_an_int(process_wide: str, api: APIClient
 def test_every_bad_id_is_a_400_on_its_field_and_saves_nothing(
     process_wide: str, api: APIClient, bad: object, says: str
 ) -> None:
-    """The key, a foreign key and an id column each answer for the bad value by name."""
+    """The key (of a serializer that takes it), a foreign key and an id column each answer
+    for the bad value by name."""
     fields = ("id", "customer", "parent_id")
-    answer = _post(api, "/api/orders/", {**dict.fromkeys(fields, bad), "note": "bad"})
+    answer = _post(api, "/api/keyed-orders/", {**dict.fromkeys(fields, bad), "note": "bad"})
     assert answer.status_code == 400, answer.content
     errors = answer.json()
     assert sorted(errors) == sorted(fields)
@@ -111,17 +114,55 @@ def test_an_empty_string_is_null_where_the_column_may_be_null(
     made = _post(api, "/api/orders/", {"customer": "", "parent_id": "", "note": "n"})
     assert made.status_code == 201, made.content
     assert made.json()["customer"] is made.json()["parent_id"] is None
-    key = _post(api, "/api/orders/", {"id": "", "note": "n"})
+    key = _post(api, "/api/keyed-orders/", {"id": "", "note": "n"})
     assert key.status_code == 400
     assert list(key.json()) == ["id"]
+
+
+def test_the_key_is_read_only_unless_the_serializer_opts_in(
+    process_wide: str, api: APIClient
+) -> None:
+    """Issue 25 §3: a ModelSerializer shows a SnowIdField key and never takes one, as the
+    admin's forms do: a client cannot choose a new row's id (any number at all, one from
+    another table or from the future). A key sent on create or update is ignored."""
+    assert OrderSerializer().fields["id"].read_only
+    made = _post(api, "/api/orders/", {"id": str(SEED), "note": "n"})
+    assert made.status_code == 201, made.content
+    drawn = made.json()["id"]
+    assert drawn != str(SEED)
+    assert SnowId(int(drawn)) == Order.objects.get().id
+    moved = api.put(f"/api/orders/{drawn}/", {"id": str(MAX), "note": "m"}, format="json")
+    assert moved.status_code == 200, moved.content
+    assert list(Order.objects.values_list("id", "note")) == [(SnowId(int(drawn)), "m")]
+
+
+def test_a_serializer_that_opts_in_takes_a_key_on_create_or_draws_one(
+    process_wide: str, api: APIClient
+) -> None:
+    """``extra_kwargs = {"id": {"read_only": False}}``: the key is taken when sent (a
+    taken one is a 400, DRF's unique check) and drawn when not."""
+    field = KeyedOrderSerializer().fields["id"]
+    assert not field.read_only
+    assert not field.required
+    chosen = _post(api, "/api/keyed-orders/", {"id": str(SEED), "note": "chosen"})
+    assert chosen.status_code == 201, chosen.content
+    assert chosen.json()["id"] == str(SEED)
+    drawn = _post(api, "/api/keyed-orders/", {"note": "drawn"})
+    assert drawn.status_code == 201, drawn.content
+    assert drawn.json()["id"] != str(SEED)
+    again = _post(api, "/api/keyed-orders/", {"id": str(SEED), "note": "again"})
+    assert again.status_code == 400
+    assert list(again.json()) == ["id"]
+    assert Order.objects.count() == 2
 
 
 def test_an_update_may_send_the_key_again_but_not_change_it(
     process_wide: str, api: APIClient
 ) -> None:
-    """As the admin (issue 18 §5): saving a row under another key would insert a copy."""
+    """As the admin (issue 18 §5), where a serializer takes the key: saving a row under
+    another key would insert a copy."""
     order = Order.objects.create(note="old")
-    url = f"/api/orders/{order.id}/"
+    url = f"/api/keyed-orders/{order.id}/"
     same = api.put(url, {"id": str(order.id), "note": "new"}, format="json")
     assert same.status_code == 200, same.content
     moved = api.put(url, {"id": str(SEED), "note": "copy"}, format="json")
@@ -177,7 +218,14 @@ def test_a_model_keyed_by_an_integer_is_serialised_as_without_snowid(
 def test_the_field_alone() -> None:
     field = SnowIdSerializerField()
     assert field.to_representation(SnowId(MAX)) == str(MAX)
-    assert field.run_validation(" 4194439168 ") == SnowId(SEED)
+    assert field.run_validation("4194439168") == SnowId(SEED)
+    assert field.run_validation(SEED) == SnowId(SEED)
     with pytest.raises(serializers.ValidationError) as caught:
         field.run_validation("-5")
     assert caught.value.detail[0].code == "id_negative"
+    with pytest.raises(serializers.ValidationError) as caught:  # as pydantic and the model
+        field.run_validation(" 4194439168 ")
+    assert caught.value.detail[0].code == "contains_spaces"
+    assert str(caught.value.detail[0]) == (
+        "ID ' 4194439168 ' contains spaces; give the digits alone"
+    )

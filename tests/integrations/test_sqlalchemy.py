@@ -285,6 +285,85 @@ def test_the_key_is_never_made_by_the_database(engine: Engine, table: Table) -> 
     assert isinstance(caught.value.orig, NotConfiguredError)
 
 
+class _Base(DeclarativeBase):
+    type_annotation_map = {SnowId: SnowIdType}  # noqa: RUF012 - SQLAlchemy's own protocol
+
+
+class _Annotated(_Base):
+    __tablename__ = "annotated"
+    id: Mapped[SnowId] = mapped_column(primary_key=True)  # the type from the map
+
+
+class _Mapped(_Base):
+    __tablename__ = "mapped"
+    id: Mapped[SnowId] = mapped_column(SnowIdType, primary_key=True)
+
+
+def _keys_without_a_default() -> list[Table]:
+    """A SnowIdType key with no Python default, as Alembic writes a migration's columns and
+    as a model that forgot ``default=new_id`` (or SQLModel's ``default_factory``) has it."""
+    metadata = MetaData()
+    return [
+        Table("by_class", metadata, Column("id", SnowIdType, primary_key=True)),
+        Table("by_instance", metadata, Column("id", SnowIdType(), primary_key=True)),
+        Table("not_null", metadata, Column("id", SnowIdType(), primary_key=True, nullable=False)),
+        _Annotated.__table__,  # type: ignore[list-item]
+        _Mapped.__table__,  # type: ignore[list-item]
+        Table("src", MetaData(), Column("id", SnowIdType, primary_key=True)).to_metadata(
+            MetaData()
+        ),  # a copy, as Alembic and table reflection make
+    ]
+
+
+@pytest.mark.parametrize("dialect", ["postgresql", "mysql", "mariadb", "sqlite"])
+def test_a_key_without_a_default_gets_no_sequence_in_any_dialect(dialect: str) -> None:
+    """Issue 25 §3: SQLAlchemy makes an integer key with no default BIGSERIAL (PostgreSQL) or
+    AUTO_INCREMENT (MySQL, MariaDB); a SnowIdType key is never one, however declared."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.schema import CreateTable
+
+    made = make_url(f"{dialect}://").get_dialect()()  # no driver or server needed
+    for table in _keys_without_a_default():
+        ddl = str(CreateTable(table).compile(dialect=made)).upper()
+        assert "BIGINT NOT NULL" in ddl, (table.name, ddl)
+        for word in ("SERIAL", "AUTO_INCREMENT", "AUTOINCREMENT", "IDENTITY", "NEXTVAL"):
+            assert word not in ddl, (table.name, ddl)
+        assert table.autoincrement_column is None
+        assert table.c.id.autoincrement is False
+
+
+@pytest.mark.parametrize("asked", [True, "ignore_fk"])
+def test_asking_a_snowidtype_column_for_autoincrement_is_refused(asked: object) -> None:
+    from sqlalchemy.exc import ArgumentError
+
+    with pytest.raises(ArgumentError) as caught:
+        Column("id", SnowIdType, primary_key=True, autoincrement=asked)  # type: ignore[arg-type]
+    assert f"a SnowIdType column cannot be autoincrement={asked!r}" in str(caught.value)
+    assert "November 2010" in str(caught.value)
+
+
+def test_a_key_without_a_default_is_not_filled_by_the_database(engine: Engine) -> None:
+    """A table made by ``create_all`` from a key with no default: an INSERT without an id
+    fails, rather than storing 1, 2, 3 (ids that read as November 2010)."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import DBAPIError
+
+    name = unique_name()
+    metadata = MetaData()
+    Table(name, metadata, Column("id", SnowIdType, primary_key=True), Column("note", String(9)))
+    metadata.create_all(engine)
+    try:
+        with engine.begin() as conn:
+            if engine.dialect.name == "mysql":  # the server's default; without it 0 is stored
+                conn.execute(text("SET SESSION sql_mode = 'STRICT_TRANS_TABLES'"))
+            with pytest.raises(DBAPIError):
+                conn.execute(text(f"INSERT INTO {name} (note) VALUES ('raw')"))
+        with engine.connect() as conn:
+            assert conn.execute(text(f"SELECT count(*) FROM {name}")).scalar() == 0
+    finally:
+        metadata.drop_all(engine)
+
+
 def test_render_item_names_snowidtype_with_its_import_and_leaves_other_items_to_alembic() -> None:
     """The Alembic hook without Alembic: what tests/integrations/test_alembic.py runs for real."""
     context = SimpleNamespace(imports=set())

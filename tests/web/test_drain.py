@@ -17,6 +17,7 @@ import logging
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -32,9 +33,9 @@ import uvicorn
 from snowid import SnowId
 from snowid.cli._serve import _server_class, _supervisor_class
 from snowid.errors import StoreUnreachableError
-from snowid.web import _drain
+from snowid.web import IdService, Settings, _drain, create_app
 from snowid.web._drain import Drain, failed_workers, release_failed
-from tests.support.web import fixed_identity_service, free_port
+from tests.support.web import fixed_identity_service, free_port, serving
 
 Signal = tuple[int, float]
 
@@ -269,6 +270,88 @@ def test_the_workers_parent_passes_the_stop_signal_on_at_once() -> None:
             signal.signal(signum, handler)
 
 
+# --- Connection: close while draining (issue 25 §3) -----------------------------------------
+
+
+class KeptAlive:
+    """One HTTP/1.1 connection kept open across requests, as a client's pool keeps it."""
+
+    def __init__(self, base: str) -> None:
+        host, _, port = base.removeprefix("http://").partition(":")
+        self.sock = socket.create_connection((host, int(port)), timeout=10)
+        self.pending = b""
+
+    def ask(self, method: str, target: str) -> dict[str, str]:
+        """Send one request on this connection; its answer's status and headers (lower-case
+        names; the body is read and dropped)."""
+        request = f"{method} {target} HTTP/1.1\r\nHost: test\r\nContent-Length: 0\r\n\r\n"
+        self.sock.sendall(request.encode())
+        while b"\r\n\r\n" not in self.pending:
+            self.pending += self._read()
+        head, _, self.pending = self.pending.partition(b"\r\n\r\n")
+        status, *lines = head.decode("latin-1").split("\r\n")
+        headers = {":status": status.split()[1]}
+        headers.update(
+            (k.strip().lower(), v.strip()) for k, _, v in (h.partition(":") for h in lines)
+        )
+        while len(self.pending) < int(headers["content-length"]):
+            self.pending += self._read()
+        self.pending = self.pending[int(headers["content-length"]) :]
+        return headers
+
+    def closed_by_server(self) -> bool:
+        """Whether the server closed this connection (end of stream, nothing more sent)."""
+        return self.pending == b"" and self._read() == b""
+
+    def _read(self) -> bytes:
+        return self.sock.recv(65536)  # b"" at the end of the stream; 10 s at most
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+@pytest.fixture
+def drained_server() -> Iterator[tuple[str, IdService]]:
+    """A server in this process (uvicorn in a thread) whose service the test puts into its
+    drain by hand, as the first SIGTERM does (``Drain._on_signal``)."""
+    service = fixed_identity_service(3, 4)
+    with serving(create_app(Settings(), service=service)) as base:
+        yield base, service
+
+
+@pytest.mark.parametrize(
+    ("method", "target"),
+    [("POST", "/api/ids?count=2"), ("GET", "/readyz"), ("GET", "/api/decode/4194439168")],
+)
+def test_during_the_drain_a_kept_alive_connection_is_told_to_close_and_closed(
+    drained_server: tuple[str, IdService], method: str, target: str
+) -> None:
+    """Issue 25 §3: before the drain a kept-alive connection serves request after request;
+    from the drain's start the next answer on it says ``Connection: close`` and the server
+    closes it (the raw ``/api/ids`` route and the Starlette routes alike), while the socket
+    still takes new connections, whose answers say the same. So a client's pool moves to
+    another process during the drain, not with a reset when the socket closes."""
+    base, service = drained_server
+    kept = KeptAlive(base)
+    try:
+        for _ in range(2):
+            before = kept.ask(method, target)
+            assert "connection" not in before, before
+        service.draining = True
+        during = kept.ask(method, target)
+        assert during[":status"] == ("503" if target == "/readyz" else "200"), during
+        assert during["connection"] == "close"
+        assert kept.closed_by_server()
+    finally:
+        kept.close()
+    fresh = KeptAlive(base)  # the socket is still open for the drain
+    try:
+        assert fresh.ask(method, target)["connection"] == "close"
+        assert fresh.closed_by_server()
+    finally:
+        fresh.close()
+
+
 # --- end to end: a real `snowid serve` on a PostgreSQL lease, stopped under load ------------
 
 STARTED = re.compile(r"process (\d+) on http://\S+ holds datacenter (\d+), machine (\d+)")
@@ -302,6 +385,27 @@ def _load(
             time.sleep(0.02)
 
 
+def _kept_alive(
+    url: str, answers: list[tuple[float, int | str, bool]], until: threading.Event
+) -> None:
+    """Requests on one kept-alive connection (httpx's pool reuses it) until ``until`` is
+    set: (sent, status or "refused"/"error", whether the answer said Connection: close)."""
+    with httpx.Client(timeout=10) as client:
+        while not until.is_set():
+            sent = time.monotonic()
+            try:
+                response = client.post(url + "/api/ids?count=5")
+            except httpx.ConnectError:
+                answers.append((sent, "refused", False))
+                time.sleep(0.02)
+                continue
+            except httpx.TransportError:
+                answers.append((sent, "error", False))
+                continue
+            closing = response.headers.get("connection") == "close"
+            answers.append((sent, response.status_code, closing))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("workers", [1, 2])
 def test_serve_drains_through_sigterm_under_load(tmp_path: Path, workers: int) -> None:
@@ -331,8 +435,10 @@ def test_serve_drains_through_sigterm_under_load(tmp_path: Path, workers: int) -
         ids: list[str] = []
         ready: list[Answer] = []
         issued: list[list[Answer]] = [[] for _ in range(3)]
+        kept: list[tuple[float, int | str, bool]] = []
         threads = [
             threading.Thread(target=_load, args=(base, "/readyz", ready, [], stop)),
+            threading.Thread(target=_kept_alive, args=(base, kept, stop)),
             *(
                 threading.Thread(target=_load, args=(base, "/api/ids?count=50", got, ids, stop))
                 for got in issued
@@ -378,6 +484,11 @@ def test_serve_drains_through_sigterm_under_load(tmp_path: Path, workers: int) -
         assert all(s in (200, "refused", "error") for got in issued for _, _, s in got), issued
         assert all(s in (200, 503, "refused", "error") for _, _, s in ready), ready
         assert all(isinstance(s, int) for _, done, s in answers if done < sent + DRAIN_S)
+        # issue 25 §3: a kept-alive connection is told to close during the drain, not before
+        assert not any(closing for start, _, closing in kept if start < sent - 0.1), kept
+        late = [c for start, status, c in kept if start > first_503 + 0.5 and status == 200]
+        assert late, kept  # answered during the drain, each on a new connection
+        assert all(late), kept
 
         # every id unique, from the identities the log names
         assert len(ids) == len(set(ids)) > 0

@@ -234,6 +234,22 @@ def test_with_tokens_every_refusal_is_the_starlette_routes(
     assert_same_answer(fast, call(token_pair.routed, method, target, headers))
 
 
+@pytest.mark.parametrize("target", ["/api/ids?count=3", "/api/ids?count=0"])
+def test_while_draining_both_routes_add_connection_close_alike(target: str) -> None:
+    """Issue 25 §3: during the drain the raw route's answer carries ``Connection: close``
+    as the Starlette route's does (an error's too), and neither does before."""
+    service = fixed_identity_service(2, 6)
+    pair = build_pair(Settings(), service)
+    before = call(pair.fast, "POST", target)
+    assert b"connection" not in [name for name, _ in before.headers]
+    service.draining = True
+    pair.handed.clear()
+    fast = call(pair.fast, "POST", target)
+    assert pair.handed == ([] if target.endswith("=3") else ["POST /api/ids"])
+    assert (b"connection", b"close") in fast.headers
+    assert_same_answer(fast, call(pair.routed, "POST", target))
+
+
 def test_a_missing_token_gets_the_401_with_its_challenge(token_pair: Pair) -> None:
     answer = call(token_pair.fast, "POST", "/api/ids?count=1")
     assert answer.status == 401

@@ -34,8 +34,11 @@ LISTENING = re.compile(r"process \d+ on (http://\S+) holds")
         (["--port", "70000"], "port 70000 is out of range"),
         (["--max-count", "0"], "max_count 0 is out of range"),
         (["--lease", "ftp://x"], "cannot be used"),
-        (["--drain-seconds", "soon"], "drain_seconds soon is not a whole number"),
+        # issue 25 §3: a number of seconds, not "a whole number" (3.0 and 2.5 are read)
+        (["--drain-seconds", "soon"], "drain_seconds soon is not a number of seconds"),
+        (["--drain-seconds", "1e3"], "drain_seconds 1e3 is not a number of seconds"),
         (["--drain-seconds", "3601"], "drain_seconds 3601 is out of range 0..600"),
+        (["--drain-seconds", "-0.5"], "drain_seconds -0.5 is out of range 0..600"),
     ],
 )
 def test_serve_refuses_bad_settings_before_starting(

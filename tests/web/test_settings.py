@@ -18,6 +18,7 @@ from snowid.errors import (
     ForwardedIpsError,
     NotABooleanError,
     NotAnIntegerError,
+    NotSecondsError,
     OutOfRangeError,
 )
 from snowid.web import Settings
@@ -149,19 +150,19 @@ def test_every_serve_flag_has_its_variable_and_the_docs_name_them() -> None:
             "SNOWID_CLOCK_BACK logical cannot be used: the logical policy needs its bound",
         ),
         (
-            {"SNOWID_DRAIN_SECONDS": "2.5"},
-            NotAnIntegerError,
-            "SNOWID_DRAIN_SECONDS 2.5 is not a whole number",
+            {"SNOWID_DRAIN_SECONDS": "soon"},
+            NotSecondsError,
+            "SNOWID_DRAIN_SECONDS soon is not a number of seconds; give a decimal number",
         ),
-        (
+        (  # issue 25 §3: the range names the variable set, as the other readers do
             {"SNOWID_DRAIN_SECONDS": "601"},
             OutOfRangeError,
-            "drain_seconds 601 is out of range 0..600",
+            "SNOWID_DRAIN_SECONDS 601 is out of range 0..600",
         ),
         (
             {"SNOWID_DRAIN_SECONDS": "-1"},
             OutOfRangeError,
-            "drain_seconds -1 is out of range 0..600",
+            "SNOWID_DRAIN_SECONDS -1 is out of range 0..600",
         ),
     ],
 )
@@ -171,6 +172,22 @@ def test_a_bad_variable_is_a_specific_error_naming_it(
     with pytest.raises(error) as caught:
         Settings.from_env(env)
     assert words in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("given", "seconds", "written"),
+    [("3.0", 3.0, "3"), ("2.5", 2.5, "2.5"), (" 7 ", 7.0, "7"), (".5", 0.5, "0.5"), ("0", 0, "0")],
+)
+def test_drain_seconds_is_a_decimal_number_of_seconds(
+    given: str, seconds: float, written: str
+) -> None:
+    """Issue 25 §3: ``--drain-seconds 3.0`` was refused as "not a whole number". The flag
+    and the variable take a decimal number; each worker reads back what was written."""
+    from_flag = settings_from(serve_args("--drain-seconds", given))
+    from_env = Settings.from_env({"SNOWID_DRAIN_SECONDS": given})
+    assert from_flag.drain_seconds == from_env.drain_seconds == seconds
+    assert from_flag.environment()["SNOWID_DRAIN_SECONDS"] == written
+    assert Settings.from_env(from_flag.environment()) == from_flag
 
 
 def test_blank_variables_are_unset_but_a_blank_flag_is_refused() -> None:

@@ -73,8 +73,9 @@ FLAGS: dict[str, tuple[str, str | None, str]] = {
     "drain_seconds": (
         "--drain-seconds",
         "S",
-        "on SIGTERM/SIGINT, seconds the socket stays open with /readyz answering 503"
-        " before the server stops",
+        "on SIGTERM/SIGINT, seconds (such as 5 or 2.5, at most 600) the socket stays open"
+        " with /readyz answering 503 and every answer saying Connection: close, before the"
+        " server stops",
     ),
 }
 _NO_DEFAULT = {

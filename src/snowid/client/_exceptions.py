@@ -93,7 +93,10 @@ class ServiceRefusedError(ServiceError):
     ``service_message`` (both empty when the answer was not the service's error JSON)."""
 
     code = "service_refused"
-    _shown: ClassVar[frozenset[str]] = frozenset({"service_code", "service_message"})
+    _shown: ClassVar[frozenset[str]] = frozenset({"service_code"})
+    # The service's own sentence, often the fix ("send the header Authorization: Bearer
+    # <token>"): shown whole, not cut at a value's 40 characters.
+    _whole: ClassVar[frozenset[str]] = frozenset({"service_message"})
     status: int
     service_code: str = ""
     service_message: str = ""

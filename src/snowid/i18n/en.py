@@ -301,6 +301,9 @@ MESSAGES: dict[str, str] = {
         " store; the reason is logged above; it stays held until its grant runs out"
     ),
     "address_unavailable": "cannot listen on {host} port {port}: {reason}",
+    "not_seconds": (
+        "{field} {value} is not a number of seconds; give a decimal number such as 5 or 2.5"
+    ),
     "not_a_boolean": (
         "{field} {value} is not a yes/no value; allowed: 1, true, yes, on or 0, false, no, off"
     ),
@@ -672,6 +675,11 @@ MESSAGES: dict[str, str] = {
     "django.made_at": "made at {time} (UTC)",
     "django.new_key": "a new id, drawn when this is saved",
     "drf.key_changed": "{value} cannot replace this row's id {current}: a saved row keeps its id",
+    "sqlalchemy.autoincrement": (
+        "a SnowIdType column cannot be autoincrement={given}: the database would number the"
+        " rows 1, 2, 3..., which read as ids made in November 2010; its ids come from snowid"
+        " (default=new_id)"
+    ),
     "invalid_database_url": (
         "{field} {value} is not a PostgreSQL URL; use postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
     ),

@@ -320,6 +320,10 @@ MESSAGES: dict[str, str] = {
         " nguyên nhân được ghi ở phía trên; danh tính vẫn bị giữ cho đến khi quyền cấp hết hạn"
     ),
     "address_unavailable": "không thể lắng nghe trên {host} cổng {port}: {reason}",
+    "not_seconds": (
+        "{field} {value} không phải là số giây; hãy ghi một số thập phân, ví dụ 5 hoặc 2.5"
+        " (phần lẻ sau dấu chấm)"
+    ),
     "not_a_boolean": (
         "{field} {value} không phải là giá trị có/không; chỉ chấp nhận 1, true, yes, on hoặc"
         " 0, false, no, off"
@@ -720,6 +724,11 @@ MESSAGES: dict[str, str] = {
     "django.made_at": "tạo lúc {time} (giờ UTC)",
     "django.new_key": "mã mới, được cấp khi lưu",
     "drf.key_changed": "không thể đổi mã {current} của bản ghi này thành {value}: bản ghi đã lưu giữ nguyên mã",
+    "sqlalchemy.autoincrement": (
+        "cột kiểu SnowIdType không thể đặt autoincrement={given}: khi đó cơ sở dữ liệu sẽ tự"
+        " đánh số 1, 2, 3..., mà những số này đọc ra là ID tạo vào tháng 11 năm 2010; ID của"
+        " cột này phải do snowid cấp (default=new_id)"
+    ),
     "invalid_database_url": (
         "{field} {value} không phải là URL PostgreSQL; hãy dùng dạng"
         " postgresql://USER:PASSWORD@HOST:PORT/DATABASE"

@@ -34,10 +34,11 @@ __all__ = ["app_factory", "create_app"]
 class _App(Starlette):
     startup_error: SnowIdError | None = None  # set by the lifespan when it refuses to start
     fast_ids: Callable[[ASGIApp], ASGIApp] | None = None  # the raw /api/ids route, if on
+    draining: Callable[[], bool] = staticmethod(lambda: False)  # Connection: close while True
 
     def build_middleware_stack(self) -> ASGIApp:
         # Outside Starlette's own error middleware, so that a 500 gets the headers too.
-        stack = SecurityHeaders(super().build_middleware_stack())
+        stack = SecurityHeaders(super().build_middleware_stack(), self.draining)
         return stack if self.fast_ids is None else self.fast_ids(stack)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -135,6 +136,7 @@ def create_app(
     )
     # The usual POST /api/ids answered in front of it all, with the same headers.
     app.fast_ids = partial(FastIds, service=service, tokens=tokens, max_count=settings.max_count)
+    app.draining = lambda: service.draining  # every answer says Connection: close meanwhile
     # Starlette's own slash redirect writes the Host header into an absolute Location.
     app.router.redirect_slashes = False
     app.state.service = service

@@ -154,7 +154,7 @@ class Drain:
                 detect_lang(),
                 pid=os.getpid(),
                 signal=name,
-                seconds=self.seconds,
+                seconds=f"{self.seconds:g}",
             )
         )
         self._timer = self._loop.call_later(self.seconds, self._stop, frame)

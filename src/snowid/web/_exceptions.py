@@ -65,6 +65,13 @@ class NotABooleanError(InvalidValueError):
     code = "not_a_boolean"
 
 
+class NotSecondsError(InvalidValueError):
+    """A setting counted in seconds (``field``: its name, or its SNOWID_* variable) whose
+    ``value`` is not a decimal number (``5``, ``2.5``)."""
+
+    code = "not_seconds"
+
+
 @error_data
 class AuthTokenFileError(InvalidValueError, DriverDetail):
     """The bearer-token file ``value`` of ``snowid serve`` cannot be read (``reason``)."""

@@ -106,6 +106,10 @@ class FastIds:
             await self.app({**scope, FAILED: error}, receive, send)
             return
         body = ids_body(values)
-        headers = [(b"content-length", str(len(body)).encode()), *self._tail]
+        length = (b"content-length", str(len(body)).encode())
+        if self.service.draining:  # Connection: close too, as every answer of the drain
+            headers = with_security_headers(PATH, 200, [length, _JSON], closing=True)
+        else:
+            headers = [length, *self._tail]
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": body})

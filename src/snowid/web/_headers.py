@@ -13,11 +13,15 @@ even a 500 gets the headers. ``with_security_headers`` is the one rule: the raw
   timestamp (now), health, readiness and metrics.
 - ``Vary: Accept-Language, Cookie`` on every error: each one carries a message in the
   language the request negotiated (the pages set it themselves).
+- ``Connection: close`` on every answer while the process drains (``_drain``): a client
+  that keeps its connection open (a pool, a load balancer's upstream) opens its next one
+  elsewhere now, rather than sending a request on this one as the socket closes and
+  getting a reset. uvicorn closes the connection after such an answer.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -38,26 +42,35 @@ _ALWAYS: list[tuple[bytes, bytes]] = [
 ]
 _NO_STORE = [(b"cache-control", b"no-store")]
 _VARY = [(b"vary", b"Accept-Language, Cookie")]
+_CLOSE = [(b"connection", b"close")]
 
 
 def with_security_headers(
-    path: str, status: int, headers: Iterable[tuple[bytes, bytes]]
+    path: str, status: int, headers: Iterable[tuple[bytes, bytes]], *, closing: bool = False
 ) -> list[tuple[bytes, bytes]]:
     """``headers`` (an answer's own, kept first and in order) and those above after them,
-    for an answer of ``status`` to a request for ``path``."""
+    for an answer of ``status`` to a request for ``path``; ``closing``: the process drains."""
     out = [*headers, *_ALWAYS]
     if path in NO_STORE_PATHS:
         out += _NO_STORE
     if status >= 400 and not any(k == b"vary" for k, _ in out):
         out += _VARY
+    if closing and not any(k == b"connection" for k, _ in out):
+        out += _CLOSE
     return out
 
 
-class SecurityHeaders:
-    """Adds the headers above to every HTTP answer of ``app``."""
+def _never() -> bool:
+    return False
 
-    def __init__(self, app: ASGIApp) -> None:
+
+class SecurityHeaders:
+    """Adds the headers above to every HTTP answer of ``app``; ``draining`` says whether
+    the process drains now (``IdService.draining``)."""
+
+    def __init__(self, app: ASGIApp, draining: Callable[[], bool] = _never) -> None:
         self.app = app
+        self.draining = draining
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -68,7 +81,9 @@ class SecurityHeaders:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 own = message.get("headers", ())
-                message["headers"] = with_security_headers(path, message["status"], own)
+                message["headers"] = with_security_headers(
+                    path, message["status"], own, closing=self.draining()
+                )
             await send(message)
 
         await self.app(scope, receive, send_with_headers)

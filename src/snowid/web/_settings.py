@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import ClassVar
@@ -19,7 +20,12 @@ from snowid._exceptions import EmptyValueError, InvalidLeaseUrlError, OutOfRange
 from snowid.generate import DEFAULT_CLOCK_BACK, ClockBack
 from snowid.ids import to_int
 from snowid.lease import redact
-from snowid.web._exceptions import AuthTokenFileMissingError, ForwardedIpsError, NotABooleanError
+from snowid.web._exceptions import (
+    AuthTokenFileMissingError,
+    ForwardedIpsError,
+    NotABooleanError,
+    NotSecondsError,
+)
 
 __all__ = ["DEFAULT_MAX_COUNT", "Settings", "preflight"]
 
@@ -29,6 +35,7 @@ DEFAULT_MAX_COUNT = 4096
 _MAX_COUNT_LIMIT = 1_000_000
 _MAX_WORKERS = 1024  # one identity each at most: 32 datacenters x 32 machines
 _MAX_DRAIN_SECONDS = 600  # a load balancer notices in seconds; longer is a typo
+_DECIMAL = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)", re.ASCII)  # a sign: out of range
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 
@@ -47,6 +54,23 @@ def _flag(field: str, raw: object) -> bool:
     if text in _TRUE or text in _FALSE:
         return text in _TRUE
     raise NotABooleanError(field=field, value=str(raw))
+
+
+def _drain_seconds(field: str, raw: object) -> float:
+    """A decimal number of seconds (``5``, ``3.0``, ``2.5``) in 0..600: NotSecondsError or
+    OutOfRangeError naming ``field`` (the setting, or the variable) otherwise."""
+    if isinstance(raw, int | float) and not isinstance(raw, bool):
+        seconds = float(raw)
+    else:
+        text = str(raw).strip()
+        if not text:
+            raise EmptyValueError(field=field, value=str(raw))
+        if not _DECIMAL.fullmatch(text):
+            raise NotSecondsError(field=field, value=str(raw))
+        seconds = float(text)
+    if not 0 <= seconds <= _MAX_DRAIN_SECONDS:  # NaN fails this too
+        raise OutOfRangeError(field=field, value=raw, min=0, max=_MAX_DRAIN_SECONDS)
+    return seconds
 
 
 def _clock_back(field: str, raw: object) -> str:
@@ -81,7 +105,7 @@ _READERS: dict[str, Callable[[str, object], object]] = {
     "metrics_dir": _text,
     "forwarded_allow_ips": lambda field, raw: _check_proxies(field, _text(field, raw)),
     "clock_back": _clock_back,
-    "drain_seconds": to_int,
+    "drain_seconds": _drain_seconds,
 }
 
 
@@ -100,7 +124,8 @@ class Settings:
     ``clock_back`` is the generator's clock-back policy (``snowid.ClockBack``): ``raise``,
     ``ride:N`` (the default, ``ride:5``), ``wait:N`` or ``logical:N``.
     ``drain_seconds`` is how long a process keeps its socket open after the first
-    SIGTERM/SIGINT, answering ``/readyz`` with 503 meanwhile (``snowid.web._drain``).
+    SIGTERM/SIGINT, answering ``/readyz`` with 503 meanwhile (``snowid.web._drain``): a
+    decimal number of seconds, 0..600.
     """
 
     host: str = "127.0.0.1"
@@ -114,7 +139,7 @@ class Settings:
     metrics_dir: str | None = None
     forwarded_allow_ips: str | None = None
     clock_back: str = str(DEFAULT_CLOCK_BACK)
-    drain_seconds: int = 5
+    drain_seconds: float = 5
 
     ENVIRONMENT: ClassVar[Mapping[str, str]] = {
         "host": "SNOWID_HOST",
@@ -141,10 +166,7 @@ class Settings:
             raise OutOfRangeError(
                 field="max_count", value=self.max_count, min=1, max=_MAX_COUNT_LIMIT
             )
-        if not 0 <= self.drain_seconds <= _MAX_DRAIN_SECONDS:
-            raise OutOfRangeError(
-                field="drain_seconds", value=self.drain_seconds, min=0, max=_MAX_DRAIN_SECONDS
-            )
+        _drain_seconds("drain_seconds", self.drain_seconds)
         if self.auth_metrics and not self.auth_token_file:
             raise AuthTokenFileMissingError(field="auth_metrics", value=self.auth_metrics)
         if self.forwarded_allow_ips is not None:
@@ -194,6 +216,8 @@ class Settings:
                 continue
             if isinstance(value, bool):
                 value = "1" if value else "0"
+            elif isinstance(value, float):  # 5.0 as 5, 2.5 as 2.5, never 1e-05
+                value = f"{value:.6f}".rstrip("0").rstrip(".")
             out[self.ENVIRONMENT[item.name]] = str(value)
         return out
 

@@ -21,6 +21,15 @@ class OrderSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         fields = ("id", "customer", "parent_id", "note")
 
 
+class KeyedOrderSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    """Opts in to keys chosen by the client (issue 25 §3: read-only unless asked)."""
+
+    class Meta:
+        model = Order
+        fields = ("id", "customer", "parent_id", "note")
+        extra_kwargs = {"id": {"read_only": False}}  # noqa: RUF012 - DRF's Meta protocol
+
+
 class LabelSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
     class Meta:
         model = Label
@@ -43,6 +52,11 @@ class OrderViewSet(viewsets.ModelViewSet):  # type: ignore[type-arg]
     serializer_class = OrderSerializer
 
 
+class KeyedOrderViewSet(viewsets.ModelViewSet):  # type: ignore[type-arg]
+    queryset = Order.objects.all()
+    serializer_class = KeyedOrderSerializer
+
+
 class LabelViewSet(viewsets.ModelViewSet):  # type: ignore[type-arg]
     queryset = Label.objects.all()
     serializer_class = LabelSerializer
@@ -52,5 +66,6 @@ def routes() -> list[Any]:
     router = routers.DefaultRouter()
     router.register("customers", CustomerViewSet)
     router.register("orders", OrderViewSet)
+    router.register("keyed-orders", KeyedOrderViewSet, basename="keyed-order")
     router.register("labels", LabelViewSet)
     return list(router.urls)

@@ -89,10 +89,14 @@ class SnowIdKeyWidget(forms.Widget):  # type: ignore[misc]  # Django has no type
 class SnowIdFormField(forms.CharField):  # type: ignore[misc]  # Django has no types
     """A form field whose cleaned value is a ``SnowId`` (or None when left empty).
 
-    Takes the decimal digits (spaces around them are trimmed); anything else is a
+    Takes what the model field, pydantic and DRF take (an id, an int, or the decimal
+    digits alone: one tier of input, "lenient for programs"); anything else is a
     ``ValidationError`` carrying snowid's message (code: the snowid error's code), which
     names ``field_name`` (a model's ``SnowIdField`` passes its own name; a form field does
-    not know the name it is bound to, so a plain one says "ID").
+    not know the name it is bound to, so a plain one says "ID"). Digits with spaces around
+    them are refused as everywhere else (``contains_spaces``, which quotes the value so
+    the space shows), not trimmed; a box holding only spaces is left empty, as Django
+    reads every blank field.
     """
 
     widget = SnowIdWidget
@@ -100,6 +104,7 @@ class SnowIdFormField(forms.CharField):  # type: ignore[misc]  # Django has no t
     def __init__(self, *, field_name: str = "id", **kwargs: Any) -> None:
         self.field_name = field_name
         kwargs.setdefault("empty_value", None)
+        kwargs["strip"] = False  # " 42" is refused by to_snowid, with its own words
         for unused in ("max_length", "min_length"):  # set by the digits, not by callers
             kwargs.pop(unused, None)
         super().__init__(**kwargs)
@@ -113,8 +118,8 @@ class SnowIdFormField(forms.CharField):  # type: ignore[misc]  # Django has no t
         if not isinstance(value, str) and value is not None:
             text: Any = value  # an int or a float from a JSON body: to_snowid judges it
         else:
-            text = super().to_python(value)  # trims; empty is None
-            if text is None:
+            text = super().to_python(value)  # empty is None
+            if text is None or not text.strip():
                 return None
         try:
             return to_snowid(text, self.field_name)

@@ -39,11 +39,50 @@ def new_id() -> SnowId:
 
 
 def warm_up() -> None:
-    """Claim this process's identity now (``snowid.warm_up``), configured as ``new_id``
-    is: call it from an ``AppConfig.ready()`` so no request waits for the claim."""
+    """Claim this process's identity before the first request (``snowid.warm_up``),
+    configured as ``new_id`` is; call it from an ``AppConfig.ready()``.
+
+    ``ready()`` runs in every process that loads Django, each ``manage.py`` command
+    included (``makemigrations --check`` in CI, ``migrate``, ``shell``…), and most never
+    make an id. So while Django is still loading its apps this only arranges the claim
+    for when the process builds its request handler, which the servers do as they start
+    (runserver, and the WSGI and ASGI handlers that gunicorn, uvicorn, daphne or mod_wsgi
+    load) and other commands never do: a command that makes no id never reaches the lease
+    store, and one that does claims at its first id. Called later (a worker's start
+    hook, after a fork), it claims at once.
+    """
+    from django.apps import apps
+
+    if not apps.ready:
+        _claim_when_serving()
+        return
     if not started():
         _configure_from_settings()
     _warm_up()
+
+
+_WRAPPED = "_snowid_claims"
+
+
+def _claim_when_serving() -> None:
+    """Make Django's request handler claim the identity once it has loaded its middleware.
+
+    Django has no signal for "a handler was built"; ``BaseHandler.load_middleware`` is
+    what every handler (WSGI, ASGI, runserver's, the test client's) calls as it is made,
+    so it is wrapped, once, to call ``warm_up`` after doing what it did.
+    """
+    from django.core.handlers.base import BaseHandler
+
+    original = BaseHandler.load_middleware
+    if getattr(original, _WRAPPED, False):
+        return
+
+    def load_middleware(self: Any, is_async: bool = False) -> None:
+        original(self, is_async)
+        warm_up()  # the apps are ready by now: this claims (once per process)
+
+    setattr(load_middleware, _WRAPPED, True)
+    BaseHandler.load_middleware = load_middleware
 
 
 def _configure_from_settings() -> None:

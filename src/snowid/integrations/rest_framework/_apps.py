@@ -1,10 +1,17 @@
 """The Django app ``snowid.rest_framework``: ids of ``SnowIdField`` as strings in DRF.
 
-Its ``ready`` makes two registrations, both limited to SnowId-keyed fields so that every
+Its ``ready`` makes three registrations, all limited to SnowId-keyed fields so that every
 other serializer of the project is left as it was:
 
 - ``ModelSerializer.serializer_field_mapping`` (the table DRF looks model fields up in)
   maps ``SnowIdField`` to ``SnowIdSerializerField``: keys and id columns of models;
+- a ``SnowIdField`` primary key is read-only in a ``ModelSerializer`` (the id is drawn
+  when the row is made, as the admin's forms do): a client cannot choose the id of a new
+  row, which could be any number at all, one from another table or from the future. A
+  serializer opts in with ``extra_kwargs = {"id": {"read_only": False}}`` in its
+  ``Meta`` (or by declaring the field); the key is then optional on create and may be
+  sent again, not changed, on an update. DRF builds model fields in
+  ``build_standard_field``, which is wrapped, once, to add ``read_only`` for such a key;
 - ``PrimaryKeyRelatedField`` (the field DRF builds for a foreign key, and the one users
   declare) writes the key of a SnowId-keyed model as a string and reads it with snowid's
   messages. DRF has no registry for this, so its two methods are wrapped, once; for
@@ -47,8 +54,26 @@ def register() -> None:
     ModelSerializer.serializer_field_mapping[SnowIdField] = SnowIdSerializerField
     if getattr(PrimaryKeyRelatedField.to_representation, _WRAPPED, False):
         return
+    ModelSerializer.build_standard_field = _key_read_only(ModelSerializer.build_standard_field)
     PrimaryKeyRelatedField.to_representation = _as_string(PrimaryKeyRelatedField.to_representation)
     PrimaryKeyRelatedField.to_internal_value = _read_key(PrimaryKeyRelatedField.to_internal_value)
+
+
+def _key_read_only(
+    original: Callable[[Any, str, Any], tuple[Any, dict[str, Any]]],
+) -> Callable[[Any, str, Any], tuple[Any, dict[str, Any]]]:
+    def build_standard_field(self: Any, field_name: str, model_field: Any) -> Any:
+        field_class, kwargs = original(self, field_name, model_field)
+        from snowid.integrations.django import SnowIdField
+
+        if isinstance(model_field, SnowIdField) and model_field.primary_key:
+            # "required" stays False, so a serializer that opts in (read_only False
+            # in extra_kwargs) still lets a new row draw its own id when none is sent.
+            kwargs["read_only"] = True
+        return field_class, kwargs
+
+    setattr(build_standard_field, _WRAPPED, True)
+    return build_standard_field
 
 
 def _as_string(original: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:

@@ -17,10 +17,9 @@ __all__ = ["SnowIdSerializerField", "read_id"]
 def read_id(value: Any, field: str) -> SnowId:
     """``value`` as a SnowId, or a DRF ``ValidationError`` with snowid's message (a 400).
 
-    What the Django form field takes: digits (spaces around them trimmed) or an int.
+    What the model field, pydantic and the Django form field take: an int or the decimal
+    digits alone (``" 42"`` is refused with ``contains_spaces``, as everywhere else).
     """
-    if isinstance(value, str):
-        value = value.strip()
     try:
         return to_snowid(value, field)
     except InvalidValueError as error:
