@@ -29,8 +29,11 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     │   ├── InvalidEncodingError               text that is not a number in its base
     │   ├── InvalidDateTimeError               neither Unix ms nor ISO 8601
     │   ├── DigitGroupError                    digit groups irregular or ambiguous (1.000)
-    │   ├── NotAnIdOrLinkError                 pasted text that is no id, tweet or Discord link
+    │   ├── NotAnIdOrLinkError                 pasted text holding no id (``reason``: how far read)
+    │   │   └── InstagramShareLinkError        instagram.com/share/…: a token, not the post's code
+    │   ├── LayoutConflictError                a layout named that contradicts the pasted link
     │   ├── DuplicateParameterError            an HTTP query parameter given twice
+    │   ├── UnknownParameterError              an HTTP parameter the route does not read
     │   ├── InvalidTimeZoneError               the range page: a zone this host does not know
     │   ├── InvalidLeaseUrlError               a lease URL snowid cannot use (``reason`` says why)
     │   ├── MissingIdentityError               a Generator with no identity and no lease
@@ -159,8 +162,9 @@ from snowid._exceptions import (
     WrongTypeError,
 )
 from snowid._lazy import lazy_names as _lazy_names
+from snowid.ids._choice import LayoutConflictError
 from snowid.ids._groups import DigitGroupError
-from snowid.ids._pasted import NotAnIdOrLinkError
+from snowid.ids._pasted import InstagramShareLinkError, NotAnIdOrLinkError
 
 if TYPE_CHECKING:  # what mypy and IDEs see; at run time _LAZY loads these on first use
     from snowid.cli._exceptions import (
@@ -204,6 +208,7 @@ if TYPE_CHECKING:  # what mypy and IDEs see; at run time _LAZY loads these on fi
         MetricsDirError,
         NotABooleanError,
         NotSecondsError,
+        UnknownParameterError,
     )
 
 # The errors that live with a layer: name -> its module, imported when the name is first
@@ -241,6 +246,7 @@ _LAZY = {
     "SqlNameError": "snowid.integrations.sql",
     "SqlNoServerError": "snowid.integrations.sql",
     "SqlTableRequiredError": "snowid.integrations.sql",
+    "UnknownParameterError": "snowid.web._exceptions",
     "UnknownSqlEngineError": "snowid.integrations.sql",
 }
 
@@ -272,6 +278,7 @@ __all__ = [
     "ForwardedIpsError",
     "GeneratorError",
     "IdTooLargeError",
+    "InstagramShareLinkError",
     "InvalidDatabaseUrlError",
     "InvalidDateTimeError",
     "InvalidEncodingError",
@@ -282,6 +289,7 @@ __all__ = [
     "InvalidTimeZoneError",
     "InvalidTokenError",
     "InvalidValueError",
+    "LayoutConflictError",
     "LayoutReason",
     "LeaseError",
     "LeaseLostError",
@@ -333,6 +341,7 @@ __all__ = [
     "TimestampAfterEndError",
     "TimestampBeforeEpochError",
     "UnknownFieldError",
+    "UnknownParameterError",
     "UnknownSqlEngineError",
     "UnsupportedFileSystemError",
     "WrongTypeError",

@@ -23,7 +23,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def test_a_tweet_link_is_decoded_as_twitter(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--lang", "en", "decode", f"https://x.com/a/status/{TWEET}?s=1")
     assert code == 0
-    assert "Read as Twitter, the source the link names" in out
+    assert "Read as Twitter: the layout the link names." in out
     assert str(TWEET) in out
 
 
@@ -33,11 +33,12 @@ def test_a_discord_link_decodes_every_id_labelled(capsys: pytest.CaptureFixture[
     assert code == 0
     assert "kênh: 381886868708655104" in out
     assert "tin nhắn: 1000000000000000000" in out
+    assert out.index("tin nhắn:") < out.index("kênh:")  # the message leads (issue 25)
     code, out, _ = run(capsys, "decode", link, "--json")
     body = json.loads(out)
     assert body["source"] == "discord"
-    assert [item["label"] for item in body["ids"]] == ["channel", "message"]
-    assert body["ids"][1]["reading"] == decode(1000000000000000000, "discord").as_dict()
+    assert [item["label"] for item in body["ids"]] == ["message", "channel"]
+    assert body["ids"][0]["reading"] == decode(1000000000000000000, "discord").as_dict()
 
 
 def test_a_mention_json_is_the_decoded_object_with_its_source(
@@ -50,12 +51,15 @@ def test_a_mention_json_is_the_decoded_object_with_its_source(
     assert body["ids"][0]["reading"]["layout"] == "discord"
 
 
-def test_layout_overrides_the_links_source(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(
+def test_a_layout_against_the_links_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 25 §1 changed this on purpose: --layout used to win, reading a tweet's id as a
+    Discord id; now it exits 1 naming both."""
+    code, out, err = run(
         capsys, "decode", f"https://twitter.com/a/status/{TWEET}", "--layout", "discord", "--json"
     )
-    assert code == 0
-    assert json.loads(out)["layout"] == "discord"
+    assert (code, out) == (1, "")
+    assert "layout discord contradicts the pasted link" in err
+    assert "comes from Twitter" in err
 
 
 @pytest.mark.parametrize(
@@ -93,7 +97,8 @@ def test_the_other_arguments_take_digit_groups(capsys: pytest.CaptureFixture[str
         (["--lang", "en", "decode", "1.000"], "ambiguous"),
         (["--lang", "vi", "decode", "1,000"], "không rõ nghĩa"),
         (["--lang", "en", "decode", "12.34.567"], "'.'"),
-        (["--lang", "en", "decode", "https://example.com/x"], "paste an ID, or a tweet"),
+        (["--lang", "en", "decode", "https://example.com/x"], "is a link to example.com"),
+        (["--lang", "en", "decode", "hello"], "paste an ID, or a tweet"),
     ],
 )
 def test_unreadable_input_gets_a_specific_error(

@@ -21,31 +21,34 @@ LINKS = [
     (f"https://mobile.twitter.com/a/status/{TWEET}/photo/1", [(TWEET, "")], "twitter"),
     (f"https://www.twitter.com/i/web/status/{TWEET}", [(TWEET, "")], "twitter"),
     (f"https://x.com/i/web/status/{TWEET}#frag", [(TWEET, "")], "twitter"),
+    # A Discord message link: the message first (what the link is about), then its channel
+    # and server (issue 25 §2: the message's own time leads).
     (
         "https://discord.com/channels/81384788765712384/381886868708655104/1000000000000000000",
         [
-            (81384788765712384, "server"),
-            (381886868708655104, "channel"),
             (1000000000000000000, "message"),
+            (381886868708655104, "channel"),
+            (81384788765712384, "server"),
         ],
         "discord",
     ),
     (
         "https://ptb.discord.com/channels/1/2/3",
-        [(1, "server"), (2, "channel"), (3, "message")],
+        [(3, "message"), (2, "channel"), (1, "server")],
         "discord",
     ),
     (
         "https://canary.discord.com/channels/1/2/3/",
-        [(1, "server"), (2, "channel"), (3, "message")],
+        [(3, "message"), (2, "channel"), (1, "server")],
         "discord",
     ),
     (
         "https://discordapp.com/channels/1/2/3",
-        [(1, "server"), (2, "channel"), (3, "message")],
+        [(3, "message"), (2, "channel"), (1, "server")],
         "discord",
     ),
-    ("https://discord.com/channels/@me/22/33", [(22, "channel"), (33, "message")], "discord"),
+    ("https://discord.com/channels/@me/22/33", [(33, "message"), (22, "channel")], "discord"),
+    ("https://discord.com/channels/1/2", [(2, "channel"), (1, "server")], "discord"),
     ("<@175928847299117063>", [(175928847299117063, "user")], "discord"),
     ("<@!175928847299117063>", [(175928847299117063, "user")], "discord"),
     ("<#381886868708655104>", [(381886868708655104, "channel")], "discord"),
@@ -138,23 +141,35 @@ def test_the_ambiguity_message_reads_in_both_languages() -> None:
     assert "dấu thập phân" in caught.value.message("vi")
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "hello",
-        "https://example.com/status/123",
-        "https://mastodon.social/@a/123",  # too few digits for a Mastodon id
-        "https://discord.com/channels/1",
-        "https://www.instagram.com/p/has!bang/",
-        "<@abc>",
-        "12abc",
-    ],
-)
-def test_anything_else_gets_an_error_that_says_what_was_expected(text: str) -> None:
+@pytest.mark.parametrize("text", ["hello", "12abc", "example.com", "a link"])
+def test_text_that_is_no_link_gets_an_error_that_says_what_was_expected(text: str) -> None:
     with pytest.raises(NotAnIdOrLinkError) as caught:
         read_pasted(text)
+    assert caught.value.reason == "text"
     assert "paste an ID, or a tweet, Discord, Mastodon or Instagram link" in str(caught.value)
     assert "dán một ID" in caught.value.message("vi")
+
+
+# Issue 25 §2 changed these on purpose: a link is no longer answered "paste an ID or a link"
+# (which blames the visitor for pasting one); the error names what was recognised.
+@pytest.mark.parametrize(
+    ("text", "reason", "words"),
+    [
+        ("https://example.com/status/123", "site", "is a link to example.com, a site whose"),
+        ("https://mastodon.social/@a/123", "mastodon", "Mastodon's have 16 to 19 digits"),
+        ("https://discord.com/channels/1", "discord", "but not to a message or a channel"),
+        ("https://www.instagram.com/p/has!bang/", "instagram", "but not to a post"),
+        ("<@abc>", "mention", "looks like a Discord mention but holds no ID"),
+    ],
+)
+def test_a_link_holding_no_id_is_told_what_was_recognised(
+    text: str, reason: str, words: str
+) -> None:
+    with pytest.raises(NotAnIdOrLinkError) as caught:
+        read_pasted(text)
+    assert caught.value.reason == reason
+    assert words in str(caught.value)
+    assert "paste an ID" not in str(caught.value)
 
 
 @pytest.mark.parametrize("text", ["1 288 834 975 657", "1.288.834.975.657", "1,000"])

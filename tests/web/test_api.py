@@ -199,7 +199,13 @@ def test_decode_the_seed_id(client: httpx.Client) -> None:
     body = response.json()
     existing = breakdown(SnowId(int(SEED_ID))).as_dict()
     assert {key: body[key] for key in existing} == existing  # every Twitter key unchanged
-    assert set(body) - set(existing) == {"layout", "fields", "warnings"}
+    assert set(body) - set(existing) == {
+        "layout",
+        "fields",
+        "warnings",
+        "unix_seconds",
+        "discord_markup",
+    }
     assert body["layout"] == "twitter"
     assert body["fields"] == {"datacenter": 1, "machine": 1, "sequence": 0}
     assert (body["timestamp"], body["datacenter"], body["machine"], body["sequence"]) == (

@@ -161,6 +161,10 @@ HANDED_OPEN = [
     ("POST", "/api/ids?count=0&lang=vi", {}),
     ("POST", "/api/ids?count=2&lang=vi", {}),
     ("POST", "/api/ids?lang=en", {}),
+    ("POST", "/api/ids?COUNT=5", {}),  # issue 25: an unknown parameter is the route's 400
+    ("POST", "/api/ids?count=2&bogus=1", {}),
+    ("POST", "/api/ids", {"Content-Type": "application/x-www-form-urlencoded"}),  # a form
+    ("POST", "/api/ids?count=2", {"Content-Type": "multipart/form-data; boundary=x"}),
     ("GET", "/api/ids?count=1", {}),
     ("PUT", "/api/ids", {}),
     ("HEAD", "/api/ids", {}),

@@ -39,22 +39,25 @@ def test_a_tweet_link_is_read_as_twitter(client: TestClient) -> None:
 
 
 def test_a_discord_link_gives_every_id_labelled_in_discords_layout(client: TestClient) -> None:
+    """The message first (issue 25 §2: its own time leads), then its channel and server."""
     body = client.get("/api/decode", params={"text": DISCORD_LINK}).json()
     assert (body["layout"], body["layout_from"]) == ("discord", "link")
-    assert [item["label"] for item in body["ids"]] == ["server", "channel", "message"]
+    assert [item["label"] for item in body["ids"]] == ["message", "channel", "server"]
     assert [item["reading"]["layout"] for item in body["ids"]] == ["discord"] * 3
-    assert body["ids"][0]["reading"]["id"] == "81384788765712384"
+    assert body["ids"][0]["reading"]["id"] == "1000000000000000000"
 
 
-def test_the_layout_asked_for_wins_over_the_links(client: TestClient) -> None:
-    body = client.get(
+def test_a_layout_asked_for_against_the_link_is_refused(client: TestClient) -> None:
+    """Issue 25 §1 changed this on purpose: the layout asked for used to win, reading a
+    Discord mention's id as a tweet's; now it is a 400 naming both."""
+    response = client.get(
         "/api/decode", params={"text": "<@175928847299117063>", "layout": "twitter"}
-    ).json()
-    assert (body["source"], body["layout"], body["layout_from"]) == (
-        "discord",
-        "twitter",
-        "request",
     )
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "layout_conflict"
+    assert "Layout twitter contradicts the pasted link" in error["message"]
+    assert "comes from Discord" in error["message"]
 
 
 def test_a_bare_grouped_number_keeps_the_default_layout(client: TestClient) -> None:
@@ -111,13 +114,14 @@ def test_the_path_form_still_takes_no_digit_groups(client: TestClient) -> None:
 def test_a_pasted_discord_link_shows_its_ids_labelled_and_the_layout_chosen(
     client: TestClient,
 ) -> None:
+    """Issue 25 §2: the message is the result; its server and channel follow, labelled."""
     en = client.get("/decode", params={"id": DISCORD_LINK, "lang": "en"}).text
     assert "Read as Discord: the layout the link names." in en
-    assert '<span class="id-label">server</span> 81384788765712384' in en
-    assert '<span class="id-label">message</span> 1000000000000000000' in en
+    assert '<span id="out-id" class="id mono">1000000000000000000</span>' in en
+    assert '<span class="id-label">server</span> <a class="mono"' in en
     vi = client.get("/decode", params={"id": DISCORD_LINK, "lang": "vi"}).text
     assert "Đọc theo bố cục Discord" in vi
-    assert '<span class="id-label">tin nhắn</span> 1000000000000000000' in vi
+    assert '<span class="id-label">máy chủ</span>' in vi
 
 
 def test_a_pasted_tweet_link_is_read_and_its_plain_id_shown(client: TestClient) -> None:
@@ -152,9 +156,14 @@ def test_the_pages_compose_fields_take_digit_groups_too(client: TestClient) -> N
     assert "not a whole number" not in html
 
 
-def test_a_link_chosen_layout_can_be_changed_with_the_picker(client: TestClient) -> None:
+def test_a_layout_picked_against_a_mention_is_refused_and_stays_picked(
+    client: TestClient,
+) -> None:
+    """Issue 25 §1 changed this on purpose: the picker used to read the mention's id as a
+    tweet; now the layout field says why not, and the choice stays for the visitor to fix."""
     html = client.get(
         "/decode", params={"id": "<@175928847299117063>", "layout": "twitter", "lang": "en"}
     ).text
-    assert "the layout the link names" not in html
-    assert 'name="layout" value="twitter" checked>' in html
+    assert "contradicts the pasted link" in html
+    assert 'id="out-id"' not in html
+    assert 'name="layout" value="twitter" checked aria-invalid="true">' in html

@@ -22,6 +22,7 @@ from snowid.errors import (
     SignBitSetError,
 )
 from snowid.web._about import FAQ_KEYS, faq, faq_json_ld
+from snowid.web._box import read_page_ids
 from snowid.web._decoded_view import (
     LayoutOption,
     ReadingRow,
@@ -40,7 +41,6 @@ from snowid.web._view import (
     TableRow,
     TableView,
     bit_groups,
-    read_page_ids,
     relative_time,
     table_view,
     translator,

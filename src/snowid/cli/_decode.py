@@ -17,6 +17,7 @@ from snowid.i18n import translate, translate_field, translate_layout
 from snowid.ids import (
     Pasted,
     PastedId,
+    choose_layout,
     encode,
     get_layout,
     read_number,
@@ -35,10 +36,13 @@ def _decode_arguments(decoder: argparse.ArgumentParser) -> None:
         "id",
         help="an id in decimal (digit groups allowed: 1.288.834.975.657), 0x… hex, or in the"
         " base given by --from; or a tweet, Discord, Mastodon or Instagram link, or a Discord"
-        " mention, read in the layout the link names",
+        " mention or emoji, read in the layout the link names",
     )
     decoder.add_argument(
-        "--layout", default=None, help=_LAYOUT_HELP + "; default: the link's, else twitter"
+        "--layout",
+        default=None,
+        help=_LAYOUT_HELP + "; default: the link's, else twitter (a link is always read in"
+        " its own layout: another one named is refused)",
     )
     _add_from(decoder)
     decoder.add_argument("--json", action="store_true", help="print one JSON object")
@@ -94,12 +98,19 @@ def _decode(args: argparse.Namespace, lang: str) -> int:
         pasted = Pasted((PastedId(read_number(args.id, "id", args.base)),))
     else:
         pasted = read_pasted(args.id, lang)
-    layout = get_layout(args.layout or pasted.source or "twitter")
+    # A link reads in its own layout; --layout naming another is refused, naming both.
+    layout, _ = choose_layout(pasted, args.layout, text=args.id.strip(), field="layout")
     found = [(item.label, decode(item.value, layout)) for item in pasted.ids]
+    hint = pasted.time_hint(lang)
     if args.json:
-        print_json(_decode_json(pasted, found, lang))
+        data = _decode_json(pasted, found, lang)
+        print_json(
+            {**data, "time_hint": {**hint, "compose": _compose_command(hint)}} if hint else data
+        )
         return 0
-    blocks = []
+    blocks: list[list[str]] = []
+    if hint is not None:
+        blocks.append([str(hint["message"]), f"  {_compose_command(hint)}"])
     if pasted.source and args.layout is None:
         blocks.append(
             [translate("pasted.source", lang, layout=translate_layout(pasted.source, lang))]
@@ -111,10 +122,16 @@ def _decode(args: argparse.Namespace, lang: str) -> int:
     return 0
 
 
-def _decode_json(pasted: Pasted, found: list[tuple[str, Decoded]], lang: str) -> object:
+def _compose_command(hint: dict[str, object]) -> str:
+    """The command that composes a Twitter id at the time a number looks like."""
+    return f"snowid compose --timestamp {hint['timestamp']} --datacenter 0 --machine 0"
+
+
+def _decode_json(pasted: Pasted, found: list[tuple[str, Decoded]], lang: str) -> dict[str, object]:
     """One id as its object (the source a link named added); a link of several ids (a
-    Discord message) as ``{"source", "ids": [{"label", "reading"}]}``, as the HTTP API's
-    ``GET /api/decode?text=`` lists them."""
+    Discord message: the message first, then its channel and server) as ``{"source",
+    "ids": [{"label", "reading"}]}``, as the HTTP API's ``GET /api/decode?text=`` lists
+    them."""
     if len(found) == 1 and not found[0][0]:
         data = found[0][1].as_dict(lang)
         return {**data, "source": pasted.source} if pasted.source else data
@@ -135,6 +152,7 @@ def _decode_lines(decoded: Decoded, args: argparse.Namespace, lang: str) -> list
             "",
             *render_blocks(decoded.spec, decoded.segments, lang, colour=colour),
         ]
+    lines += ["", *_render_copies(decoded, lang)]
     lines += _render_warnings(decoded, lang)
     others = [r for r in readings(decoded.id) if r.spec != decoded.spec]
     if others:
@@ -157,6 +175,18 @@ def _render_fields(decoded: Decoded, lang: str) -> list[str]:
         (translate("cli.local", lang), local_text(decoded.datetime)),
     ]
     rows += [(translate_field(name, lang), str(value)) for name, value in decoded.fields.items()]
+    return aligned(rows)
+
+
+def _render_copies(decoded: Decoded, lang: str) -> list[str]:
+    """The time as the forms people copy it into other tools: Unix seconds, Discord's
+    markup and ISO 8601 (UTC, when a date holds it)."""
+    rows = [
+        (translate("cli.unix_seconds", lang), str(decoded.unix_seconds)),
+        (translate("cli.discord_markup", lang), decoded.discord_markup),
+    ]
+    if decoded.iso_utc is not None:
+        rows.append((translate("cli.iso", lang), decoded.iso_utc))
     return aligned(rows)
 
 

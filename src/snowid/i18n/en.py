@@ -12,6 +12,45 @@ MESSAGES: dict[str, str] = {
         "{field} {value} is not an ID snowid can read: paste an ID, or a tweet, Discord,"
         " Mastodon or Instagram link"
     ),
+    "not_an_id_or_link.site": (
+        "{field} {value} is a link to {site}, a site whose links hold no ID snowid reads;"
+        " it reads links to tweets, Discord messages, Mastodon posts and Instagram posts"
+    ),
+    "not_an_id_or_link.twitter": (
+        "{field} {value} is a link to {site}, but not to a tweet: a tweet's link holds"
+        " /status/ and the tweet's number, as in x.com/USER/status/NUMBER"
+    ),
+    "not_an_id_or_link.discord": (
+        "{field} {value} is a link to {site}, but not to a message or a channel: those read"
+        " discord.com/channels/SERVER/CHANNEL/MESSAGE (right-click a message, Copy Message"
+        " Link)"
+    ),
+    "not_an_id_or_link.instagram": (
+        "{field} {value} is a link to {site}, but not to a post: a post's link holds /p/,"
+        " /reel/ or /tv/ and the post's code, as in instagram.com/p/CODE/"
+    ),
+    "not_an_id_or_link.mastodon": (
+        "{field} {value} is a link to a post on {site}, but its number is not a Snowflake ID:"
+        " Mastodon's have 16 to 19 digits (posts from before Mastodon 2.0 were numbered one"
+        " by one and hold no time)"
+    ),
+    "not_an_id_or_link.mention": (
+        "{field} {value} looks like a Discord mention but holds no ID: snowid reads <@ID>,"
+        " <@!ID>, <#ID>, <@&ID>, <:name:ID> and <a:name:ID>"
+    ),
+    "instagram_share_link": (
+        "{field} {value} is an Instagram share link: what follows /share/ is a token that"
+        " leads to the post, not the post's code, so it holds no ID. Open the link and paste"
+        " the address it arrives at (instagram.com/p/… or /reel/…)"
+    ),
+    "layout_conflict": (
+        "{field} {value} contradicts the pasted link: {text} comes from {layout}, so its IDs"
+        " are {layout} IDs; choose {layout}, or let the link decide"
+    ),
+    "layout_conflict.list": (
+        "{text} comes from {layout}, but this list is read as {value} IDs: decode {layout}"
+        " links on their own, or in a list of their own"
+    ),
     "digit_groups": "{field} {value}: the digits are grouped by {separator} irregularly",
     "digit_groups.irregular": (
         "{field} {value}: the digit groups split by {separator} are not regular (1 to 3"
@@ -54,6 +93,13 @@ MESSAGES: dict[str, str] = {
     ),
     "duplicate_parameter": (
         "query parameter {parameter} is given {count} times ({value}); give it once"
+    ),
+    "unknown_parameter": (
+        "query parameter {parameter} ({value}) is not one this route reads; it takes: {allowed}"
+    ),
+    "unknown_parameter.form": (
+        "form field {parameter} ({value}) is not read: this route takes its parameters in the"
+        " query: {allowed}"
     ),
     "invalid_time_zone": (
         "{field} {value} is not a time zone this server knows; give UTC or a zone name such"
@@ -347,7 +393,12 @@ MESSAGES: dict[str, str] = {
     "pasted.message": "message",
     "pasted.user": "user",
     "pasted.role": "role",
-    "pasted.source": "Read as {layout}, the source the link names (--layout changes it).",
+    "pasted.emoji": "emoji",
+    "pasted.source": "Read as {layout}: the layout the link names.",
+    "pasted.time_hint": (
+        "{value} looks like a time, not an ID: as Unix milliseconds it is {datetime}."
+        " Compose an ID from it?"
+    ),
     # --- CLI ------------------------------------------------------------------
     "cli.error": "Error: {message}",
     "cli.output_failed": "cannot write the output: {reason}",
@@ -369,6 +420,9 @@ MESSAGES: dict[str, str] = {
     "cli.also": "Also a plausible time as: {readings} (snowid readings {id})",
     "cli.past_9999": "after year 9999 (Unix ms {timestamp})",
     "cli.warning": "Warning: {message}",
+    "cli.unix_seconds": "Unix seconds",
+    "cli.discord_markup": "Discord markup",
+    "cli.iso": "ISO 8601",
     "cli.no_readings": (
         "No built-in layout reads this number as a plausible time (not more than a day ahead)."
     ),

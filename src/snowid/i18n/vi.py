@@ -12,6 +12,46 @@ MESSAGES: dict[str, str] = {
         "{field} {value} không phải là ID mà snowid đọc được: hãy dán một ID, hoặc liên kết"
         " tweet, Discord, Mastodon hay Instagram"
     ),
+    "not_an_id_or_link.site": (
+        "{field} {value} là liên kết tới {site}, trang mà snowid không đọc ID từ liên kết;"
+        " snowid đọc liên kết tới tweet, tin nhắn Discord, bài đăng Mastodon và bài đăng"
+        " Instagram"
+    ),
+    "not_an_id_or_link.twitter": (
+        "{field} {value} là liên kết tới {site} nhưng không dẫn tới một tweet: liên kết của"
+        " tweet có /status/ và số của tweet, ví dụ x.com/TÊN/status/SỐ"
+    ),
+    "not_an_id_or_link.discord": (
+        "{field} {value} là liên kết tới {site} nhưng không dẫn tới tin nhắn hay kênh nào:"
+        " liên kết đó có dạng discord.com/channels/MÁY_CHỦ/KÊNH/TIN_NHẮN (nhấp chuột phải vào"
+        " tin nhắn, chọn Sao chép liên kết tin nhắn)"
+    ),
+    "not_an_id_or_link.instagram": (
+        "{field} {value} là liên kết tới {site} nhưng không dẫn tới bài đăng nào: liên kết bài"
+        " đăng có /p/, /reel/ hoặc /tv/ kèm mã bài đăng, ví dụ instagram.com/p/MÃ/"
+    ),
+    "not_an_id_or_link.mastodon": (
+        "{field} {value} là liên kết tới một bài đăng trên {site}, nhưng số của bài không phải"
+        " ID Snowflake: ID của Mastodon có 16 đến 19 chữ số (bài đăng từ trước Mastodon 2.0"
+        " được đánh số lần lượt, không chứa thời gian)"
+    ),
+    "not_an_id_or_link.mention": (
+        "{field} {value} trông như một lượt nhắc (mention) của Discord nhưng không chứa ID:"
+        " snowid đọc được <@ID>, <@!ID>, <#ID>, <@&ID>, <:tên:ID> và <a:tên:ID>"
+    ),
+    "instagram_share_link": (
+        "{field} {value} là liên kết chia sẻ của Instagram: phần sau /share/ là mã chia sẻ dẫn"
+        " tới bài đăng, không phải mã của bài đăng, nên không chứa ID. Hãy mở liên kết rồi dán"
+        " địa chỉ của trang vừa mở (instagram.com/p/… hoặc /reel/…)"
+    ),
+    "layout_conflict": (
+        "{field} {value} mâu thuẫn với liên kết đã dán: {text} đến từ {layout}, nên các ID"
+        " trong đó là ID {layout}; hãy chọn {layout}, hoặc để liên kết tự quyết định"
+    ),
+    "layout_conflict.list": (
+        "{text} đến từ {layout}, nhưng danh sách này đang được đọc theo ID {value}: hãy"
+        " giải mã liên kết {layout} riêng, hoặc trong một danh sách chỉ gồm liên kết {layout}"
+    ),
     "digit_groups": "{field} {value}: các nhóm chữ số tách bằng {separator} không đều",
     "digit_groups.irregular": (
         "{field} {value}: các nhóm chữ số tách bằng {separator} không đều (nhóm đầu 1 đến 3"
@@ -56,6 +96,14 @@ MESSAGES: dict[str, str] = {
     "duplicate_parameter": (
         "tham số truy vấn {parameter} xuất hiện {count} lần ({value}); mỗi tham số chỉ được"
         " ghi một lần"
+    ),
+    "unknown_parameter": (
+        "đường dẫn này không đọc tham số truy vấn {parameter} ({value}); các tham số được"
+        " nhận: {allowed}"
+    ),
+    "unknown_parameter.form": (
+        "trường biểu mẫu {parameter} ({value}) không được đọc: đường dẫn này chỉ nhận tham số"
+        " trong chuỗi truy vấn: {allowed}"
     ),
     "invalid_time_zone": (
         "{field} {value} không phải múi giờ mà máy chủ này biết; hãy chọn UTC hoặc tên một"
@@ -373,7 +421,12 @@ MESSAGES: dict[str, str] = {
     "pasted.message": "tin nhắn",
     "pasted.user": "người dùng",
     "pasted.role": "vai trò",
-    "pasted.source": "Đọc theo bố cục {layout}, nguồn mà liên kết cho biết (đổi bằng --layout).",
+    "pasted.emoji": "biểu tượng cảm xúc",
+    "pasted.source": "Đọc theo bố cục {layout}: bố cục mà liên kết cho biết.",
+    "pasted.time_hint": (
+        "{value} trông giống một thời điểm hơn là một ID: đọc theo mili giây Unix, đó là"
+        " {datetime}. Tạo ID từ thời điểm này?"
+    ),
     # --- dòng lệnh ------------------------------------------------------------
     "cli.error": "Lỗi: {message}",
     "cli.output_failed": "không ghi được kết quả ra: {reason}",
@@ -395,6 +448,9 @@ MESSAGES: dict[str, str] = {
     "cli.also": "Cũng cho thời gian hợp lý khi đọc theo: {readings} (snowid readings {id})",
     "cli.past_9999": "sau năm 9999 (mili giây Unix {timestamp})",
     "cli.warning": "Cảnh báo: {message}",
+    "cli.unix_seconds": "giây Unix",
+    "cli.discord_markup": "mã thời gian Discord",
+    "cli.iso": "ISO 8601",
     "cli.no_readings": (
         "Không bố cục có sẵn nào cho số này một thời gian hợp lý (không quá một ngày sau hiện tại)."
     ),

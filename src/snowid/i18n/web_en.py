@@ -44,15 +44,18 @@ MESSAGES: dict[str, str] = {
     # --- decode form -----------------------------------------------------------------
     "web.decode.heading": "Decode a Snowflake ID",
     "web.decode.intro": (
-        "Paste an ID in decimal or hexadecimal (0x…) to see its time and its fields: for a"
-        " Twitter ID the datacenter ID, machine ID and sequence; pick another layout for the IDs"
-        " of Discord, Instagram, Sonyflake or Mastodon. Several IDs, one per line (up to 100),"
+        "Paste an ID in decimal or hexadecimal (0x…), or a link or mention holding one: a"
+        " tweet, a Discord message, mention or emoji, a Mastodon or Instagram post. You see"
+        " its time and its fields: for a Twitter ID the datacenter ID, machine ID and"
+        " sequence. A link is read in its own layout; for a bare number pick the layout of"
+        " Discord, Instagram, Sonyflake or Mastodon. Several IDs, one per line (up to 100),"
         " are shown as a table."
     ),
     "web.label.id": "Snowflake ID",
     "web.hint.id": (
-        "A whole number, or hexadecimal after 0x; one ID per line. Twitter and Sonyflake IDs go"
-        " up to 9223372036854775807, Discord, Instagram and Mastodon IDs up to"
+        "A whole number, hexadecimal after 0x, or a link or mention (x.com/…/status/…,"
+        " discord.com/channels/…, <@…>, instagram.com/p/…); one per line. Twitter and Sonyflake"
+        " IDs go up to 9223372036854775807, Discord, Instagram and Mastodon IDs up to"
         " 18446744073709551615."
     ),
     # --- the result ------------------------------------------------------------------
@@ -311,11 +314,23 @@ MESSAGES: dict[str, str] = {
     "web.nav.range": "Time range",
     "web.label.layout": "Layout",
     "web.pasted.auto": "From the link (else Twitter)",
-    "web.pasted.source": (
-        "Read as {layout}: the layout the link names. Choose another layout above to read"
-        " it differently."
-    ),
+    "web.pasted.source": "Read as {layout}: the layout the link names.",
     "web.pasted.normalised": "Read as {value}.",
+    # --- issue 25: what visitors paste and copy ------------------------------------------
+    "web.pasted.compose_it": "Compose an ID at this time",
+    "web.pasted.lead": (
+        "The result is the {label} the link points to ({value}); the link's other IDs follow"
+        " under the time."
+    ),
+    "web.fix.link_layout": "Read it as {layout}",
+    "web.linked.intro": "The link also holds these IDs, each with its own time:",
+    "web.copies.heading": "Copy the time as",
+    "web.copies.unix_seconds": "Unix seconds",
+    "web.copies.unix_seconds_button": "Copy the time in Unix seconds",
+    "web.copies.discord": "Discord",
+    "web.copies.discord_button": "Copy the time as Discord timestamp markup",
+    "web.copies.iso": "ISO 8601",
+    "web.copies.iso_button": "Copy the time in ISO 8601",
     "web.hint.layout": (
         "How the 64 bits are divided. Twitter is the default; the others read the IDs those"
         " systems make."
@@ -500,7 +515,10 @@ MESSAGES: dict[str, str] = {
     "web.meaning.increment": "Goes up by one for each ID that process makes.",
     "web.meaning.shard": "The logical shard (database partition) the row belongs to.",
     "web.layout.legend": "Read the ID as",
-    "web.layout.remembered": "Your last choice, remembered in this browser.",
+    "web.layout.remembered": (
+        "Your last choice, remembered in this browser: it reads bare numbers; a link or"
+        " mention is always read in its own layout."
+    ),
     "web.readings.also": "As a Discord ID it would be from {time}:",
     "web.readings.more": "Other readings ({count})",
     # --- issue 19 §5, §7: errors a visitor can act on, the range's zone, the table, phones

@@ -44,16 +44,19 @@ MESSAGES: dict[str, str] = {
     # --- biểu mẫu giải mã ------------------------------------------------------------
     "web.decode.heading": "Giải mã ID Snowflake",
     "web.decode.intro": (
-        "Dán một ID ở dạng thập phân hoặc thập lục phân (0x…) để xem thời gian và các trường bên"
-        " trong: với ID của Twitter là mã trung tâm dữ liệu, mã máy và số thứ tự; chọn bố cục"
-        " khác để đọc ID của Discord, Instagram, Sonyflake hay Mastodon. Nhiều ID, mỗi ID một"
-        " dòng (tối đa 100), được hiển thị thành bảng."
+        "Dán một ID ở dạng thập phân hoặc thập lục phân (0x…), hoặc một liên kết hay lượt"
+        " nhắc có chứa ID: tweet, tin nhắn, lượt nhắc hay emoji của Discord, bài đăng Mastodon"
+        " hoặc Instagram. Bạn sẽ thấy thời gian và các trường bên trong: với ID của Twitter là"
+        " mã trung tâm dữ liệu, mã máy và số thứ tự. Liên kết được đọc theo bố cục của chính"
+        " nó; với số nhập trực tiếp, hãy chọn bố cục của Discord, Instagram, Sonyflake hay"
+        " Mastodon. Nhiều ID, mỗi ID một dòng (tối đa 100), được hiển thị thành bảng."
     ),
     "web.label.id": "ID Snowflake",
     "web.hint.id": (
-        "Một số nguyên, hoặc số thập lục phân sau 0x; mỗi dòng một ID. ID của Twitter và"
-        " Sonyflake tối đa là 9223372036854775807, ID của Discord, Instagram và Mastodon tối đa"
-        " là 18446744073709551615."
+        "Một số nguyên, số thập lục phân sau 0x, hoặc một liên kết hay lượt nhắc"
+        " (x.com/…/status/…, discord.com/channels/…, <@…>, instagram.com/p/…); mỗi dòng một"
+        " mục. ID của Twitter và Sonyflake tối đa là 9223372036854775807, ID của Discord,"
+        " Instagram và Mastodon tối đa là 18446744073709551615."
     ),
     # --- kết quả ---------------------------------------------------------------------
     "web.result.heading": "Kết quả",
@@ -319,11 +322,23 @@ MESSAGES: dict[str, str] = {
     "web.nav.range": "Khoảng thời gian",
     "web.label.layout": "Bố cục",
     "web.pasted.auto": "Theo liên kết (nếu không: Twitter)",
-    "web.pasted.source": (
-        "Đọc theo bố cục {layout}: bố cục mà liên kết cho biết. Chọn bố cục khác ở trên để"
-        " đọc theo cách khác."
-    ),
+    "web.pasted.source": "Đọc theo bố cục {layout}: bố cục mà liên kết cho biết.",
     "web.pasted.normalised": "Đã đọc thành {value}.",
+    # --- issue 25: những gì người xem dán vào và sao chép ra -----------------------------
+    "web.pasted.compose_it": "Tạo ID tại thời điểm này",
+    "web.pasted.lead": (
+        "Kết quả là {label} mà liên kết trỏ tới ({value}); các ID khác của liên kết nằm ngay"
+        " dưới thời gian."
+    ),
+    "web.fix.link_layout": "Đọc theo {layout}",
+    "web.linked.intro": "Liên kết này còn chứa các ID sau, mỗi ID có thời điểm riêng:",
+    "web.copies.heading": "Sao chép thời gian dạng",
+    "web.copies.unix_seconds": "Giây Unix",
+    "web.copies.unix_seconds_button": "Sao chép thời gian tính bằng giây Unix",
+    "web.copies.discord": "Discord",
+    "web.copies.discord_button": "Sao chép thời gian dưới dạng mã thời gian của Discord",
+    "web.copies.iso": "ISO 8601",
+    "web.copies.iso_button": "Sao chép thời gian theo định dạng ISO 8601",
     "web.hint.layout": (
         "Cách chia 64 bit. Mặc định là Twitter; các bố cục khác dùng để đọc ID do những hệ"
         " thống đó tạo ra."
@@ -519,7 +534,10 @@ MESSAGES: dict[str, str] = {
     "web.meaning.increment": "Tăng thêm một với mỗi ID mà tiến trình đó tạo ra.",
     "web.meaning.shard": "Phân mảnh logic (một phần của cơ sở dữ liệu) chứa dòng dữ liệu.",
     "web.layout.legend": "Đọc ID theo bố cục",
-    "web.layout.remembered": "Lựa chọn lần trước của bạn, được trình duyệt này ghi nhớ.",
+    "web.layout.remembered": (
+        "Lựa chọn lần trước của bạn, được trình duyệt này ghi nhớ: áp dụng cho số nhập trực"
+        " tiếp; liên kết hay lượt nhắc luôn được đọc theo bố cục của chính nó."
+    ),
     "web.readings.also": "Nếu là ID Discord, số này có từ {time}:",
     "web.readings.more": "Các cách đọc khác ({count})",
     # --- issue 19 §5, §7: lỗi kèm cách sửa, múi giờ của khoảng, bảng, điện thoại

@@ -11,8 +11,10 @@ reads a whole number given as text (surrounding white space and ``_`` separators
 allowed) and names the field in its error; ``read_compose_fields`` reads the four compose
 fields (a blank timestamp is now, a blank sequence is 0), every bad field reported on its
 own; ``read_id`` reads an id typed or pasted; ``read_pasted`` the ids in what is pasted
-into a decoder (an id as written, or a tweet, Discord, Mastodon or Instagram link, the
-layout it names); ``read_people_int``/``read_people_time`` a number or time as typed,
+into a decoder (an id as written, or a tweet, Discord, Mastodon or Instagram link or a
+Discord mention, the layout it names, and whether a bare number looks like a time in ms),
+and ``choose_layout`` the layout to read them in (the link's; one named that contradicts
+it is a LayoutConflictError); ``read_people_int``/``read_people_time`` a number or time as typed,
 digit groups allowed (``1.288.834.975.657``); ``read_number`` a number as typed (decimal,
 ``0x…`` hex, or text in a named base) and ``parse_time`` a time as typed (Unix ms or ISO
 8601); ``display_value`` shows a value back as snowid's messages do.
@@ -33,6 +35,7 @@ from snowid._exceptions import display_value
 from snowid._isotime import iso_ms
 from snowid.ids._bigint import as_bigint, bigint_ranges, from_bigint
 from snowid.ids._builtins import LAYOUTS, builtin_layout, get_layout, layout_info
+from snowid.ids._choice import ChosenBy, LayoutConflictError, choose_layout
 from snowid.ids._clock import SYSTEM_CLOCK, Clock, SystemClock, wall_lead_ms
 from snowid.ids._convert import to_snowid
 from snowid.ids._decode import BEFORE_FIRST_SNOWFLAKE, IN_THE_FUTURE, INSTAGRAM_BIGINT
@@ -50,7 +53,15 @@ from snowid.ids._fields import (
 from snowid.ids._groups import GROUP_MARKS, DigitGroupError
 from snowid.ids._layout import TWITTER, Layout, TwitterLayout
 from snowid.ids._parse import parse_time, strict_int, to_int, wrong_type
-from snowid.ids._pasted import NotAnIdOrLinkError, Pasted, PastedId, read_pasted
+from snowid.ids._pasted import (
+    MS_TIME_FIRST,
+    MS_TIME_LAST,
+    InstagramShareLinkError,
+    NotAnIdOrLinkError,
+    Pasted,
+    PastedId,
+    read_pasted,
+)
 from snowid.ids._snowid import SnowId
 from snowid.ids._timerange import id_range
 from snowid.ids._validate import MAX_EXACT_MS
@@ -63,12 +74,17 @@ __all__ = [
     "IN_THE_FUTURE",
     "LAYOUTS",
     "MAX_EXACT_MS",
+    "MS_TIME_FIRST",
+    "MS_TIME_LAST",
     "SYSTEM_CLOCK",
     "TWITTER",
+    "ChosenBy",
     "Clock",
     "ComposeFields",
     "DigitGroupError",
+    "InstagramShareLinkError",
     "Layout",
+    "LayoutConflictError",
     "NotAnIdOrLinkError",
     "Pasted",
     "PastedId",
@@ -78,6 +94,7 @@ __all__ = [
     "as_bigint",
     "bigint_ranges",
     "builtin_layout",
+    "choose_layout",
     "display_value",
     "encode",
     "first_error",

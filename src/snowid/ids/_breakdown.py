@@ -127,6 +127,17 @@ class Decoded:
         return iso_ms(self.timestamp)
 
     @property
+    def unix_seconds(self) -> int:
+        """The time in whole Unix seconds (rounded down): what many tools and sites take."""
+        return self.timestamp // 1000
+
+    @property
+    def discord_markup(self) -> str:
+        """Discord's timestamp markup of the time, ``<t:SECONDS:F>``: a Discord message
+        containing it shows the date and time in each reader's own zone and language."""
+        return f"<t:{self.unix_seconds}:F>"
+
+    @property
     def raw(self) -> tuple[int, ...]:
         """Every field's raw value, the time first as ticks since the epoch: what
         ``Layout.split`` gave when the id was decoded (the views start from these, so an id
@@ -162,12 +173,16 @@ class Decoded:
 
     def as_dict(self, lang: str = "en") -> dict[str, object]:
         """The JSON object of the HTTP API and ``snowid decode --json``: 64-bit values as
-        decimal strings; for a Twitter id, also every key of its ``Breakdown.as_dict()``."""
+        decimal strings; the time as Unix ms (``timestamp``), ISO 8601 (``datetime``), Unix
+        seconds and Discord's markup; for a Twitter id, also every key of its
+        ``Breakdown.as_dict()``."""
         data: dict[str, object] = {
             "id": str(self.id),
             "layout": self.layout,
             "timestamp": self.timestamp,
             "datetime": self.iso_utc,
+            "unix_seconds": self.unix_seconds,
+            "discord_markup": self.discord_markup,
             "fields": dict(self.fields),
             "warnings": self.messages(lang),
         }

@@ -14,6 +14,7 @@ from starlette.routing import BaseRoute, Match, Mount
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from snowid import SYSTEM_CLOCK, Clock
 from snowid._exceptions import SnowIdError
 from snowid.i18n import detect_lang, translate
 from snowid.web import _log_start, api, pages
@@ -56,8 +57,15 @@ class _App(Starlette):
         await super().__call__(scope, receive, one_line)
 
 
-def create_app(settings: Settings | None = None, *, service: IdService | None = None) -> Starlette:
-    """The app; ``service`` defaults to a generator on ``open_lease(settings.lease_url)``.
+def create_app(
+    settings: Settings | None = None,
+    *,
+    service: IdService | None = None,
+    clock: Clock = SYSTEM_CLOCK,
+) -> Starlette:
+    """The app; ``service`` defaults to a generator on ``open_lease(settings.lease_url)``;
+    ``clock`` says what now is to the pages and the decoding API (relative times, the
+    "in the future" warning), not to the generator, which has its own.
 
     Raises AuthTokenFileError when ``settings.auth_token_file`` cannot be used.
     """
@@ -115,8 +123,8 @@ def create_app(settings: Settings | None = None, *, service: IdService | None = 
     static = StaticFiles(packages=[("snowid.web", "static")])
     app = _App(
         routes=[
-            *api.routes(settings, service, tokens, share),
-            *pages.routes(),
+            *api.routes(settings, service, tokens, share, clock=clock),
+            *pages.routes(clock),
             Mount("/static", app=static, name="static"),
         ],
         exception_handlers={

@@ -12,7 +12,8 @@ field for another layout), never the page.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from urllib.parse import urlencode
 
 from snowid import (
@@ -29,6 +30,7 @@ from snowid import (
 from snowid._exceptions import InvalidLayoutError
 from snowid.i18n import translate, translate_layout
 from snowid.ids import builtin_layout, display_value, iso_ms
+from snowid.web._copies_view import CopyValue, LinkedRow, copy_values, linked_rows
 from snowid.web._view import (
     DEFAULT_LAYOUT,
     Block,
@@ -200,6 +202,10 @@ class ResultView:
     """The one reading named under the time: Discord, when the visitor chose no layout, the
     number was read as Twitter and its Discord time lies between 2015 and now."""
     range_href: str | None = None
+    copies: list[CopyValue] = field(default_factory=list)
+    """The time as people copy it: Unix seconds, Discord's markup, ISO 8601."""
+    linked: list[LinkedRow] = field(default_factory=list)
+    """The other ids of the link pasted (a Discord message's channel and server)."""
 
 
 def result_view(snow_id: SnowId, lang: str, now_ms: int | None = None) -> ResultView:
@@ -210,11 +216,19 @@ def result_view(snow_id: SnowId, lang: str, now_ms: int | None = None) -> Result
 
 
 def decoded_view(
-    decoded: Decoded, lang: str, clock: Clock = SYSTEM_CLOCK, *, chosen: bool = True
+    decoded: Decoded,
+    lang: str,
+    clock: Clock = SYSTEM_CLOCK,
+    *,
+    chosen: bool = True,
+    linked: Sequence[tuple[str, Decoded]] = (),
 ) -> ResultView:
     """Everything the decoder shows of one number read in one layout; ``chosen`` False: the
-    layout is the default, neither the visitor nor a pasted link chose it."""
-    return _result(decoded, lang, clock.time_ms(), decoder=clock, chosen=chosen)
+    layout is the default, neither the visitor nor a pasted link chose it; ``linked``: the
+    other ids of the link it leads (what each names, its reading)."""
+    now = clock.time_ms()
+    view = _result(decoded, lang, now, decoder=clock, chosen=chosen)
+    return replace(view, linked=linked_rows(linked, lang, now)) if linked else view
 
 
 def readings_view(decoded: Decoded, lang: str, clock: Clock = SYSTEM_CLOCK) -> list[ReadingRow]:
@@ -305,6 +319,7 @@ def _result(
         readings=others,
         also=also,
         range_href=range_href,
+        copies=copy_values(decoded, lang),
     )
 
 

@@ -1,5 +1,5 @@
-"""The web service's own errors: a query parameter given twice, a time zone the range page
-cannot read, and the service's settings.
+"""The web service's own errors: a query parameter given twice or one a route does not
+read, a time zone the range page cannot read, and the service's settings.
 
 Raised by ``_forms``, ``_settings`` and ``_auth``; shown by ``_errors`` (the one error
 shape of the service). Users import them from ``snowid.errors``.
@@ -25,6 +25,7 @@ __all__ = [
     "InvalidTimeZoneError",
     "MetricsDirError",
     "NotABooleanError",
+    "UnknownParameterError",
 ]
 
 
@@ -39,6 +40,23 @@ class DuplicateParameterError(InvalidValueError):
     _shown = frozenset({"value", "parameter"})  # the client's text, shortened and made visible
     parameter: str
     count: int
+
+
+@error_data
+class UnknownParameterError(InvalidValueError):
+    """A parameter the JSON API route does not read (``?COUNT=5``, a form field): answering
+    as if it were absent would give what was not asked for. ``parameter`` is its name as
+    sent (also ``field``), ``value`` its value, ``allowed`` the route's own parameters and
+    ``where`` ``query`` or ``form`` (a form body's field)."""
+
+    code = "unknown_parameter"
+    _shown = frozenset({"value", "parameter"})  # the client's text, shortened and made visible
+    parameter: str
+    allowed: str
+    where: str = "query"
+
+    def _catalog_key(self) -> str:
+        return self.code if self.where == "query" else f"{self.code}.{self.where}"
 
 
 class NotABooleanError(InvalidValueError):

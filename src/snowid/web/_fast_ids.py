@@ -5,8 +5,9 @@ and, when tokens are on, an ``Authorization`` header carrying one of them. ``Fas
 answers it itself, with no Request, routing or Response objects: the ids, the same body
 and the same headers as the Starlette route (``with_security_headers``, the one rule for
 them). Every other request goes on to the app it wraps, untouched: another path or
-method, any other query (``lang=``, a repeated or malformed ``count``, a count out of
-range), a missing or refused token. So every error answer is the Starlette app's own.
+method, any other query (``lang=``, a repeated, malformed or unknown parameter, a count
+out of range), a form body (whose fields that route refuses), a missing or refused token.
+So every error answer is the Starlette app's own.
 
 When the service cannot issue, the raw route does not answer either: it hands the
 request on with the error in the scope (``FAILED``), and the Starlette route raises it
@@ -23,6 +24,7 @@ from __future__ import annotations
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from snowid.web._auth import TokenFile
+from snowid.web._forms import FORM_TYPES
 from snowid.web._headers import with_security_headers
 from snowid.web._service import IdService
 
@@ -33,6 +35,7 @@ FAILED = "snowid.ids_failed"
 """The scope key under which the raw route hands on the service's error."""
 
 _JSON = (b"content-type", b"application/json")
+_FORMS = tuple(kind.encode() for kind in FORM_TYPES)
 
 
 def usual_count(query: bytes) -> int | None:
@@ -84,8 +87,17 @@ class FastIds:
         if count is None or not 1 <= count <= self.max_count:
             await self.app(scope, receive, send)
             return
+        authorization: bytes | None = None
+        for name, value in scope["headers"]:  # one pass, no decoding: the hot path
+            if name == b"content-type" and value.lstrip().lower().startswith(_FORMS):
+                await self.app(scope, receive, send)  # a form's fields: that route refuses
+                return
+            if name == b"authorization" and authorization is None:
+                authorization = value
         tokens = self.tokens
-        if tokens is not None and not tokens.accepts(_authorization(scope["headers"])):
+        if tokens is not None and not tokens.accepts(
+            None if authorization is None else authorization.decode("latin-1")
+        ):
             await self.app(scope, receive, send)  # the 401 is the Starlette route's
             return
         try:
@@ -101,11 +113,3 @@ class FastIds:
             headers = [length, *self._tail]
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": body})
-
-
-def _authorization(headers: list[tuple[bytes, bytes]]) -> str | None:
-    """The first ``Authorization`` value, decoded as Starlette's ``Headers.get`` does."""
-    for name, value in headers:
-        if name == b"authorization":
-            return value.decode("latin-1")
-    return None

@@ -1,30 +1,36 @@
 """Reading the compose and decode inputs, with every invalid field reported on its own.
 
 The reading is the core's one reader (``snowid.ids``, shared with the CLI); this
-module keeps the raw inputs alongside, for refilling the form. ``check_single_values``
-is the JSON API's refusal of a parameter given twice; ``repeated`` gives the pages the
-same errors, shown on their fields.
+module keeps the raw inputs alongside, for refilling the form. ``check_parameters`` is
+the JSON API's refusal of a parameter given twice or one the route does not read;
+``repeated`` gives the pages the same errors for a repeated one, shown on their fields.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from urllib.parse import parse_qsl
 
 from starlette.datastructures import QueryParams
+from starlette.requests import Request
 
 from snowid import SYSTEM_CLOCK, Clock, SnowId
 from snowid._exceptions import InvalidValueError, SnowIdError
 from snowid.ids import COMPOSE_FIELDS, first_error, read_compose_fields
-from snowid.web._exceptions import DuplicateParameterError
+from snowid.web._exceptions import DuplicateParameterError, UnknownParameterError
 
 __all__ = [
     "COMPOSE_FIELDS",
+    "FORM_TYPES",
     "ComposeForm",
+    "check_parameters",
     "check_single_values",
     "localized_message",
     "read_compose",
+    "refuse_form_fields",
     "repeated",
 ]
 
@@ -64,6 +70,19 @@ def check_single_values(query: QueryParams) -> None:
         raise error
 
 
+def check_parameters(query: QueryParams, allowed: Iterable[str]) -> None:
+    """The JSON API's rule for a route's query: each parameter once (``check_single_values``)
+    and none but ``allowed`` and ``lang`` (which every route takes, for its messages): an
+    unknown one (``?COUNT=5``) is refused by name rather than answered as if absent."""
+    check_single_values(query)
+    known = {*allowed, "lang"}
+    for name, value in query.multi_items():
+        if name not in known:
+            raise UnknownParameterError(
+                field=name, parameter=name, value=value, allowed=", ".join(sorted(known))
+            )
+
+
 def repeated(
     query: QueryParams, names: Iterable[str] | None = None
 ) -> dict[str, InvalidValueError]:
@@ -78,6 +97,42 @@ def repeated(
         for name, count in counts.items()
         if count > 1 and (wanted is None or name in wanted)
     }
+
+
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+"""The content types of a form body, whose fields a client may think are parameters."""
+_FORM_READ = 8192  # enough to name the first field; the rest of a large body is not read
+
+
+def _is_form(content_type: str) -> bool:
+    """Whether a ``Content-Type`` is a form's (urlencoded or multipart), whose fields a
+    client may think are parameters."""
+    return content_type.strip().lower().startswith(FORM_TYPES)
+
+
+async def refuse_form_fields(request: Request, allowed: Iterable[str]) -> None:
+    """A form body sent to a JSON API route, which reads its parameters from the query
+    only: its first field is refused by name, rather than ignored (``count=5`` in the body
+    would otherwise get one id). Any other body is not read."""
+    content_type = request.headers.get("content-type", "")
+    if not _is_form(content_type):
+        return
+    head = b""
+    async for chunk in request.stream():
+        head += chunk
+        if len(head) >= _FORM_READ:
+            break
+    text = head[:_FORM_READ].decode("latin-1")
+    if content_type.strip().lower().startswith(FORM_TYPES[0]):
+        fields = parse_qsl(text, keep_blank_values=True)
+    else:
+        fields = [(name, "") for name in re.findall(r'name="([^"]*)"', text)[:1]]
+    if fields:
+        name, value = fields[0]
+        known = ", ".join(sorted({*allowed, "lang"}))
+        raise UnknownParameterError(
+            field=name, parameter=name, value=value, allowed=known, where="form"
+        )
 
 
 def localized_message(error: SnowIdError, lang: str) -> str:

@@ -2,13 +2,15 @@
 
 The HTTP door takes a built-in layout by its exact name only (``?layout=discord``), so
 that the OpenAPI document can list every value it accepts; custom layouts are for the
-library and the CLI. Each answer is the same object the CLI's ``--json`` prints.
+library and the CLI. Each answer is the same object the CLI's ``--json`` prints. Every
+route refuses a parameter it does not read (``check_parameters``).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
+from urllib.parse import urlencode
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -18,6 +20,7 @@ from snowid import LAYOUTS, SYSTEM_CLOCK, Clock, Layout, decode, readings
 from snowid._exceptions import EmptyValueError
 from snowid.ids import (
     builtin_layout,
+    choose_layout,
     layout_info,
     parse_time,
     read_number,
@@ -25,7 +28,7 @@ from snowid.ids import (
 )
 from snowid.integrations.sql import range_info
 from snowid.web._errors import json_response
-from snowid.web._forms import check_single_values
+from snowid.web._forms import check_parameters
 from snowid.web._lang import negotiate
 
 __all__ = ["routes"]
@@ -39,24 +42,26 @@ def routes(clock: Clock = SYSTEM_CLOCK) -> list[BaseRoute]:
     layouts_body: dict[str, str] = {}  # per language: the list never changes
 
     async def decode_id(request: Request) -> Response:
-        check_single_values(request.query_params)
+        check_parameters(request.query_params, ("layout",))
         layout = _layout(request)
         decoded = decode(request.path_params["id"], layout, clock=clock)
         return json_response(decoded.as_dict(negotiate(request)))
 
     async def decode_text(request: Request) -> Response:
         """``?text=``: what a person pastes (an id as written, a link, a mention), read as
-        the page's decoder reads it; the layout is ``layout=``, else the link's source."""
-        check_single_values(request.query_params)
+        the page's decoder reads it: a link in its own layout (``layout=`` naming another
+        is refused), a bare number in ``layout=``, else Twitter."""
+        check_parameters(request.query_params, ("text", "layout"))
         text = request.query_params.get("text", "")
         if not text.strip():
             raise EmptyValueError(field="text", value=text)
         lang = negotiate(request)
         pasted = read_pasted(text, lang, field="text")
-        layout = _layout(request, pasted.source or "twitter")
-        chosen_by = "request" if "layout" in request.query_params else "link"
-        if chosen_by == "link" and not pasted.source:
-            chosen_by = "default"
+        named = request.query_params.get("layout")
+        asked = None if named is None else builtin_layout(named)
+        layout, chosen_by = choose_layout(pasted, asked, text=text.strip())
+        if chosen_by == "link" and asked is not None:
+            chosen_by = "request"  # the request named the link's own layout
         ids = [
             {
                 "label": item.label or None,
@@ -64,24 +69,28 @@ def routes(clock: Clock = SYSTEM_CLOCK) -> list[BaseRoute]:
             }
             for item in pasted.ids
         ]
-        body = {
+        body: dict[str, object] = {
             "normalised": pasted.normalised,
             "source": pasted.source or None,
             "layout": layout.name,
             "layout_from": chosen_by,
             "ids": ids,
         }
+        hint = pasted.time_hint(lang)
+        if hint is not None:
+            compose = urlencode({"timestamp": hint["timestamp"], "datacenter": 0, "machine": 0})
+            body["time_hint"] = {**hint, "compose": f"/api/compose?{compose}"}
         return json_response(body)
 
     async def readings_of(request: Request) -> Response:
-        check_single_values(request.query_params)
+        check_parameters(request.query_params, ())
         number = read_number(request.path_params["id"])
         lang = negotiate(request)
         found = readings(number, clock=clock)
         return json_response({"id": str(number), "readings": [r.as_dict(lang) for r in found]})
 
     async def layouts(request: Request) -> Response:
-        check_single_values(request.query_params)
+        check_parameters(request.query_params, ())
         lang = negotiate(request)
         if lang not in layouts_body:
             infos = [layout_info(layout, lang) for layout in LAYOUTS]
@@ -89,7 +98,7 @@ def routes(clock: Clock = SYSTEM_CLOCK) -> list[BaseRoute]:
         return Response(layouts_body[lang], media_type="application/json")
 
     async def time_range(request: Request) -> Response:
-        check_single_values(request.query_params)
+        check_parameters(request.query_params, ("from", "to", "layout"))
         layout = _layout(request)
         query = request.query_params
         start = parse_time("from", query.get("from", ""))

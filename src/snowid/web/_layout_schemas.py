@@ -101,8 +101,13 @@ def _text_param() -> dict[str, Any]:
             " answer language's thousands mark, vi . and en ,), 0x… hex, a tweet link"
             " (twitter.com, x.com, mobile.twitter.com), a Discord message link or mention"
             " (every id, labelled), a Mastodon status link (https://HOST/@user/ID) or an"
-            " Instagram post link (its shortcode is the media id). Anything else is answered"
-            " with 400 not_an_id_or_link; irregular or ambiguous groups with 400 digit_groups."
+            " Instagram post link (its shortcode is the media id); also fxtwitter,"
+            " vxtwitter, fixupx and m.twitter.com links and a tweet's sub-pages, Discord"
+            " custom emoji (<:name:ID>) and the CHANNEL-MESSAGE id pair. Anything else is"
+            " answered with 400 not_an_id_or_link (its message names the site recognised, if"
+            " any); an Instagram share link (instagram.com/share/…, a token, not the post's"
+            " code) with 400 instagram_share_link; irregular or ambiguous groups with 400"
+            " digit_groups."
         ),
         "schema": {"type": "string", "minLength": 1, "maxLength": 2000},
     }
@@ -117,9 +122,13 @@ def paths(errors: dict[str, Any], lang_param: dict[str, Any]) -> dict[str, Any]:
                 "operationId": "decodeText",
                 "summary": "Read pasted text: an id as people write it, or a link holding ids.",
                 "description": (
-                    "The layout is ?layout= when given, else the one the link names (a"
-                    " tweet: twitter; Discord: discord; Mastodon; Instagram), else twitter;"
-                    " layout_from says which."
+                    "A link or mention is read in the layout it names (a tweet: twitter;"
+                    " Discord: discord; Mastodon; Instagram): a ?layout= naming another is"
+                    " answered with 400 layout_conflict, naming both. A bare number is read"
+                    " in ?layout=, else twitter; layout_from says which. A bare number of 13"
+                    " digits from 1000000000000 to 4102444799999 (2001-09-09 to 2099-12-31"
+                    " as Unix ms) is still read as an id, and time_hint says it looks like a"
+                    " time, with the compose request for an id at that time."
                 ),
                 "parameters": [_text_param(), _layout_param(), lang_param],
                 "responses": {
@@ -212,6 +221,8 @@ def schemas(breakdown: dict[str, Any]) -> dict[str, Any]:
                 "hex",
                 "binary",
                 "segments",
+                "unix_seconds",
+                "discord_markup",
             ],
             "additionalProperties": False,
             "properties": {
@@ -221,6 +232,15 @@ def schemas(breakdown: dict[str, Any]) -> dict[str, Any]:
                 "datetime": {
                     "type": ["string", "null"],
                     "description": "ISO 8601 UTC with ms; null after year 9999.",
+                },
+                "unix_seconds": {
+                    **number,
+                    "description": "The time in whole Unix seconds (rounded down).",
+                },
+                "discord_markup": {
+                    "type": "string",
+                    "pattern": "^<t:[0-9]+:F>$",
+                    "description": "Discord's timestamp markup of the time, <t:SECONDS:F>.",
                 },
                 "fields": {"type": "object", "additionalProperties": number},
                 "warnings": {
@@ -266,6 +286,7 @@ def schemas(breakdown: dict[str, Any]) -> dict[str, Any]:
                 "source": {"enum": [*_NAMES, None]},
                 "layout": {"enum": _NAMES},
                 "layout_from": {"enum": ["request", "link", "default"]},
+                "time_hint": _ref("TimeHint"),
                 "ids": {
                     "type": "array",
                     "minItems": 1,
@@ -276,12 +297,39 @@ def schemas(breakdown: dict[str, Any]) -> dict[str, Any]:
                         "additionalProperties": False,
                         "properties": {
                             "label": {
-                                "enum": ["server", "channel", "message", "user", "role", None],
-                                "description": "What a Discord link's id names; else null.",
+                                "enum": [
+                                    "message",
+                                    "channel",
+                                    "server",
+                                    "user",
+                                    "role",
+                                    "emoji",
+                                    None,
+                                ],
+                                "description": (
+                                    "What a Discord link's id names; else null. A message"
+                                    " link lists the message first, then its channel and"
+                                    " server."
+                                ),
                             },
                             "reading": _ref("Decoded"),
                         },
                     },
+                },
+            },
+        },
+        "TimeHint": {
+            "type": "object",
+            "required": ["code", "timestamp", "datetime", "message", "compose"],
+            "additionalProperties": False,
+            "properties": {
+                "code": {"const": "looks_like_time"},
+                "timestamp": {**number, "minimum": 10**12, "maximum": 4102444799999},
+                "datetime": {"type": "string"},
+                "message": {"type": "string", "minLength": 1},
+                "compose": {
+                    "type": "string",
+                    "description": "The GET /api/compose request for an id at that time.",
                 },
             },
         },

@@ -5,8 +5,7 @@ Twitter formula its ``steps``); this module only words them in the page's langua
 strings grouped for reading, times with a relative time beside them, and the values the
 copy buttons copy. The pieces every result shares are here (``TimeView``, ``Block``,
 ``Math``), with the decoder's table of many ids (``TableView``); the result of one id,
-in any layout, is ``_decoded_view.ResultView``. The decoder reads what is typed with the
-library's one reader (``snowid.decode``: decimal or ``0x`` hex, in the chosen layout).
+in any layout, is ``_decoded_view.ResultView``; the decoder's box is read in ``_box``.
 """
 
 from __future__ import annotations
@@ -18,10 +17,10 @@ from dataclasses import dataclass
 from itertools import cycle
 from urllib.parse import urlencode
 
-from snowid import SYSTEM_CLOCK, TWITTER, Clock, Decoded, Layout, Segment, Step, decode
+from snowid import SYSTEM_CLOCK, TWITTER, Decoded, Layout, Segment, Step
 from snowid._exceptions import InvalidValueError
 from snowid.i18n import catalog, translate
-from snowid.ids import GROUP_MARKS, Pasted, builtin_layout, iso_ms, read_pasted
+from snowid.ids import GROUP_MARKS, iso_ms
 from snowid.web._forms import localized_message
 
 __all__ = [
@@ -29,7 +28,6 @@ __all__ = [
     "MAX_IDS",
     "BadRow",
     "Block",
-    "BoxRead",
     "IdList",
     "Math",
     "TableRow",
@@ -40,12 +38,9 @@ __all__ = [
     "field_label",
     "group_digits",
     "group_numbers",
-    "id_lines",
     "input_value",
     "layout_blocks",
     "math",
-    "read_box",
-    "read_page_ids",
     "relative_time",
     "table_view",
     "time_view",
@@ -140,74 +135,6 @@ class IdList:
     layout: Layout
     lines: list[tuple[str, Decoded | InvalidValueError]]
     labels: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class BoxRead:
-    """The decoder box read: one id or the table; the layout the pasted links named when
-    it was used (``source``: the visitor chose none); the single id's plain digits when
-    they were written otherwise (``normalised``: digit groups, a link), else empty."""
-
-    read: Decoded | IdList
-    source: str = ""
-    normalised: str = ""
-
-
-def id_lines(text: str) -> list[str]:
-    """The decoder's non-blank lines, stripped: one id each."""
-    return [line.strip() for line in text.splitlines() if line.strip()]
-
-
-def read_page_ids(
-    text: str, layout: Layout = DEFAULT_LAYOUT, clock: Clock = SYSTEM_CLOCK
-) -> Decoded | IdList:
-    """``read_box`` in ``layout``, in English: what was read."""
-    return read_box(text, layout, clock).read
-
-
-def read_box(
-    text: str,
-    layout: Layout | None = DEFAULT_LAYOUT,
-    clock: Clock = SYSTEM_CLOCK,
-    lang: str = "en",
-) -> BoxRead:
-    """One id (a single non-blank line holding one id), or the list of several; blank
-    lines are skipped. Each line is what a person pastes (``read_pasted``: an id as
-    written, digit groups in ``lang``'s convention, or a tweet, Discord, Mastodon or
-    Instagram link; a Discord link's ids each get a row). ``layout`` None means the
-    visitor chose none: the layout the links name when they all name one, else Twitter.
-    A single bad id raises the error naming the layout's range; in a list, each line
-    keeps its own. The caller checks the count first (``id_lines``): at most MAX_IDS."""
-    lines = id_lines(text)[: MAX_IDS + 1] or [text]
-    found: list[tuple[str, Pasted | InvalidValueError]] = []
-    for line in lines:
-        try:
-            found.append((line, read_pasted(line, lang)))
-        except InvalidValueError as error:
-            if len(lines) == 1:
-                raise
-            found.append((line, error))
-    sources = {read.source for _, read in found if isinstance(read, Pasted)}
-    source = next(iter(sources)) if layout is None and len(sources) == 1 else ""
-    spec = layout or (builtin_layout(source) if source else DEFAULT_LAYOUT)
-    if len(found) == 1 and isinstance(only := found[0][1], Pasted) and len(only.ids) == 1:
-        plain = only.normalised
-        shown = "" if plain == found[0][0] else plain
-        return BoxRead(decode(only.ids[0].value, spec, clock=clock), source, shown)
-    read: list[tuple[str, Decoded | InvalidValueError]] = []
-    labels: list[str] = []
-    for line, pasted in found:
-        if isinstance(pasted, InvalidValueError):
-            read.append((line, pasted))
-            labels.append("")
-            continue
-        for item in pasted.ids:
-            try:
-                read.append((line, decode(item.value, spec, clock=clock)))
-            except InvalidValueError as error:
-                read.append((line, error))
-            labels.append(item.label)
-    return BoxRead(IdList(spec, read, tuple(labels)), source)
 
 
 def input_value(ms: int) -> str | None:

@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from snowid import breakdown
+from snowid import SYSTEM_CLOCK, Clock, breakdown
 from snowid._exceptions import OutOfRangeError
 from snowid.ids import to_int
 from snowid.web import _layout_api as layout_api
@@ -17,7 +17,7 @@ from snowid.web import _metrics
 from snowid.web._auth import TokenFile
 from snowid.web._errors import json_response
 from snowid.web._fast_ids import FAILED, ids_body, usual_count
-from snowid.web._forms import check_single_values, read_compose
+from snowid.web._forms import COMPOSE_FIELDS, check_parameters, read_compose, refuse_form_fields
 from snowid.web._service import IdService
 from snowid.web._settings import Settings
 from snowid.web._share import MetricsShare
@@ -33,9 +33,12 @@ def routes(
     service: IdService,
     tokens: TokenFile | None = None,
     share: MetricsShare | None = None,
+    *,
+    clock: Clock = SYSTEM_CLOCK,
 ) -> list[BaseRoute]:
     """``tokens``: required on POST /api/ids (and /metrics with ``settings.auth_metrics``);
-    ``share``: the other worker processes' snapshots for /metrics."""
+    ``share``: the other worker processes' snapshots for /metrics; ``clock``: what now is
+    to the decoding routes."""
     max_count = settings.max_count
     metrics_tokens = tokens if settings.auth_metrics else None
     openapi_body = json.dumps(
@@ -54,15 +57,16 @@ def routes(
             return refused
         count = usual_count(request.scope["query_string"])
         if count is None:
-            check_single_values(request.query_params)
+            check_parameters(request.query_params, ("count",))
             raw = request.query_params.get("count")
             count = 1 if raw is None else to_int("count", raw)
+        await refuse_form_fields(request, ("count",))
         if not 1 <= count <= max_count:
             raise OutOfRangeError(field="count", value=count, min=1, max=max_count)
         return Response(ids_body(await service.ids(count)), media_type=_JSON)
 
     async def compose(request: Request) -> Response:
-        check_single_values(request.query_params)
+        check_parameters(request.query_params, COMPOSE_FIELDS)
         form = read_compose(request.query_params)
         error = form.first_error
         if error is not None:
@@ -100,7 +104,7 @@ def routes(
     return [
         Route("/api/ids", ids, methods=["POST"]),
         Route("/api/compose", compose, methods=["GET"]),
-        *layout_api.routes(),
+        *layout_api.routes(clock),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/readyz", readyz, methods=["GET"]),
         Route("/metrics", metrics, methods=["GET"]),

@@ -79,9 +79,13 @@ def _document(max_count: int) -> dict[str, Any]:
     errors = {
         "400": _error_response(
             "The input is not a whole number (code not_an_integer) or is empty (empty_value),"
-            " or a query parameter is given more than once (duplicate_parameter); an unknown"
+            " or a query parameter is given more than once (duplicate_parameter), or is not"
+            " one the route reads, or a form body's field is sent (unknown_parameter: every"
+            " route takes only its own parameters and lang, in the query); an unknown"
             " layout (invalid_layout), hex that is not hex (invalid_encoding), a time that is"
-            " neither Unix ms nor a date and time (invalid_datetime)."
+            " neither Unix ms nor a date and time (invalid_datetime); pasted text holding no"
+            " id (not_an_id_or_link, instagram_share_link) or a layout that contradicts the"
+            " pasted link (layout_conflict)."
         ),
         "422": _error_response(
             "A whole number outside its range (out_of_range, timestamp_before_epoch,"
@@ -114,7 +118,7 @@ def _document(max_count: int) -> dict[str, Any]:
                 " datacenter, machine, sequence) are numbers."
                 ' Errors are {"error": {"code", "message"}}:'
                 " 400 when an input is not a number or a query parameter is given more than"
-                " once, 422 when it is a number out of range or"
+                " once or is unknown to the route, 422 when it is a number out of range or"
                 " not a Twitter-layout id, 404 for an unknown route, 405 for a wrong method,"
                 " 503 when the generator cannot safely issue (no lease held, lease lost, clock"
                 " behind). A client's input never causes a 500."

@@ -110,7 +110,8 @@ def test_the_page_works_without_javascript(browser_factory: Any, base_url: str) 
     context = browser_factory(java_script_enabled=False, viewport={"width": 1024, "height": 800})
     page = context.new_page()
     page.goto(f"{base_url}/?lang=en")
-    assert page.locator("button.copy").count() == 5
+    # id, hex, binary, UTC, the link, and (issue 25) Unix seconds, Discord markup, ISO 8601
+    assert page.locator("button.copy").count() == 8
     for button in page.locator("button.copy").all():
         assert button.is_hidden()  # needs JavaScript, so it stays hidden
     assert page.locator("[data-when]").is_hidden()  # the date input too

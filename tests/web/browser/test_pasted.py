@@ -1,5 +1,6 @@
 """Issue 19 §1-§2 in Chromium, once per language: a Discord link pasted into the decoder is
-read live as Discord with each id labelled and the chosen layout said; a number written
+read live as Discord, the message leading and its channel and server labelled after it
+(issue 25), and the chosen layout said; a number written
 with the language's digit groups is read and its plain digits shown; axe finds nothing on
 those states nor on the ambiguous-group error."""
 
@@ -16,10 +17,16 @@ pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 LINK = "https://discord.com/channels/81384788765712384/381886868708655104/1000000000000000000"
 WORDS = {
-    "en": {"source": "Read as Discord", "message": "message", "plain": "Read as 1288834975657."},
+    "en": {
+        "source": "Read as Discord",
+        "lead": "The result is the message the link points to (1000000000000000000)",
+        "server": "server",
+        "plain": "Read as 1288834975657.",
+    },
     "vi": {
         "source": "Đọc theo bố cục Discord",
-        "message": "tin nhắn",
+        "lead": "Kết quả là tin nhắn mà liên kết trỏ tới (1000000000000000000)",
+        "server": "máy chủ",
         "plain": "Đã đọc thành 1288834975657.",
     },
 }
@@ -35,11 +42,14 @@ def test_a_pasted_link_and_a_grouped_number_are_read_live(
     page.goto(f"{base_url}/decode?lang={lang}")
     page.wait_for_selector("html.js")
     page.fill("#f-id", LINK)
-    page.locator("#out-table").wait_for()
-    assert words["source"] in page.locator("#result .pasted-notes").inner_text()
-    labels = [cell.inner_text() for cell in page.locator("#out-table .id-label").all()]
-    assert len(labels) == 3
-    assert labels[-1] == words["message"]
+    page.locator("#out-linked").wait_for()  # issue 25: the message leads, the rest follow
+    notes = page.locator("#result .pasted-notes").inner_text()
+    assert words["source"] in notes
+    assert words["lead"] in notes
+    assert page.locator("#out-id").inner_text().strip() == "1000000000000000000"
+    labels = [cell.inner_text() for cell in page.locator("#out-linked .id-label").all()]
+    assert len(labels) == 2
+    assert labels[-1] == words["server"]
     page.fill("#f-id", GROUPED[lang])
     notes = page.locator("#result .pasted-notes")
     notes.filter(has_text="1288834975657").wait_for()

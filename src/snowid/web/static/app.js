@@ -288,6 +288,11 @@
       update();
     }
 
+    function forgetRemembered() {  // the decoder's layout, once the visitor picks one
+      var kept = form.querySelector("input[name='remembered']");
+      if (kept) { kept.remove(); }
+    }
+
     var showDate = dateInput(form, typed);
     form.querySelectorAll("textarea").forEach(function (area) {  // grows with its lines
       area.addEventListener("input", function () {
@@ -296,6 +301,8 @@
     });
     form.addEventListener("input", function (event) {
       if (!event.target || !event.target.name) { return; }
+      // A layout clicked is the visitor's own choice now, no longer only the remembered one.
+      if (event.target.type === "radio") { forgetRemembered(); }
       // A choice from a list (the layout) is settled at once; typing waits for a pause.
       if (event.target.tagName === "SELECT" || event.target.type === "radio") { now(); } else { typed(); }
     });
@@ -310,7 +317,11 @@
       var first = null;
       new URLSearchParams(button.value).forEach(function (value, name) {
         var input = form.querySelector("[name='" + name + "']");
-        if (input) { input.value = value; first = first || input; }
+        if (input && input.type === "radio") {  // a choice: check the one with that value
+          input = form.querySelector("[name='" + name + "'][value='" + value + "']");
+          if (input) { input.checked = true; forgetRemembered(); }
+        } else if (input) { input.value = value; }
+        if (input) { first = first || input; }
       });
       showDate();
       if (first) { first.focus(); }
