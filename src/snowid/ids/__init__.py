@@ -21,7 +21,8 @@ The layouts by name: ``get_layout`` takes a ``Layout``, a built-in's name (any c
 custom spec (``epoch=…,unit=…,fields=…``); ``builtin_layout`` takes only a built-in's
 exact name. ``layout_info`` and ``range_info`` are the JSON objects of ``GET /api/layouts``
 and ``GET /api/range``. ``encode`` writes a number in one of ``snowid.BASES``, ``iso_ms``
-a Unix ms time (ISO 8601 UTC, ``Z``). ``BEFORE_FIRST_SNOWFLAKE``, ``IN_THE_FUTURE`` and ``INSTAGRAM_BIGINT`` are
+a Unix ms time (ISO 8601 UTC, ``Z``); ``estimate_words`` the headline and words of a
+pre-Snowflake tweet's ``Estimate``. ``BEFORE_FIRST_SNOWFLAKE``, ``IN_THE_FUTURE`` and ``INSTAGRAM_BIGINT`` are
 the warning codes a ``Decoded`` may carry; ``MAX_EXACT_MS`` is the last time (Unix ms) a
 JSON number holds exactly.
 """
@@ -35,6 +36,8 @@ from snowid.ids._clock import SYSTEM_CLOCK, Clock, SystemClock, wall_lead_ms
 from snowid.ids._convert import to_snowid
 from snowid.ids._decode import BEFORE_FIRST_SNOWFLAKE, IN_THE_FUTURE, INSTAGRAM_BIGINT
 from snowid.ids._encoding import encode, read_number
+from snowid.ids._estimate import BASES as ESTIMATE_BASES
+from snowid.ids._estimate import Estimate, estimate_words
 from snowid.ids._fields import (
     COMPOSE_FIELDS,
     ComposeFields,
@@ -56,6 +59,7 @@ from snowid.ids._validate import MAX_EXACT_MS
 __all__ = [
     "BEFORE_FIRST_SNOWFLAKE",
     "COMPOSE_FIELDS",
+    "ESTIMATE_BASES",
     "GROUP_MARKS",
     "INSTAGRAM_BIGINT",
     "IN_THE_FUTURE",
@@ -66,6 +70,7 @@ __all__ = [
     "Clock",
     "ComposeFields",
     "DigitGroupError",
+    "Estimate",
     "NotAnIdOrLinkError",
     "Pasted",
     "PastedId",
@@ -75,6 +80,7 @@ __all__ = [
     "builtin_layout",
     "display_value",
     "encode",
+    "estimate_words",
     "first_error",
     "get_layout",
     "id_range",
