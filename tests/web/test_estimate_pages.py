@@ -11,6 +11,7 @@ import pytest
 
 from snowid import decode
 from snowid.web import Settings, create_app
+from snowid.web.openapi import document
 from tests.support.web import fixed_identity_service, serving
 
 HEADLINE = {"en": "This ID is from before Snowflake", "vi": "ID này có từ trước Snowflake"}
@@ -55,3 +56,21 @@ def test_the_api_answer_leads_with_the_estimate(client: httpx.Client, lang: str)
     assert body["estimate"]["headline"].startswith(HEADLINE[lang])
     assert body == decode(12345).as_dict(lang)
     assert "estimate" not in client.get("/api/decode/29700859248").json()
+
+
+@pytest.mark.parametrize(
+    ("number", "basis"),
+    [(20, "anchor"), (12345, "interpolated"), (8_800_000_000, "gap"), (0, "before_first")],
+)
+def test_each_kind_of_estimate_matches_the_openapi_document(number: int, basis: str) -> None:
+    """The decode answer with an estimate of each basis is a ``Decoded`` of /openapi.json
+    (which forbids keys it does not name), in both languages."""
+    jsonschema = pytest.importorskip("jsonschema")
+    components = document(max_count=64)["components"]
+    schema = {"$ref": "#/components/schemas/Decoded", "components": components}
+    for lang in ("en", "vi"):
+        answer = decode(number).as_dict(lang)
+        assert answer["estimate"]["basis"] == basis  # type: ignore[index]
+        jsonschema.validate(answer, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({**answer, "estimate": {"basis": basis}}, schema)
