@@ -3,8 +3,8 @@
 Until November 2010 Twitter numbered tweets with a counter, so such an id holds no time: only
 tweets whose id and time were both published say how fast the counter ran. Each ``Anchor``
 carries its ``AnchorSource`` (where the pair is published, under which licence, how our copy was
-checked). The table ships inside the package (``anchors/``) and is read through
-``importlib.resources`` on first use, never at import.
+checked). The table ships inside the package (``anchors/``) and is read through the
+package's loader on first use, never at import.
 
 The one source today is TweetedAt's table (ODU Web Science and Digital Libraries group): 2,362
 tweets from tweet 20 (2006-03-21) to 29700859247 (2010-11-04), each time the ``created_at``
@@ -15,9 +15,9 @@ compared with its source byte for byte; its MIT licence ships beside it.
 from __future__ import annotations
 
 import functools
+import os
 from dataclasses import dataclass
-from importlib import resources
-from typing import Final
+from typing import Final, NamedTuple, Protocol
 
 from snowid.ids._layout import TWITTER, Layout
 
@@ -60,9 +60,9 @@ class AnchorSource:
     """How finely its times are published: the true time is within this after the one given."""
 
 
-@dataclass(frozen=True, slots=True)
-class Anchor:
-    """One tweet: its id, its posting time (Unix ms, as published) and where both are from."""
+class Anchor(NamedTuple):
+    """One tweet: its id, its posting time (Unix ms, as published) and where both are from.
+    (A named tuple: thousands are made when the table is first read, and cheaply.)"""
 
     id: int
     time_ms: int
@@ -107,11 +107,21 @@ def read_table(text: str, source: AnchorSource) -> tuple[Anchor, ...]:
     return tuple(found)
 
 
+class _DataLoader(Protocol):
+    def get_data(self, path: str) -> bytes: ...
+
+
 @functools.cache
 def anchors() -> tuple[Anchor, ...]:
-    """Every shipped anchor, by id (read once, on first use)."""
-    folder = resources.files("snowid.ids").joinpath("anchors")
+    """Every shipped anchor, by id (read once, on first use).
+
+    Read through the package's own loader (``get_data``, what ``pkgutil.get_data`` calls),
+    which works from a zip as from a folder: ``importlib.resources`` would load pathlib,
+    tempfile and more, a cost ``snowid decode`` of an old tweet id would pay at every start."""
+    loader: _DataLoader = __spec__.loader  # type: ignore[assignment]
+    folder = os.path.join(os.path.dirname(__file__), "anchors")
     found: list[Anchor] = []
     for source in SOURCES:
-        found += read_table(folder.joinpath(source.file).read_text(encoding="ascii"), source)
+        data = loader.get_data(os.path.join(folder, source.file))
+        found += read_table(data.decode("ascii"), source)
     return tuple(sorted(found, key=lambda anchor: anchor.id))
