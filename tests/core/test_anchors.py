@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import subprocess
+import sys
+import zipfile
 from importlib import resources
 from pathlib import Path
 
@@ -258,3 +261,26 @@ def test_only_a_twitter_id_up_to_the_last_counted_tweet_has_an_estimate() -> Non
     assert decode(LAST_SEQUENTIAL_TWEET_ID + 1).estimate is None
     assert decode(20, layout="discord").estimate is None
     assert isinstance(decode(0).estimate, snowid.Estimate)
+
+
+def test_the_table_is_read_from_a_zipped_package_too(tmp_path: Path) -> None:
+    """The package's loader reads the table (``get_data``), so snowid imported from a zip
+    (a zipapp, a wheel on sys.path) estimates as it does from a folder."""
+    package = Path(snowid.__file__).parent
+    archive = tmp_path / "snowid.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for path in package.rglob("*"):
+            if path.is_file() and "__pycache__" not in path.parts:
+                zipped.write(path, path.relative_to(package.parent).as_posix())
+    probe = "import snowid; print(snowid.__file__); print(snowid.decode(12345).estimate.best)"
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", probe],
+        env={"PYTHONPATH": str(archive)},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    where, best = done.stdout.split()
+    assert where.startswith(str(archive))
+    assert int(best) == decode(12345).estimate.best  # type: ignore[union-attr]
