@@ -13,12 +13,14 @@ import snowid.generate._stop
 import snowid.integrations._hooks  # noqa: F401  (installs pydantic's hooks on SnowId)
 from snowid._lazy import lazy_names as _lazy_names
 from snowid._version import __version__ as __version__
+from snowid.ids._anchors import Anchor, AnchorSource
 from snowid.ids._bigint import BIGINT_WRAP_MS, as_bigint, bigint_ranges, from_bigint
 from snowid.ids._breakdown import Breakdown, Decoded, Segment, Step
 from snowid.ids._builtins import DISCORD, INSTAGRAM, LAYOUTS, MASTODON, SONYFLAKE, SONYFLAKE_V2
 from snowid.ids._clock import SYSTEM_CLOCK, Clock, SystemClock
 from snowid.ids._decode import breakdown, compose, decode, readings
 from snowid.ids._encoding import BASES
+from snowid.ids._estimate import Estimate
 from snowid.ids._json import JSON_ENCODERS, JSONEncoder, json_default
 from snowid.ids._layout import TWITTER, TWITTER_EPOCH_MS, Layout, Parts
 from snowid.ids._snowid import SnowId
@@ -58,10 +60,13 @@ __all__ = [
     "SYSTEM_CLOCK",
     "TWITTER",
     "TWITTER_EPOCH_MS",
+    "Anchor",
+    "AnchorSource",
     "Breakdown",
     "Clock",
     "ClockBack",
     "Decoded",
+    "Estimate",
     "Fence",
     "Generator",
     "GeneratorStats",
@@ -96,9 +101,12 @@ __all__ = [
 # Reprs, docs and pickles name the public path (snowid.SnowId), not the private module.
 # (The classes in _LAZY are named so where they are defined.)
 for _public in (
+    Anchor,
+    AnchorSource,
     Breakdown,
     Clock,
     Decoded,
+    Estimate,
     JSONEncoder,
     Layout,
     Parts,

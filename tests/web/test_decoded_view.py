@@ -147,9 +147,11 @@ def test_a_pre_snowflake_tweet_id_warns_in_the_page_language(lang: str, words: s
     assert words in view.warnings[0].message
     assert (
         view.announce
-        == {  # the live region says a warning is there
-            "en": "Result: ID 20. Warnings: 1, shown under the time.",
-            "vi": "Kết quả: ID 20. Cảnh báo: 1, hiển thị bên dưới thời gian.",
+        == {  # the live region leads with the headline, then says a warning is there
+            "en": "Result: ID 20. This ID is from before Snowflake (Twitter numbered tweets"
+            " with a counter until 2010-11-04). Warnings: 1, shown under the time.",
+            "vi": "Kết quả: ID 20. ID này có từ trước Snowflake (Twitter đánh số tweet bằng"
+            " một bộ đếm cho đến ngày 2010-11-04). Cảnh báo: 1, hiển thị bên dưới thời gian.",
         }[lang]
     )
 

@@ -19,6 +19,7 @@ from snowid.ids import (
     PastedId,
     choose_layout,
     encode,
+    estimate_words,
     get_layout,
     read_number,
     read_pasted,
@@ -143,11 +144,12 @@ def _decode_json(pasted: Pasted, found: list[tuple[str, Decoded]], lang: str) ->
 
 def _decode_lines(decoded: Decoded, args: argparse.Namespace, lang: str) -> list[str]:
     colour = use_colour()
+    lines = _render_estimate(decoded, lang)
     view = decoded.breakdown  # a Twitter id is shown as it always was
     if view is not None:
-        lines = render_breakdown(view, lang, colour=colour, steps=args.steps)
+        lines += render_breakdown(view, lang, colour=colour, steps=args.steps)
     else:
-        lines = [
+        lines += [
             *_render_fields(decoded, lang),
             "",
             *render_blocks(decoded.spec, decoded.segments, lang, colour=colour),
@@ -188,6 +190,15 @@ def _render_copies(decoded: Decoded, lang: str) -> list[str]:
     if decoded.iso_utc is not None:
         rows.append((translate("cli.iso", lang), decoded.iso_utc))
     return aligned(rows)
+
+
+def _render_estimate(decoded: Decoded, lang: str) -> list[str]:
+    """A tweet id from before Snowflake leads with that, and when it was posted."""
+    estimate = decoded.estimate
+    if estimate is None:
+        return []
+    headline, message = estimate_words(estimate, lang)
+    return [headline, message, ""]
 
 
 def _render_warnings(decoded: Decoded, lang: str) -> list[str]:

@@ -380,6 +380,31 @@ MESSAGES: dict[str, str] = {
         " tweet was posted. An ID composed for the first seconds after the epoch (such as"
         " 4194439168) looks the same, and its time is the one it was composed with."
     ),
+    "estimate.headline": (
+        "This ID is from before Snowflake (Twitter numbered tweets with a counter until {last_day})"
+    ),
+    "estimate.anchor": (
+        "As a tweet, it was posted {best}: a tweet whose time is published ({source})."
+    ),
+    "estimate.interpolated": (
+        "As a tweet, it was posted about {best}, between {earliest} and {latest}: estimated"
+        " from the tweets with published times next to it by ID ({anchors} such tweets; tested"
+        " on them, this estimate was never off by more than {uncertainty})."
+    ),
+    "estimate.gap": (
+        "As a tweet, it was posted between {earliest} and {latest}, the times of the nearest"
+        " tweets with published times; about {best} if tweets came at an even pace in between,"
+        " which no published tweet confirms."
+    ),
+    "estimate.before_first": (
+        "As a tweet, it was posted at or before {latest}, when tweet {above} was: no tweet with"
+        " a published time has a smaller ID."
+    ),
+    "estimate.after_last": (
+        "As a tweet, it was posted at or after {earliest}, when tweet {below} was: no tweet with"
+        " a published time has a larger ID."
+    ),
+    "estimate.duration": "{hours} h {minutes} min",
     "warning.in_the_future": (
         "The decoded time, {datetime}, is more than a day ahead of now: the number may"
         " belong to another layout, or was made by a clock that was wrong."

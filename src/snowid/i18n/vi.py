@@ -408,6 +408,34 @@ MESSAGES: dict[str, str] = {
         " tiên sau epoch (như 4194439168) trông cũng giống vậy, và thời gian của nó chính là"
         " thời gian đã dùng để ghép."
     ),
+    "estimate.headline": (
+        "ID này có từ trước Snowflake (Twitter đánh số tweet bằng một bộ đếm cho đến ngày"
+        " {last_day})"
+    ),
+    "estimate.anchor": (
+        "Nếu là một tweet, nó được đăng lúc {best}: đây là tweet đã được công bố thời gian"
+        " đăng ({source})."
+    ),
+    "estimate.interpolated": (
+        "Nếu là một tweet, nó được đăng vào khoảng {best}, trong khoảng từ {earliest} đến"
+        " {latest}: ước tính từ các tweet đã công bố thời gian đăng đứng sát nó theo ID (có"
+        " {anchors} tweet như vậy; khi thử lại trên chính các tweet đó, ước tính này chưa lần"
+        " nào lệch quá {uncertainty})."
+    ),
+    "estimate.gap": (
+        "Nếu là một tweet, nó được đăng trong khoảng từ {earliest} đến {latest}, là thời gian"
+        " của hai tweet đã công bố gần nó nhất; khoảng {best} nếu tweet được đăng đều đặn"
+        " trong quãng đó, nhưng không có tweet đã công bố nào xác nhận điều này."
+    ),
+    "estimate.before_first": (
+        "Nếu là một tweet, nó được đăng vào lúc {latest} hoặc sớm hơn, tức lúc tweet {above}"
+        " được đăng: không có tweet đã công bố thời gian nào có ID nhỏ hơn."
+    ),
+    "estimate.after_last": (
+        "Nếu là một tweet, nó được đăng vào lúc {earliest} hoặc muộn hơn, tức lúc tweet"
+        " {below} được đăng: không có tweet đã công bố thời gian nào có ID lớn hơn."
+    ),
+    "estimate.duration": "{hours} giờ {minutes} phút",
     "warning.in_the_future": (
         "Thời gian giải mã được, {datetime}, đi trước hiện tại hơn một ngày: có thể số này"
         " thuộc một bố cục khác, hoặc được tạo ra bởi một đồng hồ chạy sai."

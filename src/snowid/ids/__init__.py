@@ -24,7 +24,9 @@ custom spec (``epoch=…,unit=…,fields=…``); ``builtin_layout`` takes only a
 exact name. ``layout_info`` is the JSON object of ``GET /api/layouts``; ``id_range`` and
 ``bigint_ranges`` give a time window's ids (the second as a signed 64-bit column stores
 them: ``as_bigint``/``from_bigint``). ``encode`` writes a number in one of
-``snowid.BASES``, ``iso_ms`` a Unix ms time (ISO 8601 UTC, ``Z``). ``BEFORE_FIRST_SNOWFLAKE``, ``IN_THE_FUTURE`` and ``INSTAGRAM_BIGINT`` are
+``snowid.BASES``, ``iso_ms`` a Unix ms time (ISO 8601 UTC, ``Z``); ``estimate_words`` the
+headline and words of a pre-Snowflake tweet's ``Estimate``. ``BEFORE_FIRST_SNOWFLAKE``,
+``IN_THE_FUTURE`` and ``INSTAGRAM_BIGINT`` are
 the warning codes a ``Decoded`` may carry; ``MAX_EXACT_MS`` is the last time (Unix ms) a
 JSON number holds exactly.
 """
@@ -40,6 +42,8 @@ from snowid.ids._clock import SYSTEM_CLOCK, Clock, SystemClock, wall_lead_ms
 from snowid.ids._convert import to_snowid
 from snowid.ids._decode import BEFORE_FIRST_SNOWFLAKE, IN_THE_FUTURE, INSTAGRAM_BIGINT
 from snowid.ids._encoding import encode, read_number
+from snowid.ids._estimate import BASES as ESTIMATE_BASES
+from snowid.ids._estimate import Estimate, estimate_words
 from snowid.ids._fields import (
     COMPOSE_FIELDS,
     ComposeFields,
@@ -69,6 +73,7 @@ from snowid.ids._validate import MAX_EXACT_MS
 __all__ = [
     "BEFORE_FIRST_SNOWFLAKE",
     "COMPOSE_FIELDS",
+    "ESTIMATE_BASES",
     "GROUP_MARKS",
     "INSTAGRAM_BIGINT",
     "IN_THE_FUTURE",
@@ -82,6 +87,7 @@ __all__ = [
     "Clock",
     "ComposeFields",
     "DigitGroupError",
+    "Estimate",
     "InstagramShareLinkError",
     "Layout",
     "LayoutConflictError",
@@ -97,6 +103,7 @@ __all__ = [
     "choose_layout",
     "display_value",
     "encode",
+    "estimate_words",
     "first_error",
     "from_bigint",
     "get_layout",

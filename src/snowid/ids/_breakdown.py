@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from snowid._isotime import LAST_DATETIME_MS, iso_ms, iso_utc, utc_datetime
 from snowid.ids._encoding import encode
+from snowid.ids._estimate import Estimate, estimate_for, estimate_words
 from snowid.ids._layout import Layout, Parts, TwitterLayout
 from snowid.ids._snowid import SnowId
 
@@ -102,6 +103,7 @@ class Decoded:
 
     ``fields`` holds every field but the time, most significant first. ``warnings`` are
     codes (``"before_first_snowflake"``, ``"in_the_future"``); ``messages(lang)`` words them.
+    A tweet id from before Snowflake also has an ``estimate`` of when it was posted.
     """
 
     layout: str
@@ -155,6 +157,13 @@ class Decoded:
         return steps(self.spec, self.id, self.raw)
 
     @property
+    def estimate(self) -> Estimate | None:
+        """When the tweet with this id was posted, estimated from tweets whose id and time are
+        published, when the id may be a tweet's from before Snowflake (the
+        ``before_first_snowflake`` warning); None for every other number."""
+        return estimate_for(self.spec, self.id)
+
+    @property
     def breakdown(self) -> Breakdown | None:
         """The Twitter view of this id (parts, worker, the compose answer's JSON) when its
         layout is Twitter-shaped (``TWITTER``); None for every other layout."""
@@ -175,7 +184,13 @@ class Decoded:
         """The JSON object of the HTTP API and ``snowid decode --json``: 64-bit values as
         decimal strings; the time as Unix ms (``timestamp``), ISO 8601 (``datetime``), Unix
         seconds and Discord's markup; for a Twitter id, also every key of its
-        ``Breakdown.as_dict()``."""
+        ``Breakdown.as_dict()``. An id from before Snowflake leads with its ``estimate``
+        (with its headline and words)."""
+        lead: dict[str, object] = {}
+        estimate = self.estimate
+        if estimate is not None:
+            headline, message = estimate_words(estimate, lang)
+            lead["estimate"] = {"headline": headline, "message": message, **estimate.as_dict()}
         data: dict[str, object] = {
             "id": str(self.id),
             "layout": self.layout,
@@ -190,11 +205,11 @@ class Decoded:
             data["stored"] = str(self.stored)
         view = self.breakdown
         if view is not None:
-            return {**view.as_dict(), **data}
+            return {**lead, **view.as_dict(), **data}
         data["hex"] = encode(self.id, "hex")
         data["binary"] = self.spec.bits(self.id)
         data["segments"] = [segment.as_dict() for segment in self.segments]
-        return data
+        return {**lead, **data}
 
 
 @dataclass(frozen=True, slots=True)

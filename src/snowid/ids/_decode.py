@@ -12,6 +12,7 @@ import datetime as _dt
 from typing import Final
 
 from snowid._exceptions import IdTooLargeError, NegativeIdError, UnknownFieldError
+from snowid.ids._anchors import LAST_SEQUENTIAL_TWEET_ID, counted_tweet
 from snowid.ids._breakdown import Breakdown, Decoded
 from snowid.ids._builtins import INSTAGRAM, LAYOUTS, get_layout
 from snowid.ids._clock import SYSTEM_CLOCK, Clock
@@ -34,10 +35,6 @@ __all__ = [
 BEFORE_FIRST_SNOWFLAKE: Final = "before_first_snowflake"
 IN_THE_FUTURE: Final = "in_the_future"
 INSTAGRAM_BIGINT: Final = "instagram_bigint"
-
-LAST_SEQUENTIAL_TWEET_ID: Final = 29700859247
-"""Tweets up to this id were numbered by Twitter's counter before Snowflake (Nov 2010): the
-boundary TweetedAt (oduwsdl/tweetedat, TimestampEstimator.py) uses to tell the two apart."""
 
 FUTURE_SLACK_MS: Final = 86_400_000
 """A decoded time more than this far ahead of now is implausible (one day)."""
@@ -130,7 +127,7 @@ def _decoded(spec: Layout, number: int, now_ms: int, stored: int | None = None) 
     values = spec.split(number)
     timestamp = spec.epoch_ms + values[0] * spec.unit_ms
     warnings = []
-    if spec is TWITTER and number <= LAST_SEQUENTIAL_TWEET_ID:
+    if counted_tweet(spec, number):
         warnings.append(BEFORE_FIRST_SNOWFLAKE)
     if timestamp > now_ms + FUTURE_SLACK_MS:
         warnings.append(IN_THE_FUTURE)

@@ -29,7 +29,7 @@ from snowid import (
 )
 from snowid._exceptions import InvalidLayoutError
 from snowid.i18n import translate, translate_layout
-from snowid.ids import builtin_layout, display_value, iso_ms
+from snowid.ids import builtin_layout, display_value, estimate_words, iso_ms
 from snowid.web._copies_view import CopyValue, LinkedRow, copy_values, linked_rows
 from snowid.web._view import (
     DEFAULT_LAYOUT,
@@ -50,6 +50,7 @@ from snowid.web._view import (
 )
 
 __all__ = [
+    "EstimateView",
     "Formula",
     "LayoutOption",
     "LayoutSummary",
@@ -143,6 +144,16 @@ class WarningView:
 
 
 @dataclass(frozen=True, slots=True)
+class EstimateView:
+    """A tweet id from before Snowflake: the headline the result leads with, and when the
+    tweet was posted in words (``basis``: how it was estimated, ``Estimate.basis``)."""
+
+    headline: str
+    text: str
+    basis: str
+
+
+@dataclass(frozen=True, slots=True)
 class ReadingRow:
     """The same number read in another built-in layout, with the link that shows it so."""
 
@@ -206,6 +217,8 @@ class ResultView:
     """The time as people copy it: Unix seconds, Discord's markup, ISO 8601."""
     linked: list[LinkedRow] = field(default_factory=list)
     """The other ids of the link pasted (a Discord message's channel and server)."""
+    estimate: EstimateView | None = None
+    """What the decoder leads with for a tweet id from before Snowflake."""
 
 
 def result_view(snow_id: SnowId, lang: str, now_ms: int | None = None) -> ResultView:
@@ -288,9 +301,13 @@ def _result(
         formula, reading, compose_href = None, _reading(decoded, lang), None
     announce = translate("web.announce.id", lang, id=decimal)
     layout, warnings, others, range_href = None, [], None, None
-    also = None
+    also, estimate = None, None
     if decoder is not None:
         layout = layout_summary(spec, lang)
+        found = decoded.estimate
+        if found is not None:
+            estimate = EstimateView(*estimate_words(found, lang), basis=found.basis)
+            announce += ". " + estimate.headline
         warnings = [WarningView(m["code"], m["message"]) for m in decoded.messages(lang)]
         others = readings_view(decoded, lang, decoder)
         if not chosen and spec is DEFAULT_LAYOUT:
@@ -320,6 +337,7 @@ def _result(
         also=also,
         range_href=range_href,
         copies=copy_values(decoded, lang),
+        estimate=estimate,
     )
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from snowid.ids import (
     BEFORE_FIRST_SNOWFLAKE,
+    ESTIMATE_BASES,
     IN_THE_FUTURE,
     INSTAGRAM_BIGINT,
     LAYOUTS,
@@ -192,6 +193,41 @@ def paths(errors: dict[str, Any], lang_param: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _estimate(number: dict[str, Any], id_string: dict[str, Any]) -> dict[str, Any]:
+    """``estimate`` of a tweet id from before Snowflake: when it was posted, from anchors."""
+    maybe_ms = {"type": ["integer", "null"], "minimum": 0}
+    maybe_iso = {"type": ["string", "null"]}
+    words = {"type": "string", "minLength": 1}
+    anchor = {
+        "type": "object",
+        "required": ["id", "timestamp", "source", "licence"],
+        "additionalProperties": False,
+        "properties": {"id": id_string, "timestamp": number, "source": words, "licence": words},
+    }
+    keys = {
+        "headline": words,
+        "message": words,
+        "basis": {"enum": list(ESTIMATE_BASES)},
+        "best": maybe_ms,
+        "earliest": maybe_ms,
+        "latest": maybe_ms,
+        "best_datetime": maybe_iso,
+        "earliest_datetime": maybe_iso,
+        "latest_datetime": maybe_iso,
+        "uncertainty_ms": number,
+        "anchor_count": number,
+        "anchors": {"type": "array", "minItems": 1, "maxItems": 2, "items": anchor},
+    }
+    return {
+        "type": "object",
+        "description": "A tweet id from before Snowflake: when it was posted, estimated from"
+        " tweets whose id and time are published (Unix ms; null where bounded on one side).",
+        "required": list(keys),
+        "additionalProperties": False,
+        "properties": keys,
+    }
+
+
 def schemas(breakdown: dict[str, Any]) -> dict[str, Any]:
     """The response schemas; ``breakdown`` (the compose answer's schema) lends the keys every
     id's answer shares (hex, binary) and those only a Twitter id's answer has."""
@@ -271,6 +307,7 @@ def schemas(breakdown: dict[str, Any]) -> dict[str, Any]:
                     "pattern": "^-[0-9]{1,19}$",
                     "description": "Instagram: the negative bigint the id was read from.",
                 },
+                "estimate": _estimate(number, id_string),
                 **borrowed,
             },
         },

@@ -91,13 +91,19 @@ def test_a_pre_snowflake_tweet_id_shows_the_warning_in_the_page_language(
     warning = page.locator("#out-warnings .warn[data-warning='before_first_snowflake']")
     warning.wait_for()
     assert words in warning.inner_text()
-    announced = page.locator("#announce").inner_text()
-    assert announced.startswith({"en": "Result: ID 20. Warnings: 1", "vi": "Kết quả: ID 20."}[lang])
-    page.fill("#f-id", "1541815603606036480")  # a tweet of 2022: no warning
+    headline = {"en": "This ID is from before Snowflake", "vi": "ID này có từ trước Snowflake"}
+    assert page.locator("#out-estimate").inner_text().startswith(headline[lang])
+    announced = page.locator("#announce").inner_text()  # the headline first (issue 25)
+    assert announced.startswith(
+        {"en": "Result: ID 20. ", "vi": "Kết quả: ID 20. "}[lang] + headline[lang]
+    )
+    assert {"en": "Warnings: 1", "vi": "Cảnh báo: 1"}[lang] in announced
+    page.fill("#f-id", "1541815603606036480")  # a tweet of 2022: no warning, no estimate
     page.wait_for_function(
         "document.querySelector('#out-id').textContent === '1541815603606036480'"
     )
     assert page.locator("#out-warnings").count() == 0
+    assert page.locator("#out-estimate").count() == 0
 
 
 def test_the_seed_example_composes_without_a_warning_shown(page: Any, base_url: str) -> None:
