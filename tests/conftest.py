@@ -8,7 +8,7 @@ from collections.abc import Generator, Iterator
 import pytest
 from hypothesis import settings
 
-from tests.support import leftovers, slow
+from tests.support import groups, leftovers, slow
 from tests.support.cleanup import Cleanup
 from tests.support.pg import fresh_table
 
@@ -44,6 +44,11 @@ def session_cleanup() -> Iterator[Cleanup]:
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     slow.install()
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups into the test ids
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    groups.mark_groups(items)
 
 
 @pytest.hookimpl(hookwrapper=True)

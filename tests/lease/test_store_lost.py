@@ -283,6 +283,8 @@ def _removal_under_a_cli_holder(server: RedisServer, out: Path) -> tuple[int, in
     return duplicates, shared, len(b), second_err.decode(), first_err.decode()
 
 
+# Up to 3 runs of millions of ids each, compared in Python: minutes on a busy machine.
+@pytest.mark.timeout(360)
 def test_the_issue_repro_through_the_cli_on_redis_gives_no_duplicate(tmp_path: Path) -> None:
     """Issue 16 §1 as an operator runs it, scaled down: a ``snowid generate`` holder, its
     lease and ceiling hashes DELeted under it, a second ``snowid generate`` on the same

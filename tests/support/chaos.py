@@ -24,6 +24,7 @@ from tests.support.proxy import TcpProxy
 from tests.support.stores import Store
 
 TTL, RENEW, SPAN = 2.0, 0.6, 2.0
+HOLDING_S = 60.0
 
 
 @dataclass
@@ -204,13 +205,17 @@ class Chaos:
         return self.run
 
     def _holding(self, writers: list[Writer]) -> list[Writer]:
-        """The writers that have claimed an identity (waiting up to 10 s for one): on a
-        loaded machine a process started seconds ago may still be importing."""
-        deadline = time.monotonic() + 10
+        """The writers that have claimed an identity, waiting for one if none has yet: on a
+        busy machine a process started seconds ago may still be importing (10 s was not
+        always enough with both cores taken; HOLDING_S is a harness margin)."""
+        deadline = time.monotonic() + HOLDING_S
         while True:
             claimed = [w for w in writers if self._claimed(w)]
-            if claimed or time.monotonic() > deadline:
-                return claimed or writers
+            if claimed:
+                return claimed
+            if time.monotonic() > deadline:
+                names = ", ".join(w.name for w in writers)
+                raise AssertionError(f"none of {names} claimed an identity in {HOLDING_S} s")
             time.sleep(0.05)
 
     def _wait_claimed(self, writer: Writer, seconds: float) -> None:
