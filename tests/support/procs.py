@@ -42,7 +42,9 @@ def wait_all(procs: Sequence[subprocess.Popen[bytes]], timeout: float = 60) -> l
     return codes
 
 
-def wait_for_file(path: Path, timeout: float = 20) -> None:
+def wait_for_file(path: Path, timeout: float = 60) -> None:
+    """Wait for a worker's --ready file (a harness margin: a fresh interpreter importing
+    snowid and claiming can take many seconds on a busy machine)."""
     deadline = time.monotonic() + timeout
     while not path.exists():
         if time.monotonic() > deadline:
