@@ -1,4 +1,5 @@
-"""Fixtures shared by several test modules, and the ``slow`` mark's check (tests/support/slow.py)."""
+"""Fixtures shared by several test modules, the ``slow`` mark's check (tests/support/slow.py),
+and the stop of what a test's body left running (tests/support/leftovers.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Generator, Iterator
 import pytest
 from hypothesis import settings
 
-from tests.support import slow
+from tests.support import groups, leftovers, slow
 from tests.support.cleanup import Cleanup
 from tests.support.pg import fresh_table
 
@@ -45,6 +46,11 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     slow.install()
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups into the test ids
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    groups.mark_groups(items)
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, None, None]:
     slow.watch(item)
@@ -52,9 +58,25 @@ def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, None, None]:
     slow.unwatch(item)
 
 
+_BEFORE_CALL = pytest.StashKey[leftovers.Snapshot]()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    item.stash[_BEFORE_CALL] = leftovers.snapshot()
+    yield
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
+    """Before the fixtures' teardown: stop what the test's body started and left running
+    (a failing test's lease must not keep renewing into its neighbours)."""
     slow.pause()
+    before = item.stash.get(_BEFORE_CALL, None)
+    if before is not None:
+        stopped = leftovers.stop_since(before)
+        if stopped:
+            item.add_report_section("teardown", "left running, stopped", "\n".join(stopped))
     yield
 
 

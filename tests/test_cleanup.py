@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -80,3 +81,21 @@ def test_the_fixture_is_a_cleanup_run_in_teardown(cleanup: Cleanup) -> None:
     """The ``cleanup`` fixture hands a Cleanup (its teardown closes it)."""
     assert isinstance(cleanup, Cleanup)
     assert len(cleanup) == 0
+
+
+def test_clusters_and_cleanup_need_no_pytest() -> None:
+    """bench/ uses them as a script: importing them loads no pytest."""
+    code = (
+        "import sys, tests.support.cluster, tests.support.cleanup, tests.support.servers;"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pytest', '_pytest')))"
+    )
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stdout.strip()) == (0, "[]"), done.stderr

@@ -62,7 +62,7 @@ def test_postgres_init_is_idempotent_and_status_shows_ceilings(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     with fresh_table() as table:
-        url = f"{PG}?table={table}&range=0-3&ttl=1"
+        url = f"{PG}?table={table}&range=0-3&ttl=1&timeout=2"
         assert main(["lease", "init", url, "--json"]) == 0
         assert json.loads(capsys.readouterr().out)["created"] is False
         with open_lease(url) as lease:
@@ -81,7 +81,7 @@ def test_postgres_init_on_a_new_table_quarantines_unless_first_deployment(
 ) -> None:
     with fresh_table() as table:
         sql(f"DROP TABLE {table}, {table}_meta")
-        url = f"{PG}?table={table}&ttl=1&max_skew=0.5"
+        url = f"{PG}?table={table}&ttl=1&timeout=2&max_skew=0.5"
         assert main(["lease", "init", url]) == 0
         out = capsys.readouterr().out
         assert "created" in out

@@ -77,7 +77,7 @@ def test_a_ceiling_near_the_top_of_64_bits_is_ceiling_ahead_on_every_store(store
     CeilingAheadError naming the worker and the stored ceiling, and that ceiling never
     drops."""
     store.push_ceiling(0, NEAR_TOP - store.now_ms())
-    query = "range=0-0&ttl=1"
+    query = "range=0-0&ttl=1&timeout=2"
     started = time.monotonic()
     with store.open(query) as lease, pytest.raises(CeilingAheadError) as caught:
         lease.acquire(0)
@@ -99,10 +99,10 @@ def test_a_ceiling_raised_near_the_top_of_64_bits_under_a_holder_renews_as_writt
     PostgreSQL's do."""
     target = 2**63 - 1 - 5000  # room for the ms between push_ceiling's two clock reads
     url = store.url("range=0-0")
-    with store.open("range=0-0&ttl=1&renew=0.1") as lease:
+    with store.open("range=0-0&ttl=1&timeout=2&renew=0.1") as lease:
         lease.acquire(0)
         store.push_ceiling(0, target - store.now_ms())
         (row,) = lease_status(url)
         assert target <= row.ceiling_ms < 2**63
-        wait_until(lambda: lease.ceiling_ms == row.ceiling_ms, 5, "the ceiling acknowledged")
+        wait_until(lambda: lease.ceiling_ms == row.ceiling_ms, 30, "the ceiling acknowledged")
         assert lease.state == "held"

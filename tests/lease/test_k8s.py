@@ -275,12 +275,13 @@ def test_serve_with_a_k8s_lease(pod: pytest.MonkeyPatch, tmp_path: Path) -> None
     import httpx
 
     from snowid import SnowId
-    from tests.web.test_serve import STARTED, running_serve
+    from tests.web.test_serve import STARTED, running_serve, wait_started
 
     pod.setenv("HOSTNAME", "ids-6")
     log = tmp_path / "serve.log"
     lease = f"k8s:?state_dir={tmp_path / 'state'}"
     with running_serve(["--lease", lease, "--workers", "2"], log) as url:
+        wait_started(log, 2)  # the second process can start seconds after the first answers
         ids = httpx.post(f"{url}/api/ids?count=3").json()["ids"]
         assert {SnowId.from_str(i).parts[1] for i in ids} == {6}
     started = [(dc, m) for _, dc, m in STARTED.findall(log.read_text())]

@@ -69,7 +69,7 @@ def test_strict_mode_refuses_unflushed_commits_before_setting_anything_up(
     refused, naming the setting, and nothing is created - the check comes first. The
     best_effort opt-in accepts the same server and logs one warning."""
     table = new_name()
-    url = maria.url(f"table={table}&range=0-0&ttl=1")
+    url = maria.url(f"table={table}&range=0-0&ttl=1&timeout=2")
     maria.sql("SET GLOBAL innodb_flush_log_at_trx_commit = 2")
     try:
         with open_mysql(url) as lease, pytest.raises(StoreNotDurableError) as caught:
@@ -93,7 +93,7 @@ def test_best_effort_accepts_unflushed_commits_and_says_so_once(
     maria: MariaServer, caplog: pytest.LogCaptureFixture
 ) -> None:
     table = new_name()
-    url = maria.url(f"table={table}&range=0-1&ttl=1&durability=best_effort")
+    url = maria.url(f"table={table}&range=0-1&ttl=1&timeout=2&durability=best_effort")
     maria.sql("SET GLOBAL innodb_flush_log_at_trx_commit = 0")
     try:
         with caplog.at_level(logging.WARNING, logger="snowid.lease"):
@@ -111,7 +111,7 @@ def test_a_binary_log_without_sync_binlog_is_refused() -> None:
     """With the binary log on, a crash can roll back a commit whose binlog entry was not
     synced (sync_binlog = 0), even with innodb_flush_log_at_trx_commit = 1."""
     with maria_server({"log-bin": "binlog", "sync-binlog": "0"}) as server:
-        url = server.url(f"table={new_name()}&range=0-0&ttl=1")
+        url = server.url(f"table={new_name()}&range=0-0&ttl=1&timeout=2")
         with open_mysql(url) as lease, pytest.raises(StoreNotDurableError) as caught:
             lease.acquire(0)
         assert caught.value.setting == "sync_binlog"
@@ -126,7 +126,7 @@ def test_a_read_only_server_is_refused(maria: MariaServer) -> None:
     maria.sql("SET GLOBAL read_only = ON")
     try:
         with (
-            open_mysql(maria.url(f"table={new_name()}&ttl=1")) as lease,
+            open_mysql(maria.url(f"table={new_name()}&ttl=1&timeout=2")) as lease,
             pytest.raises(StoreRefusedError) as caught,
         ):
             lease.acquire(0)
@@ -146,7 +146,7 @@ def test_a_server_too_old_for_skip_locked_is_refused(
     monkeypatch.setitem(_mysqlconn.MIN_VERSION, product, (99, 0, 0))
     assert mysql.MIN_VERSION[product] == (99, 0, 0)
     with (
-        open_mysql(f"{SHARED}?table={table}&ttl=1") as lease,
+        open_mysql(f"{SHARED}?table={table}&ttl=1&timeout=2") as lease,
         pytest.raises(StoreVersionError) as caught,
     ):
         lease.acquire(0)
@@ -184,7 +184,7 @@ def test_a_table_in_another_engine_is_refused(table: str) -> None:
     """MyISAM has no transactions and no row locks: SKIP LOCKED would mean nothing."""
     sql(f"ALTER TABLE {table} ENGINE=MyISAM")
     with (
-        open_mysql(f"{SHARED}?table={table}&ttl=1") as lease,
+        open_mysql(f"{SHARED}?table={table}&ttl=1&timeout=2") as lease,
         pytest.raises(StoreRefusedError) as caught,
     ):
         lease.acquire(0)
@@ -233,7 +233,7 @@ def test_the_lowest_ceiling_is_claimed_first(table: str) -> None:
         " AS SIGNED) + 600000 - worker WHERE worker <= 2"
     )
     sql(f"UPDATE {table} SET ceiling_ms = 5 WHERE worker = 2")
-    with open_mysql(f"{SHARED}?table={table}&range=0-2&ttl=1") as lease:
+    with open_mysql(f"{SHARED}?table={table}&range=0-2&ttl=1&timeout=2") as lease:
         grant = lease.acquire(0)
         assert TWITTER.worker(grant.datacenter, grant.machine) == 2
         assert grant.start_ms == 6
@@ -242,18 +242,32 @@ def test_the_lowest_ceiling_is_claimed_first(table: str) -> None:
 # --- a stalled row: timeouts end the server's side too ---------------------------------
 
 
-def test_timed_out_renewals_do_not_pile_up_on_the_server(table: str) -> None:
+def test_timed_out_renewals_do_not_pile_up_on_the_server(maria: MariaServer, murl: str) -> None:
     """Another session holds the lease row's lock for 2 s: each renewal times out after
-    0.3 s and is retried; the session each one abandoned is ended on the server (KILL)
-    at once, so at most about one waits at a time and none for long. Without it each
-    waited out innodb_lock_wait_timeout (1 s) and they piled up (3 at a time here); with
-    a long stall a fleet of holders could exhaust max_connections."""
+    0.3 s and is retried; the session each one abandoned is ended on the server (KILL),
+    so at most about one waits at a time and none waits out innodb_lock_wait_timeout
+    (1 s). Without it each waited the full second and they piled up (3 at a time here);
+    with a long stall a fleet of holders could exhaust max_connections.
+
+    On the module's own server, so that its KILL counter (Com_kill) counts this lease's
+    KILLs alone: that the sessions were KILLed is read there, not guessed from how long
+    they lived (on a busy machine a KILL can take most of a second to arrive)."""
     import pymysql
 
-    lease = open_mysql(f"{SHARED}?table={table}&range=0-0&ttl=1&renew=0.2&timeout=0.3&span=2")
-    lease.acquire(0)
+    table = murl.partition("table=")[2]
+    lease = open_mysql(f"{murl}&range=0-0&ttl=1&renew=0.2&timeout=0.3&span=2")
+    deadline = time.monotonic() + 30  # a busy machine's round trip can outlast 0.3 s
+    while True:
+        try:
+            lease.acquire(0)
+            break
+        except StoreUnreachableError:
+            assert time.monotonic() < deadline, "no claim in 30 s"
+    kills_before = _status(maria, "Com_kill")
     waiting, oldest_ms = 0, 0.0
-    locker = pymysql.connect(host="127.0.0.1", user="root", database="test", ssl_disabled=True)
+    locker = pymysql.connect(
+        host="127.0.0.1", port=maria.port, user="root", database=maria.database, ssl_disabled=True
+    )
     try:
         with locker.cursor() as cur:
             cur.execute("START TRANSACTION")
@@ -261,7 +275,7 @@ def test_timed_out_renewals_do_not_pile_up_on_the_server(table: str) -> None:
         deadline = time.monotonic() + 2.0
         while time.monotonic() < deadline:
             time.sleep(0.05)
-            ((count, longest),) = sql(
+            ((count, longest),) = maria.sql(
                 "SELECT COUNT(*), COALESCE(MAX(time_ms), 0)"
                 " FROM information_schema.processlist WHERE info LIKE %s",
                 (f"SELECT ceiling_ms INTO @snowid_old FROM `{table}`%",),
@@ -271,8 +285,16 @@ def test_timed_out_renewals_do_not_pile_up_on_the_server(table: str) -> None:
     finally:
         locker.close()
         lease.close()
+    kills = _status(maria, "Com_kill") - kills_before
+    assert lease.renew_failures >= 2  # the stall was real: renewals timed out
+    assert kills >= 1  # their sessions were KILLed
     assert 1 <= waiting <= 2
-    assert oldest_ms < 800  # the 0.3 s timeout, then the KILL (never the 1 s lock wait)
+    assert oldest_ms < 1000  # none waited out the 1 s lock wait
+
+
+def _status(server: MariaServer, name: str) -> int:
+    ((_, value),) = server.sql("SHOW GLOBAL STATUS LIKE %s", (name,))
+    return int(value)
 
 
 # --- URLs, passwords, the CLI, the service ------------------------------------------------
@@ -285,9 +307,7 @@ def test_password_is_used_and_never_printed(
     lease status` never show the password, right or wrong."""
     maria.sql("CREATE USER IF NOT EXISTS 'fleet'@'%' IDENTIFIED BY 's3cret-pw'")
     maria.sql("GRANT ALL ON snowid.* TO 'fleet'@'%'")
-    url = (
-        f"mysql://fleet:s3cret-pw@127.0.0.1:{maria.port}/snowid?table={new_name()}&range=0-1&ttl=1"
-    )
+    url = f"mysql://fleet:s3cret-pw@127.0.0.1:{maria.port}/snowid?table={new_name()}&range=0-1&ttl=1&timeout=2"
     init_lease(url, first_deployment=True)
     with open_mysql(url) as lease:
         lease.acquire(0)
@@ -360,7 +380,7 @@ def test_cli_init_and_status(table: str, capsys: pytest.CaptureFixture[str]) -> 
     """`snowid lease init` sets a new store up (quarantined unless --first-deployment) and is
     idempotent; `snowid lease status` lists the holder, its epoch and ceiling."""
     name = new_name()
-    url = f"{SHARED}?table={name}&range=0-3&ttl=1&max_skew=0.5"
+    url = f"{SHARED}?table={name}&range=0-3&ttl=1&timeout=2&max_skew=0.5"
     try:
         assert main(["lease", "init", url]) == 0
         out = capsys.readouterr().out
@@ -375,7 +395,7 @@ def test_cli_init_and_status(table: str, capsys: pytest.CaptureFixture[str]) -> 
     finally:
         sql(f"DROP TABLE IF EXISTS {name}, {name}_meta")
 
-    fresh = f"{SHARED}?table={table}&range=0-3&ttl=1"
+    fresh = f"{SHARED}?table={table}&range=0-3&ttl=1&timeout=2"
     assert main(["lease", "init", fresh, "--first-deployment", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert (result["created"], result["quarantined"]) == (False, False)  # the fixture made it

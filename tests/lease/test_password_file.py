@@ -170,7 +170,7 @@ def test_redis_authenticates_with_the_file(tmp_path: Path) -> None:
     with redis_server(tmp_path / "r", {"requirepass": "file-pw-1"}) as srv:
         path = tmp_path / "pw"
         path.write_text("file-pw-1\n")
-        url = srv.url(f"key={new_name()}&range=0-0&ttl=1&password_file={path}")
+        url = srv.url(f"key={new_name()}&range=0-0&ttl=1&timeout=2&password_file={path}")
         init_lease(url, first_deployment=True)
         with open_lease(url) as lease:
             assert lease.acquire(0).ceiling_ms > 0
@@ -195,7 +195,7 @@ def test_mysql_authenticates_with_the_file(tmp_path: Path, maria_user: str) -> N
     path = tmp_path / "pw"
     path.write_text(password + "\n")
     table = new_name()
-    url = f"mysql://{user}@127.0.0.1:3306/test?table={table}&range=0-0&ttl=1&password_file={path}"
+    url = f"mysql://{user}@127.0.0.1:3306/test?table={table}&range=0-0&ttl=1&timeout=2&password_file={path}"
     try:
         init_lease(url, first_deployment=True)
         with open_lease(url) as lease:

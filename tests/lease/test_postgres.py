@@ -43,7 +43,7 @@ def test_unix_socket_forms_connect_as_psql_does(
     if not Path(SOCKET_DIR, ".s.PGSQL.5432").exists():  # pg_ctlcluster makes it
         unavailable(f"no PostgreSQL socket in {SOCKET_DIR}")
     monkeypatch.setenv("PGUSER", "postgres")  # the forms without a user (tests run as root)
-    url = form.format(options=f"table={table}&range=5-5&ttl=1")
+    url = form.format(options=f"table={table}&range=5-5&ttl=1&timeout=2")
     with open_pg(url) as lease:
         assert lease.acquire(0).machine == 5
         assert lease._conn.info.host == SOCKET_DIR  # a socket directory, not a TCP host
@@ -97,7 +97,7 @@ def test_async_holder_that_lost_its_pg_worker_never_duplicates_the_successor(
 # Correctness review, finding 3. a claim that waited for its start makes the generator raise anyway (failed before its fix).
 @pytest.mark.timeout(60)
 def test_restart_on_a_released_pg_worker_issues_without_error(table: str) -> None:
-    url = f"{PG}?table={table}&range=5-5&ttl=1.5&span=1.5"
+    url = f"{PG}?table={table}&range=5-5&ttl=1.5&timeout=2&span=1.5"
     first = open_pg(url)
     try:
         before = Generator(fence=first).next_id()

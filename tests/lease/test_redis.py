@@ -55,7 +55,7 @@ def test_strict_mode_refuses_the_shared_server_that_keeps_nothing_on_disk() -> N
     import redis
 
     prefix = new_name()
-    lease = open_redis(f"{SHARED}?key={prefix}&range=0-0&ttl=1")
+    lease = open_redis(f"{SHARED}?key={prefix}&range=0-0&ttl=1&timeout=2")
     with lease, pytest.raises(StoreNotDurableError) as caught:
         lease.acquire(0)
     error = caught.value
@@ -84,7 +84,7 @@ def test_strict_mode_refuses_a_server_that_can_lose_writes_before_setting_it_up(
     store is set up or quarantined (no key is written)."""
     with redis_server(tmp_path / "r", settings) as srv:
         prefix = new_name()
-        url = srv.url(f"key={prefix}&range=0-0&ttl=1")
+        url = srv.url(f"key={prefix}&range=0-0&ttl=1&timeout=2")
         with open_redis(url) as lease, pytest.raises(StoreNotDurableError) as caught:
             lease.acquire(0)
         assert (caught.value.setting, caught.value.found) == (setting, found)
@@ -102,7 +102,7 @@ def test_everysec_and_volatile_eviction_are_accepted(tmp_path: Path) -> None:
     touches our keys, which have no TTL."""
     settings = {"appendfsync": "everysec", "maxmemory-policy": "volatile-lru"}
     with redis_server(tmp_path / "r", settings) as srv:
-        with open_redis(srv.url(f"key={new_name()}&range=0-0&ttl=1")) as lease:
+        with open_redis(srv.url(f"key={new_name()}&range=0-0&ttl=1&timeout=2")) as lease:
             assert Generator(fence=lease).next_ids(100)
         client = srv.client()
         assert all(client.ttl(key) == -1 for key in client.keys("*"))  # no TTL anywhere
@@ -114,7 +114,7 @@ def test_hidden_config_needs_the_opt_in_which_is_logged_once(
     """Managed Redis often blocks CONFIG: strict mode cannot vouch for the server and says
     so; durability=best_effort works and warns once per process and store, not per lease."""
     with redis_server(tmp_path / "r", {"rename-command": 'CONFIG ""'}) as srv:
-        url = srv.url(f"key={new_name()}&range=0-1&ttl=1")
+        url = srv.url(f"key={new_name()}&range=0-1&ttl=1&timeout=2")
         with open_redis(url) as lease, pytest.raises(StoreConfigHiddenError) as caught:
             lease.acquire(0)
         assert "CONFIG" in caught.value.reason or "config" in caught.value.reason.lower()
@@ -142,7 +142,10 @@ def test_a_replica_confirms_every_write_and_a_stalled_one_stops_the_lease(
                 10,
                 "the replica to sync",
             )
-            url = primary.url(f"key={new_name()}&range=0-1&ttl=2&renew=5&timeout=0.3")
+            # timeout=2: each round trip waits for the replica (WAIT) up to it; 0.3 s ran out
+            # on a busy machine with the replica well. The paused replica's WAIT still
+            # times out, 2 s later.
+            url = primary.url(f"key={new_name()}&range=0-1&ttl=5&renew=5&timeout=2")
             init_lease(url, first_deployment=True)
             with open_redis(url) as lease:
                 grant = lease.acquire(0)
@@ -176,7 +179,9 @@ def test_password_is_used_and_never_printed(
     """redis://:pw@host: the lease authenticates; its URL, its errors and `snowid lease
     status` never show the password, right or wrong."""
     with redis_server(tmp_path / "r", {"requirepass": "s3cret-pw"}) as srv:
-        url = f"redis://:s3cret-pw@127.0.0.1:{srv.port}/0?key={new_name()}&range=0-1&ttl=1"
+        url = (
+            f"redis://:s3cret-pw@127.0.0.1:{srv.port}/0?key={new_name()}&range=0-1&ttl=1&timeout=2"
+        )
         init_lease(url, first_deployment=True)
         with open_redis(url) as lease:
             lease.acquire(0)
@@ -249,7 +254,7 @@ def test_rediss_means_tls_and_the_db_comes_from_the_path() -> None:
 def test_cli_init_and_status(server: RedisServer, capsys: pytest.CaptureFixture[str]) -> None:
     """`snowid lease init` sets a new store up (quarantined unless --first-deployment) and is
     idempotent; `snowid lease status` lists the holder, its epoch and ceiling."""
-    url = server.url(f"key={new_name()}&range=0-3&ttl=1&max_skew=0.5")
+    url = server.url(f"key={new_name()}&range=0-3&ttl=1&timeout=2&max_skew=0.5")
     assert main(["lease", "init", url]) == 0
     out = capsys.readouterr().out
     assert "created" in out
@@ -262,7 +267,7 @@ def test_cli_init_and_status(server: RedisServer, capsys: pytest.CaptureFixture[
     assert main(["lease", "init", url, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["created"] is False
 
-    fresh = server.url(f"key={new_name()}&range=0-3&ttl=1")
+    fresh = server.url(f"key={new_name()}&range=0-3&ttl=1&timeout=2")
     assert main(["lease", "init", fresh, "--first-deployment", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert (result["created"], result["quarantined"]) == (True, False)
@@ -306,7 +311,7 @@ def test_serve_with_a_redis_lease(server: RedisServer, rurl: str, tmp_path: Path
 def test_an_out_of_memory_store_is_a_specific_error(tmp_path: Path) -> None:
     """A server at its memory limit (noeviction) refuses writes: the claim says so."""
     with redis_server(tmp_path / "r", {"maxmemory": "1mb"}) as srv:
-        url = srv.url(f"key={new_name()}&range=0-0&ttl=1")
+        url = srv.url(f"key={new_name()}&range=0-0&ttl=1&timeout=2")
         client = srv.client()
         filler = "x" * 100_000
         for i in range(100):
@@ -343,7 +348,7 @@ def test_rediss_connects_over_tls_and_checks_the_certificate(tmp_path: Path) -> 
         "tls-ca-cert-file": str(cert), "tls-auth-clients": "no",
     }  # fmt: skip
     with redis_server(tmp_path / "r", settings):
-        base = f"rediss://127.0.0.1:{tls_port}/0?key={new_name()}&range=0-0&ttl=1"
+        base = f"rediss://127.0.0.1:{tls_port}/0?key={new_name()}&range=0-0&ttl=1&timeout=2"
         url = f"{base}&ssl_ca_certs={cert}"
         init_lease(url, first_deployment=True)
         with open_redis(url) as lease:

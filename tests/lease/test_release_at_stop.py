@@ -74,7 +74,12 @@ def get(port: int, path: str = "/") -> tuple[int, str]:
         return error.code, error.read().decode()
 
 
-def wait_listening(proc: subprocess.Popen[bytes], port: int, seconds: float = 20) -> None:
+# Harness margins: how long a server may take to start, answer or stop on a busy 2-core
+# machine (20 s ran out with both cores taken) before the test gives up on it.
+START_S = 60.0
+
+
+def wait_listening(proc: subprocess.Popen[bytes], port: int, seconds: float = START_S) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -95,7 +100,7 @@ def stop(proc: subprocess.Popen[bytes], signum: int = signal.SIGTERM) -> str:
     if signum:
         proc.send_signal(signum)
     try:
-        output, _ = proc.communicate(timeout=20)
+        output, _ = proc.communicate(timeout=START_S)
     except subprocess.TimeoutExpired:
         proc.kill()
         output, _ = proc.communicate()
@@ -113,7 +118,7 @@ def uvicorn(port: int, workers: int) -> list[str]:
 
 def claim_both(port: int, url: str, want: int) -> None:
     """Requests until ``want`` workers hold an identity (new connections spread them)."""
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + START_S
     while len(held(url)) < want:
         assert time.monotonic() < deadline, f"held {held(url)}, wanted {want}"
         for _ in range(8):

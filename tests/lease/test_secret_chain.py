@@ -210,7 +210,7 @@ def test_libpq_passfile_and_pgpassfile_give_the_password(
     passfile = tmp_path / "pgpass"
     passfile.write_text(f"127.0.0.1:{scram.port}:leases:owner:owner-pw\n")
     passfile.chmod(0o600)  # libpq ignores a file others may read
-    base = f"postgresql://owner@127.0.0.1:{scram.port}/leases?range=0-0&ttl=1"
+    base = f"postgresql://owner@127.0.0.1:{scram.port}/leases?range=0-0&ttl=1&timeout=2"
     monkeypatch.delenv("PGPASSFILE", raising=False)
     monkeypatch.setenv("HOME", str(tmp_path))  # no ~/.pgpass of the machine's
     with pytest.raises(StoreUnreachableError, match="password"):

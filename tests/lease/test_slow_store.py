@@ -88,7 +88,7 @@ def test_latency_beyond_the_timeout_fails_closed_then_recovers(
     time.sleep(0.5)
     proxy.delay = 1.5
     slow_since = time.monotonic()
-    wait_until(lambda: bool(holder.errors), 5, "the holder to fail closed")
+    wait_until(lambda: bool(holder.errors), 30, "the holder to fail closed")
     assert holder.lease.ceiling_ms == -1 or holder.lease.state != "held"
 
     with store.open("range=0-0&ttl=1&renew=0.2", claim_wait=5) as successor:
@@ -139,13 +139,13 @@ def test_stalled_store_fails_closed_at_the_deadline_then_resumes_the_same_lease(
         dropped_after = time.monotonic() - stalled
         acked = holder.acked_ceiling(0)
         assert time.time_ns() // 1_000_000 < acked  # failed closed before the span ran out
-        wait_until(lambda: bool(holder.errors), 2, "an error")
+        wait_until(lambda: bool(holder.errors), 30, "an error")
         stalled_ok = holder.last_ok
         time.sleep(max(0.0, 2.0 - (time.monotonic() - stalled)))
         assert holder.last_ok == stalled_ok  # nothing issued while the store stalled
         locker.commit()
     released = time.monotonic()
-    wait_until(lambda: holder.last_ok > released, 5, "the holder to resume")
+    wait_until(lambda: holder.last_ok > released, 30, "the holder to resume")
     time.sleep(0.2)
     holder.finish()
 

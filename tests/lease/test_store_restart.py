@@ -135,9 +135,10 @@ def test_crash_and_restart_holder_continues_or_fails_closed_then_issues_again(
     wait_until(lambda: holder.last_ok > restarted + 0.3, 15, "the holder to issue again")
     holder.finish()
 
-    # "Within about a TTL" (the start replays its log): 2 TTLs unloaded; a loaded machine
-    # starts the server slower, and the checks below hold for an outage of any length.
-    assert restarted - crashed < TTL * 5
+    # "Within about a TTL" (the start replays its log): 2 TTLs unloaded; a busy machine
+    # starts the server slower (a harness bound: the checks below hold for an outage of
+    # any length).
+    assert restarted - crashed < 30
     assert holder.lease.renew_failures > failures_before  # the holder did see the outage
     codes = {code for _, code in holder.errors}
     assert codes <= FAIL_CLOSED_CODES  # continued, or failed closed; never anything else
@@ -170,9 +171,11 @@ def test_data_survives_the_crash_no_regression_no_new_incarnation(
     replay): same incarnation, owner and epoch, ceiling >= every one acknowledged. The
     holder renews without StoreRegressedError, and a re-run of the idempotent init
     (without first_deployment) sees the store as existing: no quarantine."""
-    # A TTL of 6 s, not 2: the crash and restart must end within the holder's local deadline
-    # (TTL * 0.89), which a loaded machine's restart did not at 2 s (an "expired" event).
-    query = f"range=0-3&ttl=6&renew={RENEW:g}&timeout={TIMEOUT:g}"
+    # A TTL of 30 s, not 2: the crash and restart must end within the holder's local
+    # deadline (TTL * 0.89), which a loaded machine's restart did not at 2 s, nor at 6 s
+    # with both cores busy (an "expired" event). The TTL is a harness margin here: the
+    # test is about what the restart kept, and nothing waits for the TTL to run out.
+    query = f"range=0-3&ttl=30&renew={RENEW:g}&timeout={TIMEOUT:g}"
     url = store.url(query)
     holder = store.open(query)
     events: list[LeaseEvent] = []
@@ -308,7 +311,7 @@ def test_restart_longer_than_the_ttl_successor_starts_above_the_first_holder(
         wait_until(lambda: "no_free_identity" in waiting, 15, "the claimant to be refused")
         time.sleep(0.3)
 
-        crashed = time.monotonic()
+        crashed_ms = time.time_ns() // 1_000_000
         server.crash()
         proxy.set_mode("reset")  # the holder's reconnects are refused, as by the dead store
         time.sleep(TTL + 0.7)
@@ -333,7 +336,9 @@ def test_restart_longer_than_the_ttl_successor_starts_above_the_first_holder(
     acked = holder.acked_ceiling(0)
     held = holder.ids
     assert held
-    assert holder.last_ok < crashed + TTL + 0.1  # it stopped within its TTL (its ceiling)
+    # It stopped within its TTL (its ceiling), read off the ids themselves: when the
+    # issuing thread noted a batch (last_ok) can lag behind on a busy machine.
+    assert max(TWITTER.timestamp_of(v) for v in held) < crashed_ms + TTL * 1000 + 100
     assert grant.epoch == first.epoch + 1  # the epoch counter survived the crash
     assert grant.start_ms > acked >= max(TWITTER.timestamp_of(v) for v in held)
     assert min(took) > max(held)

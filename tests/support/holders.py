@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable
 
 import pytest
@@ -15,6 +16,10 @@ from snowid.lease._store import StoreLease
 
 FAIL_CLOSED_CODES = {"store_unreachable", "ceiling_reached"}
 """The error codes of a holder that stops issuing at its ceiling or deadline (fails closed)."""
+
+
+RUNNING: weakref.WeakSet[Issuer] = weakref.WeakSet()
+"""Every Issuer started (tests/support/leftovers.py halts those a test left running)."""
 
 
 def worker_ms(ids: Iterable[int]) -> set[tuple[int, int]]:
@@ -49,6 +54,10 @@ class Issuer(threading.Thread):
         self.crash: BaseException | None = None
         self.halt = threading.Event()
         lease.listeners.append(self.events.append)
+
+    def start(self) -> None:
+        RUNNING.add(self)
+        super().start()
 
     def run(self) -> None:
         try:

@@ -7,11 +7,15 @@ import os
 import subprocess
 import sys
 import time
+import weakref
 from array import array
 from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+
+STARTED: weakref.WeakSet[subprocess.Popen[bytes]] = weakref.WeakSet()
+"""Every worker started (tests/support/leftovers.py ends those a test left running)."""
 
 
 def start_worker(
@@ -21,7 +25,9 @@ def start_worker(
     if log is not None:
         argv += ["--log", str(log)]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen([*argv, *extra], cwd=ROOT, env=env)
+    proc = subprocess.Popen([*argv, *extra], cwd=ROOT, env=env)
+    STARTED.add(proc)
+    return proc
 
 
 def wait_all(procs: Sequence[subprocess.Popen[bytes]], timeout: float = 60) -> list[int]:
@@ -36,7 +42,9 @@ def wait_all(procs: Sequence[subprocess.Popen[bytes]], timeout: float = 60) -> l
     return codes
 
 
-def wait_for_file(path: Path, timeout: float = 20) -> None:
+def wait_for_file(path: Path, timeout: float = 60) -> None:
+    """Wait for a worker's --ready file (a harness margin: a fresh interpreter importing
+    snowid and claiming can take many seconds on a busy machine)."""
     deadline = time.monotonic() + timeout
     while not path.exists():
         if time.monotonic() > deadline:

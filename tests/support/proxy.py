@@ -19,8 +19,12 @@ import asyncio
 import contextlib
 import socket
 import threading
+import weakref
 from collections.abc import Callable, Coroutine
 from typing import Any
+
+OPEN: weakref.WeakSet[TcpProxy] = weakref.WeakSet()
+"""Every proxy not closed yet (tests/support/leftovers.py closes those a test left open)."""
 
 HoldRule = Callable[[int], bool]
 """Given a connection's client port, whether to hold it."""
@@ -50,6 +54,7 @@ class TcpProxy:
         self._ready.wait(5)
         assert self._server is not None
         self.port: int = self._server.sockets[0].getsockname()[1]
+        OPEN.add(self)
 
     def _run(self) -> None:
         asyncio.set_event_loop(self._loop)
@@ -127,6 +132,10 @@ class TcpProxy:
         asyncio.run_coroutine_threadsafe(coro, self._loop).result(5)
 
     def close(self) -> None:
+        if self not in OPEN:  # closed already
+            return
+        OPEN.discard(self)
+
         async def stop() -> None:
             if self._server is not None:
                 self._server.close()

@@ -349,11 +349,16 @@ class MariaServer(MariaDb, OwnServer):
 
     def start(self) -> None:
         assert not self.running
+        # Its own temporary directory: two set-ups at once in /tmp (two xdist workers) once
+        # took each other's temporary tables ("Can't find file: '/tmp/#sql-temptable-…'").
+        tmpdir = self.root / "tmp"
+        tmpdir.mkdir(exist_ok=True)
         if not (self.data / "mysql").is_dir():
             proc = subprocess.run(
                 [
                     self.install, "--no-defaults", f"--datadir={self.data}", "--user=root",
                     "--auth-root-authentication-method=normal", "--skip-test-db",
+                    f"--tmpdir={tmpdir}",
                 ],
                 capture_output=True, text=True, timeout=120, check=False,
             )  # fmt: skip
@@ -363,7 +368,7 @@ class MariaServer(MariaDb, OwnServer):
             [
                 self.server, "--no-defaults", f"--datadir={self.data}", f"--port={self.port}",
                 "--bind-address=127.0.0.1", f"--socket={self.root / 'sock'}", "--user=root",
-                f"--pid-file={self.root / 'pid'}", f"--log-error={self.log}",
+                f"--pid-file={self.root / 'pid'}", f"--log-error={self.log}", f"--tmpdir={tmpdir}",
                 "--skip-name-resolve", *(f"--{key}={value}" for key, value in self.options.items()),
             ],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

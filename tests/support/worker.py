@@ -1,10 +1,12 @@
 """A worker process for the multi-process lease tests (run as a fresh interpreter).
 
     python -m tests.support.worker --lease URL --out IDS [--log LOG] [--count N]
-        [--seconds S] [--clock-file F] [--kill-at-write K] [--ready F] [--fork N]
+        [--seconds S] [--until F] [--clock-file F] [--kill-at-write K] [--ready F] [--fork N]
 
 Writes every id as 8 bytes (big endian, unbuffered) to OUT, and every lease event and
-error as one JSON line to LOG *before* any id it allows. Stops after N ids or S seconds.
+error as one JSON line to LOG *before* any id it allows. Stops after N ids or S seconds,
+or once the file given to --until exists (a test that waits for something to happen
+first, however long a busy machine takes).
 SIGTERM exits cleanly (the lease is released at exit). With --fork N the process opens
 the lease and the generator first (like gunicorn --preload), then forks N children that
 each write to OUT.<i>; the parent only waits.
@@ -62,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-wait-ms", type=int, default=200)
     parser.add_argument("--idle", type=float, default=0.0, help="sleep between ids (s)")
     parser.add_argument("--hold", default=None, help="after the ids, wait for this file to exist")
+    parser.add_argument("--until", default=None, help="stop issuing once this file exists")
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     clock = FileOffsetClock(args.clock_file) if args.clock_file else None
@@ -130,6 +133,8 @@ def _loop(args: argparse.Namespace, lease, generator: Generator, out: str, log: 
     written, errors = 0, 0
     ready = args.ready
     while written < args.count and time.monotonic() < deadline:
+        if args.until and written % 64 == 0 and os.path.exists(args.until):
+            break
         try:
             value = generator.next_id()
         except SnowIdError as error:

@@ -355,8 +355,11 @@ def test_during_the_drain_a_kept_alive_connection_is_told_to_close_and_closed(
 # --- end to end: a real `snowid serve` on a PostgreSQL lease, stopped under load ------------
 
 STARTED = re.compile(r"process (\d+) on http://\S+ holds datacenter (\d+), machine (\d+)")
-DRAIN_S = 2
+# 5 s (the default), not 2: on a busy machine a request can take most of a second, and the
+# test must see ids issued while /readyz already answers 503.
+DRAIN_S = 5
 STOP_BOUND_S = DRAIN_S + 11  # docs/web.md: --drain-seconds + 11 s
+START_S = 60  # a harness margin: `snowid serve --workers 2` starting on a busy machine
 
 Answer = tuple[float, float, int | str]
 """(sent, answered, HTTP status or "refused"/"error"), on the monotonic clock."""
@@ -422,7 +425,8 @@ def test_serve_drains_through_sigterm_under_load(tmp_path: Path, workers: int) -
     env = {k: v for k, v in os.environ.items() if not k.startswith("SNOWID_")}
     env["SNOWID_LANG"] = "en"
     with pg.fresh_table() as table:
-        url = pg.SHARED.url(f"table={table}&range=5-{4 + workers}&ttl=2")
+        # timeout=2: a round trip's margin (left out, ttl/3) for a claim on a busy machine
+        url = pg.SHARED.url(f"table={table}&range=5-{4 + workers}&ttl=2&timeout=2")
         argv = ["serve", "--port", str(port), "--workers", str(workers), "--lease", url]
         with log.open("w") as out:
             proc = subprocess.Popen(
@@ -445,14 +449,17 @@ def test_serve_drains_through_sigterm_under_load(tmp_path: Path, workers: int) -
             ),
         ]
         try:
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + START_S
             while len(STARTED.findall(log.read_text())) < workers:
                 assert proc.poll() is None, log.read_text()
                 assert time.monotonic() < deadline, log.read_text()
                 time.sleep(0.05)
             for thread in threads:
                 thread.start()
-            time.sleep(0.5)  # load before the signal
+            # load before the signal: every load thread has had an answer
+            while not (ready and all(any(a[2] == 200 for a in got) for got in issued)):
+                assert time.monotonic() < deadline + START_S, (ready, issued)
+                time.sleep(0.05)
             sent = time.monotonic()
             proc.send_signal(signal.SIGTERM)
             code = proc.wait(STOP_BOUND_S + 10)
@@ -524,7 +531,7 @@ def test_serve_exits_1_when_the_store_does_not_take_the_identities_back(tmp_path
     proxy = TcpProxy("127.0.0.1", pg.SHARED.port)
     try:
         with pg.fresh_table() as table:
-            url = pg.SHARED.url(f"table={table}&range=5-6&ttl=2", port=proxy.port)
+            url = pg.SHARED.url(f"table={table}&range=5-6&ttl=2&timeout=2", port=proxy.port)
             argv = ["serve", "--port", str(port), "--workers", "2", "--lease", url]
             with log.open("w") as out:
                 proc = subprocess.Popen(
@@ -534,7 +541,7 @@ def test_serve_exits_1_when_the_store_does_not_take_the_identities_back(tmp_path
                     env=env,
                 )
             try:
-                deadline = time.monotonic() + 30
+                deadline = time.monotonic() + START_S
                 while len(STARTED.findall(log.read_text())) < 2:
                     assert proc.poll() is None, log.read_text()
                     assert time.monotonic() < deadline, log.read_text()

@@ -79,6 +79,19 @@ def test_serve_on_an_impossible_host_name_is_a_one_line_error(
     assert ("1 to 63 characters" if lang == "en" else "1 đến 63 ký tự") in err
 
 
+# Harness margins: how long `snowid serve` may take to start its processes, or to stop,
+# on a busy 2-core machine before a test gives up on it (30 s ran out with both cores taken).
+START_S = 60.0
+
+
+def wait_started(log: Path, processes: int, seconds: float = START_S) -> None:
+    """Wait until ``processes`` server processes have logged the identity they hold."""
+    deadline = time.monotonic() + seconds
+    while len(STARTED.findall(log.read_text())) < processes:
+        assert time.monotonic() < deadline, log.read_text()
+        time.sleep(0.1)
+
+
 @contextmanager
 def running_serve(args: list[str], log: Path, port: int | None = None) -> Iterator[str]:
     """``snowid serve`` in a child process until the block ends; yields its base URL.
@@ -98,7 +111,7 @@ def running_serve(args: list[str], log: Path, port: int | None = None) -> Iterat
     url = f"http://127.0.0.1:{port}"
     found = None
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + START_S
         while True:
             assert process.poll() is None, log.read_text()
             if port == 0:
@@ -116,7 +129,7 @@ def running_serve(args: list[str], log: Path, port: int | None = None) -> Iterat
     finally:
         process.send_signal(signal.SIGTERM)
         try:
-            process.wait(20)
+            process.wait(START_S)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(5)
@@ -159,11 +172,7 @@ def test_several_workers_never_return_a_duplicate(tmp_path: Path) -> None:
     log = tmp_path / "serve.log"
     lease = f"file://{tmp_path / 'slots'}?allow_volatile=1"
     with running_serve(["--workers", "3", "--lease", lease], log) as url:
-        # wait until every worker has logged its identity
-        deadline = time.monotonic() + 30
-        while len(STARTED.findall(log.read_text())) < 3:
-            assert time.monotonic() < deadline, log.read_text()
-            time.sleep(0.1)
+        wait_started(log, 3)  # every worker has logged its identity
 
         def burst(_: int) -> list[str]:
             got: list[str] = []
@@ -179,7 +188,7 @@ def test_several_workers_never_return_a_duplicate(tmp_path: Path) -> None:
 
         # /metrics: whichever process answers, every process is there, told apart by pid
         pids = {pid for pid, _, _ in STARTED.findall(log.read_text())}
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30
         while True:
             text = httpx.get(f"{url}/metrics", timeout=10).text  # a fresh connection each time
             issued = metrics_by_pid(text, "snowid_ids_issued_total")

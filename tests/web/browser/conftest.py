@@ -26,6 +26,11 @@ CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 # axe-core, pinned and installed from the npm registry by scripts/test.
 AXE = Path(__file__).resolve().parents[3] / ".cache/node/node_modules/axe-core/axe.min.js"
+# How long a browser action or check may wait (Playwright's default is 30 s, and 5 s for
+# expect()): a harness margin, as on a busy 2-core machine Chromium renders slowly (a
+# 30 s wait ran out with both cores taken). A test that proves something happens at once
+# bounds that itself.
+WAIT_MS = 120_000
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -51,8 +56,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 # main thread while it is open, and asyncio.run() in later test modules would refuse to start.
 @pytest.fixture(scope="package")
 def playwright() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=WAIT_MS)
     with sync_playwright() as pw:
         yield pw
 
@@ -69,6 +75,7 @@ def browser(playwright: Any) -> Iterator[Any]:
             viewport={"width": 1280, "height": 900},
             bypass_csp=True,
         )
+        context.set_default_timeout(WAIT_MS)
         try:
             yield context
         finally:
@@ -92,6 +99,7 @@ def browser_factory(playwright: Any) -> Iterator[Any]:
             args=CHROMIUM_ARGS,
             **{"bypass_csp": True, **options},
         )
+        context.set_default_timeout(WAIT_MS)
         made.append(context)
         return context
 
