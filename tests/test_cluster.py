@@ -123,6 +123,9 @@ def test_the_cleanup_ends_every_member_and_proxy_even_when_the_test_failed() -> 
         with Cleanup() as cleanup:
             cluster = redis_replicas(3, cleanup)
             cluster.partition(1)
+            # A primary forks a short-lived child to send a replica its first copy, so a
+            # member may run more than one process: every member runs at least its server.
+            assert all(member.pids() for member in cluster.members)
             seen["pids"] = [pid for member in cluster.members for pid in member.pids()]
             seen["dirs"] = [member.root for member in cluster.members]
             seen["ports"] = [cluster.port(i) for i in range(3)]
@@ -130,7 +133,7 @@ def test_the_cleanup_ends_every_member_and_proxy_even_when_the_test_failed() -> 
 
     with pytest.raises(RuntimeError, match="the test failed"):
         failing_test()
-    assert len(seen["pids"]) == 3
+    assert len(seen["pids"]) >= 3
     for pid in seen["pids"]:
         assert not os.path.exists(f"/proc/{pid}"), pid
     for root in seen["dirs"]:
