@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 
 __all__ = ["ARGUMENTS", "FLAGS", "settings_from"]
 
+# How long uvicorn's supervisor waits for a worker's health ping before it kills it.
+WORKER_HEALTHCHECK_S = 30
+
 # field -> (flag, metavar (None: a yes/no flag), help); the defaults are Settings'.
 FLAGS: dict[str, tuple[str, str | None, str]] = {
     "host": ("--host", "HOST", "address to listen on"),
@@ -191,6 +194,10 @@ def _serve(args: argparse.Namespace, lang: str) -> int:
             forwarded_allow_ips=run.forwarded_allow_ips or None,
             # After the drain, requests in flight get this long; the stop stays bounded.
             timeout_graceful_shutdown=STOP_GRACE_S,
+            # uvicorn kills a worker that misses one 5 s health ping; on a busy machine a
+            # worker still importing or claiming its identity missed it and was killed and
+            # restarted in a loop (issue 24). A hung worker is now replaced after 30 s.
+            timeout_worker_healthcheck=WORKER_HEALTHCHECK_S,
         )
         failed_workers(run.metrics_dir)  # the reports of an earlier run are not this one's
         started = _run(config)
