@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import redis
 
+from tests.support import procnet
 from tests.support.cleanup import Cleanup
 from tests.support.cluster import Cluster
 from tests.support.holders import wait_until
@@ -135,7 +136,7 @@ def test_the_cleanup_ends_every_member_and_proxy_even_when_the_test_failed() -> 
         failing_test()
     assert len(seen["pids"]) >= 3
     for pid in seen["pids"]:
-        assert not os.path.exists(f"/proc/{pid}"), pid
+        assert not procnet.alive(pid), pid
     for root in seen["dirs"]:
         assert isinstance(root, Path)
         assert not root.exists()

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -32,6 +34,33 @@ def descendants(pid: int) -> set[int]:
             found.add(current)
             todo.extend(parents.get(current, ()))
     return found
+
+
+def alive(pid: int) -> bool:
+    """``pid`` exists and is not a zombie (an orphan's zombie waits for init to reap it:
+    it runs nothing and holds no port)."""
+    try:
+        stat = (PROC / str(pid) / "stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2 :].split()[0] != "Z"
+
+
+def end_all(pids: Iterable[int], wait_s: float = 30.0) -> None:
+    """SIGKILL every process of ``pids`` still alive and wait until none is. A server's
+    children (a Redis fork that sends a replica its copy) outlive their parent's SIGKILL
+    unless ended too. ``pids`` must be known children of ours, read before the parent
+    ended, so a reused pid is at worst a process that exits on its own."""
+    left = {pid for pid in pids if alive(pid)}
+    for pid in left:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + wait_s
+    while left and time.monotonic() < deadline:
+        left = {pid for pid in left if alive(pid)}
+        time.sleep(0.01)
+    if left:
+        raise RuntimeError(f"processes {sorted(left)} outlived SIGKILL for {wait_s} s")
 
 
 def socket_inodes(pids: Iterable[int]) -> set[int]:

@@ -122,20 +122,24 @@ class OwnServer:
         """SIGKILL (thawed first, so a frozen server dies too)."""
         if self.running:
             assert self.proc is not None
+            children = self.pids() - {self.pid}
             self.proc.send_signal(signal.SIGCONT)
             self.proc.kill()
             self.proc.wait(30)
+            procnet.end_all(children)  # a child of the server's outlives its SIGKILL
 
     def stop(self) -> None:
         """A clean shutdown (SIGTERM; SIGKILL if it takes over 30 s)."""
         if self.running:
             assert self.proc is not None
+            children = self.pids() - {self.pid}
             self.proc.send_signal(signal.SIGCONT)
             self.proc.terminate()
             try:
                 self.proc.wait(30)
             except subprocess.TimeoutExpired:
                 self.crash()
+            procnet.end_all(children)
 
     def pause(self) -> None:
         assert self.proc is not None

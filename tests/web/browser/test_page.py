@@ -139,6 +139,7 @@ def test_the_page_runs_under_its_content_security_policy(
     from playwright.sync_api import expect
 
     context = browser_factory(bypass_csp=False)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
     page = context.new_page()
     reports: list[str] = []
     page.on("console", lambda message: reports.append(message.text))
@@ -148,8 +149,11 @@ def test_the_page_runs_under_its_content_security_policy(
     fill_compose(page, "1288834975657", "1", "1", "0")
     expect(page.locator("#out-id")).to_have_text(SEED_ID)  # the script fetched and swapped
     expect(page.locator("#out-bits .block")).to_have_count(5)
+    # "Copied" stays until the test has seen it (2.5 s can pass unseen on a busy machine).
+    page.evaluate("document.body.setAttribute('data-copied-ms', '600000')")
     page.click("#out-id + .copy-wrap button.copy")
     expect(page.locator("#out-id + .copy-wrap .copied")).to_have_text("Copied")
+    assert page.evaluate("navigator.clipboard.readText()") == SEED_ID
     page.goto(f"{base_url}/decode?lang=en&id={SEED_ID}")
     page.fill("#f-id", "1541815603606036480")
     expect(page.locator("#out-id")).to_have_text("1541815603606036480")
