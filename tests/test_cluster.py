@@ -4,7 +4,6 @@ cut off at a time; the rest go on; and the one cleanup path leaves nothing behin
 
 from __future__ import annotations
 
-import os
 import socket
 from pathlib import Path
 
