@@ -641,6 +641,22 @@ class LeaseModifiedError(LeaseLostError):
 
 
 @_data
+class StoreFailedOverError(LeaseLostError):
+    """The lease ``store`` is no longer the history that granted worker ``worker``'s lease:
+    it failed over to a replica, or was restored (``seen`` was its history identity at the
+    claim, ``found`` is the one now: a PostgreSQL system identifier and timeline, a Redis
+    replication id). The store may have lost ceilings it had acknowledged, so the holder
+    stopped issuing; the next claim waits out a quarantine above every grant the old
+    store could have made, then proceeds."""
+
+    code = "store_failed_over"
+    reason: str = "the lease store failed over or went back in time"
+    store: str
+    seen: str
+    found: str
+
+
+@_data
 class StoreUnreachableError(LeaseError, ConnectionError, DriverDetail):
     """The lease ``store`` did not answer (``reason``)."""
 

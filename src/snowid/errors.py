@@ -54,7 +54,8 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
         ├── NoFreeIdentityError
         ├── LeaseLostError
         │   ├── LeaseRemovedError              its record was deleted from the store
-        │   └── LeaseModifiedError             its record was edited under it (owner, epoch)
+        │   ├── LeaseModifiedError             its record was edited under it (owner, epoch)
+        │   └── StoreFailedOverError           the store failed over or was restored
         ├── StoreUnreachableError (+ ConnectionError)
         ├── ClockSkewError
         ├── CeilingAheadError
@@ -149,6 +150,7 @@ from snowid._exceptions import (
     StateDirUnusableError,
     StaticIdentityInUseError,
     StoreConfigHiddenError,
+    StoreFailedOverError,
     StoreNotDurableError,
     StoreRefusedError,
     StoreRegressedError,
@@ -332,6 +334,7 @@ __all__ = [
     "StateDirUnusableError",
     "StaticIdentityInUseError",
     "StoreConfigHiddenError",
+    "StoreFailedOverError",
     "StoreNotDurableError",
     "StoreRefusedError",
     "StoreRegressedError",

@@ -223,6 +223,12 @@ MESSAGES: dict[str, str] = {
         " a claim, so the process stopped issuing ids under it. The record and its ceiling"
         " are still there: the next claim starts above that ceiling"
     ),
+    "store_failed_over": (
+        "the lease store {store} failed over to a replica or went back in time while this"
+        " process held worker {worker} (its history was {seen}, it is {found} now), so the"
+        " process stopped issuing ids under it; the next claim waits out a quarantine above"
+        " every grant the old store could have made, then proceeds"
+    ),
     "store_unreachable": "the lease store {store} is unreachable: {reason}",
     "clock_skew": (
         "this host's clock is {skew_ms} ms from the lease store's, more than the allowed"

@@ -241,6 +241,12 @@ MESSAGES: dict[str, str] = {
         " theo quyền thuê đó. Bản ghi và mức trần của nó vẫn còn: lần nhận tiếp theo sẽ bắt"
         " đầu từ trên mức trần ấy"
     ),
+    "store_failed_over": (
+        "kho lưu quyền thuê {store} đã chuyển sang một bản sao (failover) hoặc quay ngược thời"
+        " gian trong lúc tiến trình này giữ worker {worker} (lịch sử của nó là {seen}, nay là"
+        " {found}), nên tiến trình đã ngừng cấp ID theo quyền thuê đó; lần nhận tiếp theo sẽ"
+        " chờ hết thời gian cách ly, cao hơn mọi mức trần mà kho cũ có thể đã cấp, rồi tiếp tục"
+    ),
     "store_unreachable": "không kết nối được kho lưu quyền thuê {store}: {reason}",
     "clock_skew": (
         "đồng hồ của máy này lệch {skew_ms} ms so với kho lưu quyền thuê, vượt mức cho phép"

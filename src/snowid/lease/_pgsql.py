@@ -27,6 +27,21 @@ _BIGINT_MAX = 2**63 - 1
 # sets: with synchronous_commit off a crash loses acknowledged ceilings, and a successor
 # could then start below ids already issued. Set per transaction (PgBouncer-safe).
 _DURABLE = "durable AS (SELECT set_config('synchronous_commit', 'on', true))"
+# The server's history identity: its system identifier (a new cluster: initdb, a restore
+# into one) and the timeline it writes WAL on (a new one at every promotion or
+# point-in-time recovery, at once, before the first checkpoint), read in the statement
+# that claims or renews (behind a pooler or a virtual IP the server can change between
+# statements). Both are open to any role; on a standby it fails (recovery in progress).
+HISTORY = (
+    "((SELECT system_identifier FROM pg_control_system())::text || '/' ||"
+    " ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::bigint::text)"
+)
+# The meta columns of the failover check (docs/leases.md, "A store that failed over"),
+# added to a meta table made before them.
+FAILOVER_COLUMNS = (
+    ("history", "text"), ("quarantine_seen", "text"), ("quarantine_at_ms", "bigint"),
+    ("quarantine_until_ms", "bigint"),
+)  # fmt: skip
 
 
 class Sql:
@@ -65,6 +80,7 @@ class Sql:
         )
         if cur.fetchone() is None:
             cur.execute(f"ALTER TABLE {self.meta} ADD COLUMN format integer")
+        self._add_failover_columns(cur)
         cur.execute(
             f"CREATE TABLE IF NOT EXISTS {self.table} ("
             f" worker smallint PRIMARY KEY CHECK (worker BETWEEN 0 AND {TWITTER.max_worker}),"
@@ -85,6 +101,7 @@ class Sql:
                     (repair_ms,),
                 )
                 cur.execute(f"UPDATE {self.meta} SET format = %s WHERE id = 1", (STORE_FORMAT,))
+            cur.execute(self.adopt_history)
             return Initialised(str(row[0]), False, upgraded, repaired)
         cur.execute(
             f"INSERT INTO {self.table} (worker) SELECT generate_series(0, {TWITTER.max_worker})"
@@ -97,11 +114,64 @@ class Sql:
             )
         incarnation = str(uuid.uuid4())
         cur.execute(
-            f"INSERT INTO {self.meta} (id, incarnation, layout, format)"
-            " VALUES (1, %s, 'twitter', %s)",
+            f"INSERT INTO {self.meta} (id, incarnation, layout, format, history)"
+            f" VALUES (1, %s, 'twitter', %s, {HISTORY})",
             (incarnation, STORE_FORMAT),
         )
         return Initialised(incarnation, True)
+
+    # --- failover (docs/leases.md, "A store that failed over") ---------------------------
+
+    def _add_failover_columns(self, cur: Any) -> None:
+        for name, kind in FAILOVER_COLUMNS:
+            cur.execute(f"ALTER TABLE {self.meta} ADD COLUMN IF NOT EXISTS {name} {kind}")
+
+    @property
+    def adopt_history(self) -> str:
+        """A store whose history was never recorded (set up by an older snowid) takes the
+        server's: nothing tells whether it failed over before."""
+        return f"UPDATE {self.meta} SET history = {HISTORY} WHERE id = 1 AND history IS NULL"
+
+    @property
+    def history_state(self) -> str:
+        """(recorded history, the server's) of the meta row."""
+        return f"SELECT history, {HISTORY} FROM {self.meta} WHERE id = 1"
+
+    @property
+    def server_history(self) -> str:
+        return f"SELECT {HISTORY}"
+
+    @property
+    def quarantine(self) -> str:
+        """Only while the recorded history is not the server's (checked in this statement,
+        the meta row locked, so two claimants quarantine once): every ceiling raised to at
+        least max(store-now, the last renewal recorded) + %(ms)s, every lease freed (its
+        holder fails at its next renewal on the history check), and the server's history
+        recorded with the quarantine. A release mark, where one is kept, is void from here
+        on: a claim starts above the raised ceiling. Returns (seen, found, at, until)."""
+        return (
+            f"WITH {_DURABLE}, now AS (SELECT {_NOW_MS} AS ms), cur AS (SELECT {HISTORY} AS h),"
+            f" m AS (SELECT meta.history FROM {self.meta} AS meta, cur WHERE meta.id = 1"
+            "  AND meta.history IS DISTINCT FROM cur.h FOR UPDATE OF meta),"
+            " base AS (SELECT GREATEST(now.ms, COALESCE((extract(epoch FROM"
+            f"  max(l.renewed_at)) * 1000)::bigint, 0)) + %(ms)s AS until FROM {self.table} AS l,"
+            "  now GROUP BY now.ms),"
+            f" raised AS (UPDATE {self.table} AS l SET ceiling_ms = GREATEST(l.ceiling_ms,"
+            "  base.until), expires_at = LEAST(l.expires_at,"
+            "  clock_timestamp() - interval '1 millisecond') FROM base, m RETURNING 1)"
+            f" UPDATE {self.meta} AS meta SET history = cur.h, quarantine_seen = m.history,"
+            "  quarantine_at_ms = now.ms, quarantine_until_ms = base.until"
+            " FROM m, cur, now, base, durable WHERE meta.id = 1"
+            " RETURNING meta.quarantine_seen, meta.history, meta.quarantine_at_ms,"
+            " meta.quarantine_until_ms"
+        )
+
+    @property
+    def last_quarantine(self) -> str:
+        return (
+            "SELECT quarantine_seen, history, quarantine_at_ms, quarantine_until_ms"
+            f" FROM {self.meta} WHERE id = 1 AND quarantine_until_ms IS NOT NULL"
+        )
 
     @property
     def now(self) -> str:
@@ -135,8 +205,8 @@ class Sql:
         # on a store of an older format (no row comes back; no format column: an error).
         return (
             f"WITH {_DURABLE}, now AS (SELECT {_NOW_MS} AS ms),"
-            f" meta AS (SELECT incarnation FROM {self.meta}"
-            f"  WHERE id = 1 AND format >= {STORE_FORMAT}),"
+            f" meta AS (SELECT incarnation, history, quarantine_until_ms FROM {self.meta}"
+            f"  WHERE id = 1 AND format >= {STORE_FORMAT} AND history = {HISTORY}),"
             f" pick AS (SELECT worker, ceiling_ms AS old_ceiling FROM {self.table}"
             "  WHERE worker BETWEEN %(first)s AND %(last)s AND expires_at < clock_timestamp()"
             "  ORDER BY ceiling_ms, worker LIMIT 1 FOR UPDATE SKIP LOCKED)"
@@ -149,7 +219,7 @@ class Sql:
             f"   {_BIGINT_MAX})::bigint"
             " FROM pick, now, meta, durable WHERE l.worker = pick.worker"
             " RETURNING l.worker, pick.old_ceiling, l.ceiling_ms, l.epoch, now.ms,"
-            " meta.incarnation::text"
+            " meta.incarnation::text, meta.history, meta.quarantine_until_ms"
         )
 
     @property
@@ -167,6 +237,7 @@ class Sql:
             " FROM cur, now, durable WHERE l.worker = cur.worker"
             f" AND EXISTS (SELECT 1 FROM {self.meta} WHERE id = 1"
             f"  AND incarnation = %(incarnation)s::uuid AND format >= {STORE_FORMAT})"
+            f" AND {HISTORY} = %(history)s"
             " RETURNING cur.old_ceiling, l.ceiling_ms, now.ms"
         )
 

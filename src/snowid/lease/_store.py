@@ -34,6 +34,7 @@ from snowid._exceptions import (
     LeaseModifiedError,
     LeaseRemovedError,
     NoFreeIdentityError,
+    StoreFailedOverError,
     StoreRefusedError,
     StoreRegressedError,
     StoreUnreachableError,
@@ -41,6 +42,7 @@ from snowid._exceptions import (
 from snowid.generate import Grant
 from snowid.ids import TWITTER, Clock
 from snowid.lease._base import IdentityStatus, Lease
+from snowid.lease._failover import HistoryChanged, Quarantine, describe
 from snowid.lease._storeops import (
     STORE_FORMAT,
     Claimed,
@@ -121,6 +123,12 @@ class StoreLease(Lease):
         self.owner: str | None = None
         self.renewals = 0
         self.renew_failures = 0
+        self.history: str | None = None
+        """The store's history identity this holder claimed under (None: not tracked)."""
+        self.failovers = 0
+        """Failovers and rollbacks this process detected (a renewal or a claim)."""
+        self.quarantine_until_ms: int | None = None
+        """The end of the last failover quarantine this process met (Unix ms)."""
         self._clock_offset_ms: int | None = None
         self._fatal: LeaseError | None = None
         self._deadline_ns = 0
@@ -180,6 +188,13 @@ class StoreLease(Lease):
         """How far above now a fresh store raises every ceiling (docs/leases.md, "The protocol")."""
         return self.ttl_ms + self.span_ms + self.max_skew_ms
 
+    @property
+    def failover_quarantine_ms(self) -> int:
+        """How far above the later of the store's clock and the last renewal it recorded a
+        failover raises every ceiling: ``quarantine_ms`` + ``max_skew`` (the second
+        ``max_skew`` for the clock difference between the old server and the new one)."""
+        return self.quarantine_ms + self.max_skew_ms
+
     def _store_now_ms(self) -> int:
         raise NotImplementedError
 
@@ -222,6 +237,32 @@ class StoreLease(Lease):
         every ceiling raised to at least store-now + ``self.quarantine_ms``, then the
         format recorded, in one transaction or script."""
         raise NotImplementedError
+
+    # --- failover hooks (docs/leases.md, "A store that failed over") ----------------------
+
+    def _store_history(self) -> str | None:
+        """The server's history identity now (None: the store does not track one)."""
+        return None
+
+    def _store_quarantine(self, seen: str, found: str) -> Quarantine:
+        """In one statement or script, only while the store's recorded history is not the
+        server's: raise every ceiling to at least max(store-now, the last renewal it
+        recorded) + ``failover_quarantine_ms``, free every lease, void every release mark,
+        and record the server's history and the quarantine. The store's last quarantine
+        (``done_here`` if this call made it)."""
+        raise NotImplementedError
+
+    def _store_last_quarantine(self) -> Quarantine | None:
+        """The last failover or rollback the store recorded, if any (read only)."""
+        return None
+
+    def last_quarantine(self) -> Quarantine | None:
+        """The last failover or rollback the store recorded; for ``snowid lease status``."""
+        with self._lock:
+            try:
+                return self._store_last_quarantine()
+            except StoreMissing:
+                return None
 
     def _store_where(self) -> dict[str, object]:
         """Where in the store the leases live (a table, keys), for ``prepare`` and logs."""
@@ -373,14 +414,39 @@ class StoreLease(Lease):
             self._store_setup()
         except StoreOutdated:
             self.init_store()  # the upgrade, quarantined (it says so)
+        except HistoryChanged as changed:
+            self._quarantine(changed)
         try:
             return self._claim_once(needed_ms)
-        except (StoreMissing, StoreOutdated):  # changed again at once: no loop, refuse
+        except (StoreMissing, StoreOutdated, HistoryChanged):  # again at once: refuse
             raise StoreRefusedError(
                 store=self.url,
-                reason="its lease records were gone, or older than store format"
-                f" {STORE_FORMAT}, again right after snowid set it up or upgraded it",
+                reason="its lease records were gone, older than store format"
+                f" {STORE_FORMAT}, or of another history, again right after snowid set it"
+                " up, upgraded or quarantined it",
             ) from None
+
+    def _quarantine(self, changed: HistoryChanged) -> None:
+        """A claim met a store that failed over or went back in time: quarantine it (or
+        find another process did), and say so once."""
+        done = self._store_quarantine(changed.seen, changed.found)
+        self.failovers += 1
+        self.quarantine_until_ms = done.until_ms
+        log.warning(
+            "snowid lease store %s (%s): %s; %s, no operator action is needed",
+            self.url,
+            self._where_text(),
+            describe(done, self._clock.time_ms()),
+            "this process raised them" if done.done_here else "another process raised them",
+        )
+
+    def _failed_over(self, worker: int, found: str) -> NoReturn:
+        """A renewal met a server of another history: drop the identity, saying so."""
+        self.failovers += 1
+        error = StoreFailedOverError(
+            worker=worker, store=self.url, seen=self.history or "?", found=found
+        )
+        self._lose(worker, "", error)
 
     def _check_skew(self) -> None:
         clock = self._clock
@@ -409,6 +475,9 @@ class StoreLease(Lease):
             self._release_quietly(worker, owner, epoch)
             self._fail(StoreRegressedError(worker=worker, reason="the store's incarnation changed"))
         self.incarnation, self.owner = claimed.incarnation, owner
+        self.history = claimed.history
+        if claimed.quarantine_until_ms is not None:
+            self.quarantine_until_ms = claimed.quarantine_until_ms
         self._grant, self._state = grant, "held"  # held, but not published until the clock is in
         self._renewed(sent_ns)
         try:
@@ -425,23 +494,33 @@ class StoreLease(Lease):
     def _wait_for_start(self, grant: Grant) -> None:
         """The claim starts above the old ceiling: wait (renewing) until the clock is there."""
         clock = self._clock
-        give_up = clock.monotonic_ns() + self.claim_wait_ms * _NS_PER_MS
+        limit = self._claim_wait_for(grant)
+        give_up = clock.monotonic_ns() + limit * _NS_PER_MS
         ahead = grant.start_ms - clock.time_ms()
-        if ahead <= self.claim_wait_ms:  # one further ahead is refused at once, below
+        if ahead <= limit:  # one further ahead is refused at once, below
             self._say_long_wait(TWITTER.worker(grant.datacenter, grant.machine), ahead)
         while (now := clock.time_ms()) < grant.start_ms:
             # Further ahead than the whole wait: refused at once, not after waiting in vain.
             ahead = grant.start_ms - now
-            if ahead > self.claim_wait_ms or clock.monotonic_ns() >= give_up:
+            if ahead > limit or clock.monotonic_ns() >= give_up:
                 raise CeilingAheadError(
                     worker=TWITTER.worker(grant.datacenter, grant.machine),
                     ceiling=grant.start_ms - 1,
                     ahead_ms=ahead,
-                    max_ms=self.claim_wait_ms,
+                    max_ms=limit,
                 )
             clock.sleep(min((grant.start_ms - now) / 1000, self.renew_ms / 1000))
             if clock.monotonic_ns() >= self._next_renew_ns:
                 self._renew_now(publish=False)
+
+    def _claim_wait_for(self, grant: Grant) -> int:
+        """How long a claim may wait for its start: ``claim_wait``, or longer for a start
+        a failover quarantine set (that quarantine plus this host's clock behind the
+        store's by up to ``max_skew``, and a second to spare)."""
+        until = self.quarantine_until_ms
+        if until is None or grant.start_ms - 1 > until:
+            return self.claim_wait_ms
+        return max(self.claim_wait_ms, self.failover_quarantine_ms + self.max_skew_ms + 1000)
 
     def _release_quietly(self, worker: int, owner: str, epoch: int) -> None:
         with contextlib.suppress(LeaseError):
@@ -508,6 +587,9 @@ class StoreLease(Lease):
             incarnation = None
         if incarnation != self.incarnation:
             self._fail(StoreRegressedError(worker=worker, reason="the store's incarnation changed"))
+        found = self._store_history() if self.history is not None else None
+        if found is not None and found != self.history:
+            self._failed_over(worker, found)
         how = self._store_lost_how(worker, owner, epoch, acked_ms)
         if how == "outdated":
             self._outdated(worker, owner, epoch)
@@ -560,6 +642,8 @@ class StoreLease(Lease):
             raise StoreUnreachableError(store=self.url, reason="the last renewal failed")
         try:
             return self._renew_now()
+        except StoreFailedOverError:
+            raise  # said to the caller; the next acquire claims, quarantined
         except LeaseLostError:
             return self._claim(self._clock.time_ms())  # a new identity, starting afresh
         except StoreUnreachableError:

@@ -100,6 +100,10 @@ class Claimed:
     epoch: int
     incarnation: str
     repaired: tuple[int, ...] = ()
+    history: str | None = None
+    """The store's history identity the claim was checked against (None: not tracked)."""
+    quarantine_until_ms: int | None = None
+    """The end of the store's last failover quarantine, if the store recorded one."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from typing import Any, Unpack
 from snowid._exceptions import StoreUnreachableError, detached
 from snowid.ids import Clock
 from snowid.lease._base import IdentityStatus
+from snowid.lease._failover import HistoryChanged, Quarantine
 from snowid.lease._pgconn import (
     LIBPQ_PARAMETERS,
     StatementTimer,
@@ -192,6 +193,9 @@ class PostgresLease(StoreLease):
                 raise StoreMissing("the store's meta row is gone")
             if state[0][1] is None or int(state[0][1]) < STORE_FORMAT:
                 raise StoreOutdated
+            if self._history_differs():
+                rows = self._run(self.sql.claim, params)
+        if not rows:
             written = self._run(
                 self.sql.repair, {"first": self.first, "last": self.last, "ms": self.quarantine_ms}
             )
@@ -202,8 +206,48 @@ class PostgresLease(StoreLease):
             if not rows:  # taken by others meanwhile: all held now
                 self._log_repaired(repaired)
                 return None
-        worker, old_ceiling, ceiling, epoch, _store_ms, incarnation = rows[0]
-        return Claimed(worker, old_ceiling, ceiling, epoch, incarnation, repaired)
+        worker, old_ceiling, ceiling, epoch, _store_ms, incarnation, history, until = rows[0]
+        return Claimed(
+            worker, old_ceiling, ceiling, epoch, incarnation, repaired, history,
+            None if until is None else int(until),
+        )  # fmt: skip
+
+    # --- failover (docs/leases.md, "A store that failed over") ---------------------------
+
+    def _history_differs(self) -> bool:
+        """After a claim that found nothing: whether the store's recorded history was
+        not the server's and is now (adopted: it had none; True, so claim again); raises
+        HistoryChanged when it is another one (the store failed over or went back)."""
+        rows = self._run(self.sql.history_state)  # no such column: StoreOutdated, set up
+        if not rows:
+            return False
+        seen, found = rows[0]
+        if seen is None:
+            self._run(self.sql.adopt_history)
+            return True
+        if seen != found:
+            raise HistoryChanged(str(seen), str(found))
+        return False
+
+    def _store_history(self) -> str | None:
+        ((found,),) = self._run(self.sql.server_history)
+        return str(found)
+
+    def _store_quarantine(self, seen: str, found: str) -> Quarantine:
+        rows = self._run(self.sql.quarantine, {"ms": self.failover_quarantine_ms})
+        if rows:
+            return _quarantine(rows[0], done_here=True)
+        last = self._store_last_quarantine()
+        if last is None:  # cannot be: the history differed, and nobody recorded a change
+            raise HistoryChanged(seen, found)
+        return last
+
+    def _store_last_quarantine(self) -> Quarantine | None:
+        try:
+            rows = self._run(self.sql.last_quarantine)
+        except StoreOutdated:
+            return None
+        return _quarantine(rows[0]) if rows else None
 
     def _store_renew(
         self, worker: int, owner: str, epoch: int, caller_ms: int, acked_ms: int
@@ -212,7 +256,7 @@ class PostgresLease(StoreLease):
         params = {
             "worker": worker, "owner": owner, "epoch": epoch, "ttl": self.ttl_ms / 1000,
             "caller_ms": caller_ms, "span": self.span_ms, "max_skew": self.max_skew_ms,
-            "incarnation": self.incarnation,
+            "incarnation": self.incarnation, "history": self.history,
         }  # fmt: skip
         rows = self._run(self.sql.renew, params)
         if not rows:  # owner, epoch or incarnation no longer match
@@ -263,3 +307,8 @@ class PostgresLease(StoreLease):
             except StoreMissing:
                 return []
         return self._status_rows(rows)
+
+
+def _quarantine(row: tuple[Any, ...], *, done_here: bool = False) -> Quarantine:
+    seen, found, at_ms, until_ms = row
+    return Quarantine(str(seen), str(found), int(at_ms), int(until_ms), done_here)
