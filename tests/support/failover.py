@@ -77,6 +77,7 @@ class PgPair:
             raise RuntimeError("PostgreSQL's initdb is not installed")
         self.bindir = Path(initdb).resolve().parent
         self._parts: list[Any] = []
+        self.promoted = False
         cleanup.add(self.close, "the PostgreSQL primary and standby")
         self.primary: PgCluster = self._own(PgCluster(self.bindir, _PRIMARY))
         self.primary.start()
@@ -118,6 +119,7 @@ class PgPair:
         self.primary.crash()  # pg_ctl stop -m immediate
 
     def promote(self) -> None:
+        self.promoted = True
         self.standby.promote()
         wait_for(
             "the standby to take writes",
@@ -132,7 +134,7 @@ class PgPair:
 
     def ready(self) -> None:
         """A primary and a streaming standby: after a failover, ``next_round``."""
-        if not self.primary.running:
+        if self.promoted or not self.primary.running:
             self.next_round()
         self.relay.set_mode("pass")
 
@@ -141,7 +143,7 @@ class PgPair:
         old = self.primary
         old.close()
         self.relay.close()
-        self.primary = self.standby
+        self.primary, self.promoted = self.standby, False
         self.standby, self.relay = self._new_standby()
         self.move_clients()
         shutil.rmtree(old.root, ignore_errors=True)

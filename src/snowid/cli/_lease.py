@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import time
+from typing import TYPE_CHECKING
 
 from snowid.cli._commands import Arguments
 from snowid.cli._common import add_lang_option, print_json
 from snowid.i18n import translate
 from snowid.ids import iso_ms
+
+if TYPE_CHECKING:
+    from snowid.lease._failover import Quarantine
 
 
 def _lease_arguments(parser: argparse.ArgumentParser) -> None:
@@ -99,11 +104,17 @@ def _status(args: argparse.Namespace, lang: str) -> int:
     with open_lease(args.url) as lease:
         rows = [row for row in lease.status() if args.all or row.held]
         missing = lease.missing()
+        quarantine = _last_quarantine(lease)
         url = lease.url  # printed: never with its password
     if args.json:
         identities = [dataclasses.asdict(row) for row in rows]
-        print_json({"url": url, "identities": identities, "missing": missing})
+        failover = None if quarantine is None else dataclasses.asdict(quarantine)
+        if failover is not None:
+            del failover["done_here"]
+        print_json({"url": url, "identities": identities, "missing": missing, "failover": failover})
         return 0
+    if quarantine is not None:
+        print(_failover_text(quarantine, url, lang))
     if missing:  # said first: "nothing is held" alone would hide live holders
         where = worker_ranges(missing)
         print(translate("lease.status.missing", lang, url=url, workers=where, count=len(missing)))
@@ -129,6 +140,28 @@ def _status(args: argparse.Namespace, lang: str) -> int:
     for line in table:
         print("  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip())
     return 0
+
+
+def _last_quarantine(lease: object) -> Quarantine | None:
+    """The store's last failover or rollback, for leases on a store that records one."""
+    from snowid.lease._store import StoreLease
+
+    return lease.last_quarantine() if isinstance(lease, StoreLease) else None
+
+
+def _failover_text(quarantine: Quarantine, url: str, lang: str) -> str:
+    over = time.time() * 1000 >= quarantine.until_ms
+    return translate(
+        "lease.status.failover",
+        lang,
+        url=url,
+        at=_when(quarantine.at_ms),
+        seen=quarantine.seen,
+        found=quarantine.found,
+        until_ms=quarantine.until_ms,
+        until=_when(quarantine.until_ms),
+        state=translate(f"lease.status.failover.{'ended' if over else 'ends'}", lang),
+    )
 
 
 def _when(ms: int | None) -> str:

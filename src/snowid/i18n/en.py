@@ -635,6 +635,13 @@ MESSAGES: dict[str, str] = {
         " were deleted, and processes may still be issuing under them until their next renewal;"
         " the next claim on them, or snowid lease init URL, writes them again, quarantined"
     ),
+    "lease.status.failover": (
+        "{url} failed over or went back in time at {at} (its history was {seen}, it is {found}"
+        " now): every ceiling was raised to {until_ms}, so no claim starts before {until}"
+        " ({state}); holders from before stopped at their next renewal"
+    ),
+    "lease.status.failover.ends": "the quarantine ends then",
+    "lease.status.failover.ended": "the quarantine is over",
     "lease.col.worker": "worker",
     "lease.col.datacenter": "datacenter",
     "lease.col.machine": "machine",

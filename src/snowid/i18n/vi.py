@@ -683,6 +683,14 @@ MESSAGES: dict[str, str] = {
         " init URL, sẽ ghi lại chúng, có cách ly"
     ),
     "lease.status.none": "không có danh tính nào trong {url} đang được giữ",
+    "lease.status.failover": (
+        "{url} đã chuyển sang bản sao (failover) hoặc quay ngược thời gian lúc {at} (lịch sử"
+        " trước là {seen}, nay là {found}): mọi mức trần đã được nâng lên {until_ms}, nên không"
+        " lần nhận nào bắt đầu trước {until} ({state}); các tiến trình giữ quyền thuê từ trước"
+        " đã dừng ở lần gia hạn kế tiếp"
+    ),
+    "lease.status.failover.ends": "thời gian cách ly kết thúc lúc đó",
+    "lease.status.failover.ended": "thời gian cách ly đã hết",
     "lease.col.worker": "worker",
     "lease.col.datacenter": "trung tâm dữ liệu",
     "lease.col.machine": "máy",

@@ -197,6 +197,13 @@ class Lease:
         return None
 
     @property
+    def failover_state(self) -> tuple[int, int] | None:
+        """(failovers and rollbacks of the store this process detected, the end of the
+        last failover quarantine it met in Unix ms or 0); None for leases without a
+        replicated store."""
+        return None
+
+    @property
     def worker(self) -> int | None:
         grant = self.grant
         return None if grant is None else TWITTER.worker(grant.datacenter, grant.machine)

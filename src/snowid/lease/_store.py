@@ -170,6 +170,10 @@ class StoreLease(Lease):
     def renewal_counts(self) -> tuple[int, int] | None:
         return self.renewals, self.renew_failures
 
+    @property
+    def failover_state(self) -> tuple[int, int] | None:
+        return self.failovers, self.quarantine_until_ms or 0
+
     def _measured(self, before_ms: int, store_ms: int, after_ms: int) -> int:
         """This host's clock minus the store's, from a store reading taken between two
         readings of this host's clock (their midpoint); kept as ``clock_offset_ms``."""

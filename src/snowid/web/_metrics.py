@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from snowid import TWITTER
 from snowid.lease import url_kind
@@ -19,6 +20,27 @@ __all__ = ["CONTENT_TYPE", "LEASE_STATES", "render"]
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 LEASE_STATES = ("unclaimed", "held", "lost", "closed", "static")
+
+
+def _failover_metrics(metric: Callable[..., None], known: Callable[..., list[Any]]) -> None:
+    """The store's failovers and rollbacks detected, and the end of the last quarantine
+    (store leases only; docs/leases.md, "A store that failed over")."""
+    failovers = known(lambda s: s.failovers)
+    if failovers:
+        metric(
+            "snowid_lease_store_failovers_total",
+            "counter",
+            "Failovers and rollbacks of the lease store this process detected.",
+            failovers,
+        )
+        metric(
+            "snowid_lease_quarantine_end_seconds",
+            "gauge",
+            "Unix time at which the last failover quarantine met ends (0: none met).",
+            known(
+                lambda s: None if s.quarantine_until_ms is None else s.quarantine_until_ms / 1000
+            ),
+        )
 
 
 def _escape(value: str) -> str:
@@ -127,6 +149,7 @@ def render(snapshots: Sequence[Snapshot], *, now_ms: int | None = None) -> str:
             "Renewals that got no answer from the lease store in time.",
             known(lambda s: s.renew_failures),
         )
+    _failover_metrics(metric, known)
     offsets = known(lambda s: None if s.clock_offset_ms is None else s.clock_offset_ms / 1000)
     if offsets:
         metric(

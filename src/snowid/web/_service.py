@@ -53,6 +53,10 @@ class Snapshot:
     """Acknowledged claims and renewals of a store lease (None: not a store lease)."""
     renew_failures: int | None = None
     """Renewals of a store lease that got no answer (None: not a store lease)."""
+    failovers: int | None = None
+    """Failovers and rollbacks of the store detected (None: not a store lease)."""
+    quarantine_until_ms: int | None = None
+    """The end of the last failover quarantine met, Unix ms, 0: none (None: not a store lease)."""
 
 
 def default_factory(lease_url: str | None, clock_back: str | None = None) -> Factory:
@@ -142,6 +146,8 @@ class IdService:
             machine = source.machine if source is not None else None
         error = self._last_error
         counts = lease.renewal_counts if lease is not None else None
+        # getattr: a lease-like fence of the application's own may not have it
+        failover: tuple[int, int] | None = getattr(lease, "failover_state", None)
         return Snapshot(
             ready=ready,
             lease_url=url,
@@ -156,6 +162,8 @@ class IdService:
             max_skew_ms=lease.clock_tolerance_ms if lease is not None else None,
             renewals=counts[0] if counts is not None else None,
             renew_failures=counts[1] if counts is not None else None,
+            failovers=failover[0] if failover is not None else None,
+            quarantine_until_ms=failover[1] if failover is not None else None,
         )
 
     def close(self) -> None:
