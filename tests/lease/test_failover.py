@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -72,7 +72,12 @@ def _duplicates(*streams: list[int]) -> int:
 
 
 def _failover_round(
-    pair: PgPair | RedisPair, holder_url: str, promoted_url: str, *, settle_s: float = 3.0
+    pair: PgPair | RedisPair,
+    holder_url: str,
+    promoted_url: str,
+    *,
+    settle_s: float = 3.0,
+    before_cut: Callable[[], None] | None = None,
 ) -> None:
     """The sequence of the module docstring on ``pair``; asserts 0 duplicates."""
     holder = _open(holder_url)
@@ -82,6 +87,8 @@ def _failover_round(
     try:
         issuer.start()
         wait_until(lambda: len(issuer.ids) > 200, 30, "the holder to issue")
+        if before_cut is not None:
+            before_cut()
         pair.cut()
         time.sleep(AFTER_CUT_S)  # renewals and ids the replica never gets
         acked_before = holder.ceiling_ms
@@ -238,13 +245,13 @@ def test_split_brain_an_old_primary_still_renewing_can_duplicate(pg_pair: PgPair
 # --- Redis --------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=False, reason="Redis failover detection: not done yet on this branch")
 def test_redis_failover_by_hand_no_duplicates(cleanup: Cleanup) -> None:
+    """The replica promoted by hand (REPLICAOF NO ONE), clients moved through a proxy."""
     from snowid.lease import init_lease
 
     pair = RedisPair(cleanup)
+    pair.detach()  # attached again once the holder has claimed (the issue's measurement)
     url = pair.url(f"key={new_name()}&range=0-0&{TIMINGS}")
     init_lease(url, first_deployment=True)
-    wait_until(pair.synced, 30, "the replica to sync")
     direct = pair.replica.url(url.partition("?")[2])
-    _failover_round(pair, url, direct)
+    _failover_round(pair, url, direct, before_cut=pair.attach)

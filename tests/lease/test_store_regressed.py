@@ -110,8 +110,8 @@ def test_store_rolled_back_ceiling_trips_the_holders_regression_check(store: Sto
 @pytest.mark.xfail(
     strict=True,
     reason="documented limit: rows edited back on the same server leave no trace in the"
-    " store's history identity (same server, same PostgreSQL system identifier and timeline;"
-    " Redis and MariaDB track none yet); only a record kept outside the store, such as the"
+    " store's history identity (the same PostgreSQL system identifier and timeline, the same"
+    " Redis replication id; MariaDB tracks none yet); only a record kept outside the store, such as the"
     " old holder's own acknowledged ceiling, would reveal it, and a new claimant has none",
 )
 def test_rolled_back_store_can_duplicate_for_a_new_claimant(store: Store) -> None:

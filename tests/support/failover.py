@@ -175,6 +175,15 @@ class RedisPair:
     def url(self, query: str = "") -> str:
         return self.primary.url(query, port=self.vip.port)
 
+    def detach(self) -> None:
+        """The replica stops replicating (a holder that connects now counts no replica,
+        so its writes are not confirmed by WAIT: a replica attached later lags unseen)."""
+        self.replica.client().execute_command("REPLICAOF", "NO", "ONE")
+
+    def attach(self) -> None:
+        self.replica.client().execute_command("REPLICAOF", "127.0.0.1", str(self.cluster.port(0)))
+        wait_for("the replica to sync", self.synced)
+
     def cut(self) -> None:
         self.cluster.partition(1, clients=False)
 

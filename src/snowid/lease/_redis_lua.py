@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from snowid.ids import TWITTER
 from snowid.lease._storeops import STORE_FORMAT
 
-__all__ = ["CLAIM", "INIT", "RELEASE", "RENEW", "REPAIR", "Keys"]
+__all__ = ["CLAIM", "INIT", "QUARANTINE", "RELEASE", "RENEW", "REPAIR", "Keys"]
 
 _PRELUDE = """
 local function now_ms()
@@ -96,6 +96,11 @@ local function repair(w, now, q)
   redis.call('HSET', KEYS[1], 'removed:' .. w, raw)
   return raw
 end
+-- The server's history identity: its replication id, new at a promotion (the old one is
+-- kept as master_replid2 then) and at a restart (docs/leases.md, "A store that failed over").
+local function replid()
+  return string.match(redis.call('INFO', 'replication'), 'master_replid:(%x+)') or ''
+end
 """.replace("STORE_FORMAT", str(STORE_FORMAT))
 
 INIT = (
@@ -124,6 +129,7 @@ if inc then
     end
   end
   if upgraded then redis.call('HSET', KEYS[1], 'format', fmt(FORMAT)) end
+  redis.call('HSETNX', KEYS[1], 'history', replid())  -- set up by an older snowid: adopted
   return {inc, 0, upgraded and 1 or 0, unpack(repaired)}
 end
 local q = tonumber(ARGV[1])
@@ -138,7 +144,7 @@ for w = 0, MAX_WORKER do
   redis.call('HSETNX', KEYS[4], w, '0')
 end
 redis.call('HSET', KEYS[1], 'incarnation', ARGV[2], 'layout', ARGV[3], 'created_ms', fmt(now),
-  'format', fmt(FORMAT))
+  'format', fmt(FORMAT), 'history', replid())
 return {ARGV[2], 1, 0}
 """.replace("MAX_WORKER", str(TWITTER.max_worker))  # the layout's number, not a literal
 )
@@ -154,6 +160,15 @@ CLAIM = (
 local inc = redis.call('HGET', KEYS[1], 'incarnation')
 if not inc then return {'missing'} end
 if not current() then return {'outdated'} end
+-- Claimed only on the history the store last granted under (none recorded: adopted).
+local history = replid()
+local recorded = redis.call('HGET', KEYS[1], 'history')
+if not recorded then
+  redis.call('HSET', KEYS[1], 'history', history)
+elseif recorded ~= history then
+  return {'history', recorded, history}
+end
+local until_ms = redis.call('HGET', KEYS[1], 'quarantine_until_ms') or ''
 local first, last = tonumber(ARGV[1]), tonumber(ARGV[2])
 local leases, ceilings, epochs = {}, {}, {}
 local tables = {{KEYS[2], leases}, {KEYS[3], ceilings}, {KEYS[4], epochs}}
@@ -194,12 +209,14 @@ local raw = ceilings[tostring(pick)]
 local epoch = redis.call('HINCRBY', KEYS[4], pick, 1)
 redis.call('HSET', KEYS[2], pick, ARGV[3] .. ':' .. fmt(now + tonumber(ARGV[4])))
 redis.call('HSET', KEYS[5], pick, fmt(now) .. ' ' .. ARGV[8])
-if old >= EXACT then return {'ok', pick, raw, raw, epoch, inc, unpack(repaired)} end
+if old >= EXACT then
+  return {'ok', pick, raw, raw, epoch, inc, history, until_ms, unpack(repaired)}
+end
 -- A caller clock far ahead cannot push the ceiling beyond the store's clock + max_skew.
 local proposal = math.min(tonumber(ARGV[5]), now + tonumber(ARGV[6]))
 local ceiling = math.max(old, proposal) + tonumber(ARGV[7])
 redis.call('HSET', KEYS[3], pick, fmt(ceiling))
-return {'ok', pick, fmt(old), fmt(ceiling), epoch, inc, unpack(repaired)}
+return {'ok', pick, fmt(old), fmt(ceiling), epoch, inc, history, until_ms, unpack(repaired)}
 """
 )
 
@@ -207,11 +224,12 @@ RENEW = (
     _PRELUDE
     + """
 -- ARGV: worker, owner, epoch, ttl_ms, caller_ms, span_ms, max_skew_ms, incarnation,
--- acknowledged ceiling, quarantine_ms
+-- acknowledged ceiling, quarantine_ms, the history the holder claimed under
 local inc = redis.call('HGET', KEYS[1], 'incarnation')
 if not inc then return {'missing'} end
 local w = ARGV[1]
 if inc ~= ARGV[8] then return {'lost'} end
+if ARGV[11] ~= '' and replid() ~= ARGV[11] then return {'lost'} end  -- failed over
 if not current() then return {'outdated'} end  -- nothing written (see CLAIM)
 local now = now_ms()
 if not whole(w) then
@@ -271,6 +289,42 @@ if ours(w, ARGV[2], ARGV[3]) then
 end
 return {'ok', as_written(raw, old)}
 """
+)
+
+QUARANTINE = (
+    _PRELUDE
+    + """
+-- ARGV: quarantine_ms, ttl_ms. Only while the recorded history is not the server's: every
+-- ceiling raised to at least max(store-now, the last renewal recorded) + quarantine_ms,
+-- every lease freed, the server's history recorded with the quarantine (a release mark,
+-- where one is kept, is void from here on). Reply: seen, found, at_ms, until_ms, done here.
+local history = replid()
+local recorded = redis.call('HGET', KEYS[1], 'history')
+if recorded == history then
+  local q = redis.call('HMGET', KEYS[1], 'quarantine_seen', 'history', 'quarantine_at_ms',
+    'quarantine_until_ms')
+  return {q[1] or '', q[2] or '', q[3] or '0', q[4] or '0', 0}
+end
+local now = now_ms()
+local ttl = tonumber(ARGV[2])
+local floor = now
+local leases = redis.call('HGETALL', KEYS[2])
+for i = 1, #leases, 2 do
+  local renewed = expiry(leases[i + 1]) - ttl
+  if renewed > floor then floor = renewed end
+end
+local until_ms = floor + tonumber(ARGV[1])
+for w = 0, MAX_WORKER do
+  raise_to(w, until_ms)
+  local v = redis.call('HGET', KEYS[2], w)
+  if v and expiry(v) >= now then
+    redis.call('HSET', KEYS[2], w, owner_of(v) .. ':' .. fmt(now - 1))
+  end
+end
+redis.call('HSET', KEYS[1], 'history', history, 'quarantine_seen', recorded or '',
+  'quarantine_at_ms', fmt(now), 'quarantine_until_ms', fmt(until_ms))
+return {recorded or '', history, fmt(now), fmt(until_ms), 1}
+""".replace("MAX_WORKER", str(TWITTER.max_worker))
 )
 
 

@@ -16,6 +16,11 @@ Lua script (``_redis_lua``), the store's ``TIME`` the clock. What Redis adds:
   the next id claims anew. A restarted-empty or wiped store has no incarnation: holders
   fail closed for good and the first new claim sets the store up with every ceiling
   quarantined.
+- **Failover**: the claim and renewal scripts read the server's replication id
+  (``master_replid``) and compare it with the one the store and the holder recorded
+  (docs/leases.md, "A store that failed over"): a promoted replica, or a restart, makes the
+  first claim quarantine the store once; a holder that meets a replica promoted from its
+  primary (its ``master_replid2``) stops with StoreFailedOverError.
 """
 
 from __future__ import annotations
@@ -32,8 +37,9 @@ from snowid._exceptions import (
 )
 from snowid.ids import Clock
 from snowid.lease._base import IdentityStatus
+from snowid.lease._failover import HistoryChanged, Quarantine
 from snowid.lease._redact import driver_detail, scrub
-from snowid.lease._redis_lua import CLAIM, INIT, RELEASE, RENEW, REPAIR, Keys
+from snowid.lease._redis_lua import CLAIM, INIT, QUARANTINE, RELEASE, RENEW, REPAIR, Keys
 from snowid.lease._store import (
     Claimed,
     Initialised,
@@ -149,7 +155,7 @@ class RedisLease(StoreLease):
             name: client.register_script(text)
             for name, text in (
                 ("init", INIT), ("claim", CLAIM), ("renew", RENEW), ("release", RELEASE),
-                ("repair", REPAIR),
+                ("repair", REPAIR), ("quarantine", QUARANTINE),
             )
         }  # fmt: skip
         return client
@@ -277,10 +283,13 @@ class RedisLease(StoreLease):
             raise StoreOutdated
         if status == "full":
             return None
-        _, worker, old, ceiling, epoch, incarnation, *repaired = reply
+        if status == "history":
+            raise HistoryChanged(_text(reply[1]), _text(reply[2]))
+        _, worker, old, ceiling, epoch, incarnation, history, until, *repaired = reply
         return Claimed(
             int(worker), int(old), int(ceiling), int(epoch), _text(incarnation),
-            tuple(int(w) for w in repaired),
+            tuple(int(w) for w in repaired), _text(history),
+            int(until) if _text(until) else None,
         )  # fmt: skip
 
     def _store_renew(
@@ -288,10 +297,14 @@ class RedisLease(StoreLease):
     ) -> Renewed:
         self._client()  # a reconnect checks the run_id first
         if self._restarted:
-            return self._repair(worker, owner, epoch, acked_ms)
+            answer = self._repair(worker, owner, epoch, acked_ms)
+            if answer.status == "restarted" and self._promoted_from(self.history):
+                return Renewed("lost")  # the protocol finds the history changed: failed over
+            return answer
         reply = self._script(
             "renew", worker, owner, epoch, self.ttl_ms, caller_ms, self.span_ms,
             self.max_skew_ms, self.incarnation or "", acked_ms, self.quarantine_ms,
+            self.history or "",
         )  # fmt: skip
         status = _text(reply[0])
         if status == "missing":
@@ -317,6 +330,39 @@ class RedisLease(StoreLease):
             acked_ms,
             reason="the store restarted (its run_id changed): claiming anew",
         )
+
+    # --- failover (docs/leases.md, "A store that failed over") ---------------------------
+
+    def _replication(self) -> dict[str, Any]:
+        info: dict[str, Any] = self._call(self._client().info, "replication")
+        return info
+
+    def _store_history(self) -> str | None:
+        return str(self._replication().get("master_replid", "")) or None
+
+    def _promoted_from(self, history: str | None) -> bool:
+        """Whether the server is a replica promoted from the primary of ``history`` (it
+        keeps that replication id as master_replid2), rather than a restarted server."""
+        found = self._replication()
+        return history is not None and str(found.get("master_replid2", "")) == history
+
+    def _store_quarantine(self, seen: str, found: str) -> Quarantine:
+        del seen, found
+        reply = self._script("quarantine", self.failover_quarantine_ms, self.ttl_ms)
+        before, after, at_ms, until_ms, done = (_text(part) for part in reply)
+        return Quarantine(before, after, int(at_ms), int(until_ms), done == "1")
+
+    def _store_last_quarantine(self) -> Quarantine | None:
+        client = self._call(self._new_client)
+        try:
+            fields = ("quarantine_seen", "history", "quarantine_at_ms", "quarantine_until_ms")
+            values = self._call(client.hmget, self.keys.all[0], fields)
+        finally:
+            close_quietly(client)
+        if values[3] is None:
+            return None
+        seen, found, at_ms, until_ms = (_text(v) for v in values)
+        return Quarantine(seen, found, int(at_ms), int(until_ms))
 
     def _store_release(self, worker: int, owner: str, epoch: int) -> None:
         self._script("release", worker, owner, epoch)
