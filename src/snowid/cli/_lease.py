@@ -13,7 +13,7 @@ from snowid.i18n import translate
 from snowid.ids import iso_ms
 
 if TYPE_CHECKING:
-    from snowid.lease._failover import Quarantine
+    from snowid.lease import Quarantine
 
 
 def _lease_arguments(parser: argparse.ArgumentParser) -> None:
@@ -104,7 +104,7 @@ def _status(args: argparse.Namespace, lang: str) -> int:
     with open_lease(args.url) as lease:
         rows = [row for row in lease.status() if args.all or row.held]
         missing = lease.missing()
-        quarantine = _last_quarantine(lease)
+        quarantine = lease.last_quarantine()
         url = lease.url  # printed: never with its password
     if args.json:
         identities = [dataclasses.asdict(row) for row in rows]
@@ -140,13 +140,6 @@ def _status(args: argparse.Namespace, lang: str) -> int:
     for line in table:
         print("  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip())
     return 0
-
-
-def _last_quarantine(lease: object) -> Quarantine | None:
-    """The store's last failover or rollback, for leases on a store that records one."""
-    from snowid.lease._store import StoreLease
-
-    return lease.last_quarantine() if isinstance(lease, StoreLease) else None
 
 
 def _failover_text(quarantine: Quarantine, url: str, lang: str) -> str:

@@ -72,6 +72,7 @@ from typing import Any
 
 from snowid.ids import Clock
 from snowid.lease._base import IdentityStatus, Lease, LeaseEvent, LeaseState
+from snowid.lease._failover import Quarantine
 from snowid.lease._redact import driver_detail, redact, scrub
 from snowid.lease._registry import backend_for, url_kind
 from snowid.lease._staticguard import StaticGuard
@@ -87,6 +88,7 @@ __all__ = [
     "Lease",
     "LeaseEvent",
     "LeaseState",
+    "Quarantine",
     "StaticGuard",
     "StaticLease",
     "backend_for",

@@ -34,6 +34,7 @@ from snowid.generate import Grant, on_stop
 from snowid.ids import SYSTEM_CLOCK, TWITTER, Clock
 
 if TYPE_CHECKING:
+    from snowid.lease._failover import Quarantine
     from snowid.lease._url import LeaseUrl
 
 __all__ = ["IdentityStatus", "Lease", "LeaseEvent", "LeaseState"]
@@ -144,6 +145,11 @@ class Lease:
     def status(self) -> list[IdentityStatus]:
         """Who holds (or last held) each identity of this lease's range, by worker."""
         return []
+
+    def last_quarantine(self) -> Quarantine | None:
+        """The last failover or rollback the store recorded, with its quarantine (stores
+        with a history identity; None for the others)."""
+        return None
 
     def missing(self) -> list[int]:
         """The workers of this lease's range whose record was deleted from the store and
