@@ -19,6 +19,7 @@ __all__ = [
     "LAYOUT_REASONS",
     "LEASE_URL_REASONS",
     "AlreadyConfiguredError",
+    "BadRowError",
     "CeilingAheadError",
     "CeilingReachedError",
     "ClockMovedBackwards",
@@ -859,6 +860,22 @@ class FloatIdError(InvalidIdError):
     64-bit id, so the value may already be another id."""
 
     code = "id_float"
+
+
+@_data
+class BadRowError(InvalidValueError):
+    """Row ``row`` (counted from 0) of a column holds ``value``, which ``error`` (the
+    error that value alone gets from ``snowid.decode``, ``compose`` or ``first_id_at``)
+    refuses: ``snowid.bulk`` names the first bad row of a column this way."""
+
+    code = "bad_row"
+    row: int
+    error: SnowIdError
+
+    def message(self, lang: str = "en") -> str:
+        from snowid.i18n import translate
+
+        return translate(self.code, lang, row=self.row, reason=self.error.message(lang))
 
 
 @_data

@@ -43,6 +43,7 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     │   ├── UnknownSqlEngineError              snowid sql: none of postgres, mysql, sqlite, duckdb
     │   ├── SqlTableRequiredError              snowid sql sqlite without --table or --column
     │   ├── SqlNameError                       a name the SQL cannot use (``reason`` says why)
+    │   ├── BadRowError                        snowid.bulk: the first bad row of a column (``row``, ``error``)
     │   └── SqlNoServerError                   --apply for SQLite or DuckDB: no server
     ├── GeneratorError (RuntimeError)          the generator cannot safely issue
     │   ├── ClockMovedBackwards
@@ -106,6 +107,7 @@ from snowid._exceptions import (
     LAYOUT_REASONS,
     LEASE_URL_REASONS,
     AlreadyConfiguredError,
+    BadRowError,
     CeilingAheadError,
     CeilingReachedError,
     ClockMovedBackwards,
@@ -258,6 +260,7 @@ __all__ = [
     "AuthTokenFileEmptyError",
     "AuthTokenFileError",
     "AuthTokenFileMissingError",
+    "BadRowError",
     "CeilingAheadError",
     "CeilingReachedError",
     "ClientClosedError",

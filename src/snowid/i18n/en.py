@@ -717,6 +717,7 @@ MESSAGES: dict[str, str] = {
     ),
     "database_unreachable": "cannot connect to the database {url}: {reason}",
     "database_refused": "the database {url} refused the SQL functions: {reason}",
+    "bad_row": "row {row}: {reason}",
     "extra_missing": (
         "{feature} needs the Python package {package}, which is not installed:"
         " pip install 'snowid[{extra}]'"

@@ -771,6 +771,7 @@ MESSAGES: dict[str, str] = {
     ),
     "database_unreachable": "không kết nối được tới cơ sở dữ liệu {url}: {reason}",
     "database_refused": "cơ sở dữ liệu {url} từ chối các hàm SQL: {reason}",
+    "bad_row": "hàng {row}: {reason}",
     "extra_missing": (
         "{feature} cần gói Python {package} nhưng gói này chưa được cài:"
         " pip install 'snowid[{extra}]'"
