@@ -43,6 +43,7 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     │   ├── UnknownSqlEngineError              snowid sql: none of postgres, mysql, sqlite, duckdb
     │   ├── SqlTableRequiredError              snowid sql sqlite without --table or --column
     │   ├── SqlNameError                       a name the SQL cannot use (``reason`` says why)
+    │   ├── ColumnMissingError                 snowid decode --column: a column the file does not have
     │   ├── BadRowError                        snowid.bulk: the first bad row of a column (``row``, ``error``)
     │   └── SqlNoServerError                   --apply for SQLite or DuckDB: no server
     ├── GeneratorError (RuntimeError)          the generator cannot safely issue
@@ -171,6 +172,7 @@ from snowid.ids._pasted import InstagramShareLinkError, NotAnIdOrLinkError
 if TYPE_CHECKING:  # what mypy and IDEs see; at run time _LAZY loads these on first use
     from snowid.cli._exceptions import (
         AddressUnavailableError,
+        ColumnMissingError,
         ReleaseFailedError,
         ServerStartError,
     )
@@ -222,6 +224,7 @@ _LAZY = {
     "AuthTokenFileError": "snowid.web._exceptions",
     "AuthTokenFileMissingError": "snowid.web._exceptions",
     "ClientClosedError": "snowid.client._exceptions",
+    "ColumnMissingError": "snowid.cli._exceptions",
     "DatabaseRefusedError": "snowid.integrations.sql",
     "DatabaseUnreachableError": "snowid.integrations.sql",
     "DuplicateParameterError": "snowid.web._exceptions",
@@ -267,6 +270,7 @@ __all__ = [
     "ClockMovedBackwards",
     "ClockPolicyError",
     "ClockSkewError",
+    "ColumnMissingError",
     "ContainsSpacesError",
     "DatabaseRefusedError",
     "DatabaseUnreachableError",

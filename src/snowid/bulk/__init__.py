@@ -32,6 +32,7 @@ from typing import Any, Final, Literal
 
 from snowid._exceptions import (
     BadRowError,
+    ExtraMissingError,
     InvalidLayoutError,
     InvalidValueError,
     UnknownFieldError,
@@ -47,6 +48,7 @@ from snowid.bulk._columns import (
     read_times,
     time_checked,
 )
+from snowid.bulk._one import read_id
 from snowid.bulk._frames import Column, column_in, frame_out, series_out
 from snowid.bulk._text import LineReader, csv_header, csv_lines, read_lines
 from snowid.ids import Layout, get_layout
@@ -55,6 +57,7 @@ __all__ = [
     "ERRORS",
     "LineReader",
     "Rows",
+    "columnar",
     "compose",
     "csv_header",
     "csv_lines",
@@ -62,12 +65,22 @@ __all__ = [
     "decode_rows",
     "first_id_at",
     "last_id_at",
+    "read_id",
     "read_lines",
 ]
 
 Errors = Literal["raise", "null"]
 ERRORS: Final = ("raise", "null")
 """What a bad row becomes: ``raise`` (BadRowError for the first) or ``null``."""
+
+
+def columnar() -> bool:
+    """Whether the column paths can run here (numpy is installed)."""
+    try:
+        numpy()
+    except ExtraMissingError:
+        return False
+    return True
 
 
 def decode(ids: Any, layout: Layout | str = "twitter", *, errors: Errors = "raise") -> Any:

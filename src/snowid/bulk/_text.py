@@ -26,10 +26,20 @@ _MS_PER_DAY: Final = 86_400_000
 
 @dataclass(frozen=True, slots=True)
 class LineReader:
-    """A chunk of lines: ``first`` is the line number (from 1) of ``lines[0]``."""
+    """A chunk of lines: ``first`` is the line number (from 1) of ``lines[0]``; ``clean``
+    says no line holds a NUL byte (a fixed-width numpy bytes array would drop one at a
+    line's end, so such a chunk is read line by line)."""
 
     first: int
     lines: list[bytes]
+    clean: bool = True
+
+    def array(self) -> Any:
+        """The lines as a numpy array for ``decode_rows``: fixed-width bytes when clean."""
+        np = numpy()
+        if self.clean:
+            return np.array(self.lines, dtype="S")
+        return np.array(self.lines, dtype=object)
 
 
 def read_lines(stream: BinaryIO, chunk: int = _CHUNK) -> Iterator[LineReader]:
@@ -51,10 +61,11 @@ def read_lines(stream: BinaryIO, chunk: int = _CHUNK) -> Iterator[LineReader]:
         lines = data[:cut].split(b"\n")
         if b"\r" in data:
             lines = [line[:-1] if line.endswith(b"\r") else line for line in lines]
-        yield LineReader(number, lines)
+        yield LineReader(number, lines, b"\0" not in data)
         number += len(lines)
     if rest:
-        yield LineReader(number, [rest[:-1] if rest.endswith(b"\r") else rest])
+        last = rest[:-1] if rest.endswith(b"\r") else rest
+        yield LineReader(number, [last], b"\0" not in last)
 
 
 def csv_header(layout: Layout) -> str:
@@ -69,32 +80,56 @@ def csv_lines(ids: Any, ms: Any, fields: Sequence[Any], layout: Layout) -> bytes
     count = len(ids)
     if count == 0:
         return b""
-    parts = [_digits(np, ids, 20), _byte(np, count, b",")]
-    parts.append(_iso(np, ms))
+    comma = _byte(np, count, b",")
+    parts = [_number(np, ids, 20), comma, _iso(np, ms)]
     for value, maximum in zip(fields, layout.maxima[1:], strict=True):
-        parts.append(_byte(np, count, b","))
-        parts.append(_digits(np, value.view(np.uint64), len(str(maximum))))
+        parts += [comma, _number(np, value.view(np.uint64), len(str(maximum)))]
     parts.append(_byte(np, count, b"\n"))
     matrix = np.concatenate(parts, axis=1).reshape(-1)
     return bytes(matrix[matrix != 0].data)
+
+
+_PAIRS: Final = b"".join(f"{pair:02d}".encode() for pair in range(100))
+"""The two ASCII digits of 0..99, side by side: one uint16 per pair."""
 
 
 def _byte(np: Any, count: int, char: bytes) -> Any:
     return np.full((count, 1), char[0], np.uint8)
 
 
-def _digits(np: Any, values: Any, width: int) -> Any:
-    """Each value in decimal, right-aligned in ``width`` bytes, NUL before its first digit."""
-    out = np.zeros((len(values), width), np.uint8)
+def _pairs(np: Any, values: Any, pairs: int) -> Any:
+    """(pairs, n) uint16: each value's decimal digits, two per element, most significant
+    first, zero-filled (one contiguous row per position: the fast way round)."""
+    table = np.frombuffer(_PAIRS, np.uint16)
+    out = np.empty((pairs, len(values)), np.uint16)
     rest = values.astype(np.uint64, copy=True)
-    ten = np.uint64(10)
-    for column in range(width - 1, -1, -1):
-        rest, digit = np.divmod(rest, ten)
-        out[:, column] = digit
-        out[:, column] += np.uint8(48)
-    for column in range(width - 1):  # a leading zero is padding (0 itself keeps its last)
-        out[:, column][values < np.uint64(10 ** (width - 1 - column))] = 0
+    hundred = np.uint64(100)
+    for row in range(pairs - 1, -1, -1):
+        rest, pair = np.divmod(rest, hundred)
+        np.take(table, pair, out=out[row])
     return out
+
+
+def _as_bytes(np: Any, pairs: Any) -> Any:
+    """(pairs, n) uint16 as (n, 2 * pairs) bytes, one row per value."""
+    return np.ascontiguousarray(pairs.T).view(np.uint8)
+
+
+def _number(np: Any, values: Any, width: int) -> Any:
+    """Each value in decimal, right-aligned in ``width`` (rounded up to even) bytes, NUL
+    before its first digit (0 itself keeps its one digit)."""
+    count = (width + 1) // 2
+    digits = 2 * count
+    pairs = _pairs(np, values, count)
+    for row in range(count):
+        first = 2 * row  # the position of the pair's first digit
+        both = values < np.uint64(10 ** (digits - 2 - first)) if first < digits - 2 else None
+        one = values < np.uint64(10 ** (digits - 1 - first))
+        # little-endian: the first digit is the low byte
+        pairs[row] = np.where(one, pairs[row] & np.uint16(0xFF00), pairs[row])
+        if both is not None:
+            pairs[row][both] = 0
+    return _as_bytes(np, pairs)
 
 
 def _iso(np: Any, ms: Any) -> Any:
@@ -114,24 +149,18 @@ def _iso(np: Any, ms: Any) -> Any:
     day = day_of_year - (153 * month_index + 2) // 5 + 1
     month = np.where(month_index < 10, month_index + 3, month_index - 9)
     year += month <= 2
-    pieces = [
-        (year, 4, b"-"),
-        (month, 2, b"-"),
-        (day, 2, b"T"),
-        (rest // 3_600_000, 2, b":"),
-        (rest // 60_000 % 60, 2, b":"),
-        (rest // 1_000 % 60, 2, b"."),
-        (rest % 1_000, 3, b"Z"),
-    ]
     count = len(ms)
-    out = np.empty((count, 24), np.uint8)
-    at = 0
-    for value, width, after in pieces:
-        digits = value.astype(np.uint64)
-        for column in range(width - 1, -1, -1):
-            digits, digit = np.divmod(digits, np.uint64(10))
-            out[:, at + column] = digit.astype(np.uint8) + np.uint8(48)
-        out[:, at + width] = after[0]
-        at += width + 1
+    two = [year // 100, year % 100, month, day, rest // 3_600_000, rest // 60_000 % 60]
+    two += [rest // 1_000 % 60, rest % 1_000 // 10]
+    pairs = _as_bytes(np, np.stack([_pairs(np, part, 1)[0] for part in two]))
+    last = (rest % 10 + 48).astype(np.uint8).reshape(count, 1)
+    marks = {4: b"-", 6: b"-", 8: b"T", 10: b":", 12: b":", 14: b"."}
+    pieces = []
+    for at in range(0, 16, 2):
+        pieces.append(pairs[:, at : at + 2])
+        if at + 2 in marks:
+            pieces.append(_byte(np, count, marks[at + 2]))
+    pieces += [last, _byte(np, count, b"Z")]
+    out = np.concatenate(pieces, axis=1)
     out[ms > LAST_DATETIME_MS] = 0
     return out

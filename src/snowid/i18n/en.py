@@ -425,6 +425,14 @@ MESSAGES: dict[str, str] = {
         " Compose an ID from it?"
     ),
     # --- CLI ------------------------------------------------------------------
+    "cli.bad_line": "line {line}: {reason}",
+    "cli.skipped_line": "skipped line {line}: {reason}",
+    "cli.bad_row": "row {row}: {reason}",
+    "cli.skipped_row": "skipped row {row}: {reason}",
+    "cli.decode_one_source": "give the ids as - (standard input) or with --file, not both",
+    "cli.decode_one_only": "--from and --steps are for one id, not for - or --file",
+    "cli.decode_no_id": "give an id, - (ids from standard input, one per line) or --file PATH",
+    "cli.decode_many_only": "--column, --format and --output are for many ids: give - or --file PATH",
     "cli.error": "Error: {message}",
     "cli.output_failed": "cannot write the output: {reason}",
     "cli.output.no_space": "the disk is full ({errno})",
@@ -718,6 +726,7 @@ MESSAGES: dict[str, str] = {
     "database_unreachable": "cannot connect to the database {url}: {reason}",
     "database_refused": "the database {url} refused the SQL functions: {reason}",
     "bad_row": "row {row}: {reason}",
+    "column_missing": "{file} has no column {column}; its columns are: {columns}",
     "extra_missing": (
         "{feature} needs the Python package {package}, which is not installed:"
         " pip install 'snowid[{extra}]'"

@@ -456,6 +456,14 @@ MESSAGES: dict[str, str] = {
         " {datetime}. Tạo ID từ thời điểm này?"
     ),
     # --- dòng lệnh ------------------------------------------------------------
+    "cli.bad_line": "dòng {line}: {reason}",
+    "cli.skipped_line": "đã bỏ qua dòng {line}: {reason}",
+    "cli.bad_row": "hàng {row}: {reason}",
+    "cli.skipped_row": "đã bỏ qua hàng {row}: {reason}",
+    "cli.decode_one_source": "hãy đưa các ID bằng - (đầu vào chuẩn) hoặc bằng --file, không phải cả hai",
+    "cli.decode_one_only": "--from và --steps dành cho một ID, không dành cho - hay --file",
+    "cli.decode_no_id": "hãy đưa một ID, - (các ID từ đầu vào chuẩn, mỗi dòng một ID) hoặc --file PATH",
+    "cli.decode_many_only": "--column, --format và --output dành cho nhiều ID: hãy đưa - hoặc --file PATH",
     "cli.error": "Lỗi: {message}",
     "cli.output_failed": "không ghi được kết quả ra: {reason}",
     "cli.output.no_space": "ổ đĩa đã hết chỗ trống ({errno})",
@@ -772,6 +780,7 @@ MESSAGES: dict[str, str] = {
     "database_unreachable": "không kết nối được tới cơ sở dữ liệu {url}: {reason}",
     "database_refused": "cơ sở dữ liệu {url} từ chối các hàm SQL: {reason}",
     "bad_row": "hàng {row}: {reason}",
+    "column_missing": "{file} không có cột {column}; các cột của nó là: {columns}",
     "extra_missing": (
         "{feature} cần gói Python {package} nhưng gói này chưa được cài:"
         " pip install 'snowid[{extra}]'"
