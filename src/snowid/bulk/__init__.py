@@ -48,8 +48,8 @@ from snowid.bulk._columns import (
     read_times,
     time_checked,
 )
-from snowid.bulk._one import read_id
 from snowid.bulk._frames import Column, column_in, frame_out, series_out
+from snowid.bulk._one import read_id
 from snowid.bulk._text import LineReader, csv_header, csv_lines, read_lines
 from snowid.ids import Layout, get_layout
 
@@ -145,7 +145,9 @@ def compose(
         column.values, column.null, column.original, round_up=False, first_only=not nulls
     )
     top = spec.max_timestamp + spec.unit_ms - 1
-    ms, bad, more = time_checked(np, ms, bad, spec.epoch_ms, top, spec, not nulls)
+    ms, bad, more = time_checked(
+        np, ms, bad, low=spec.epoch_ms, high=top, layout=spec, first_only=not nulls
+    )
     found += more
     values = []
     for name in spec.field_names:
@@ -154,7 +156,7 @@ def compose(
             given = np.full(len(ms), given, dtype=np.int64 if given < 2**63 else np.uint64)
         part = column_in(given)
         value, part_bad, part_found = read_field(
-            part.values, name, spec.field_max(name), part.null, part.original, not nulls
+            part.values, name, spec.field_max(name), part.null, part.original, first_only=not nulls
         )
         if len(value) != len(ms):
             raise InvalidValueError(field=name, value=f"{len(value)} rows, not {len(ms)}")

@@ -59,9 +59,7 @@ def numpy() -> Any:
     try:
         import numpy as np
     except ImportError:
-        raise ExtraMissingError(
-            feature="snowid.bulk", package="numpy", extra="bulk"
-        ) from None
+        raise ExtraMissingError(feature="snowid.bulk", package="numpy", extra="bulk") from None
     return np
 
 
@@ -89,7 +87,7 @@ def read_ids(
         flagged = null if flagged is None else flagged | null
     if flagged is None or not flagged.any():
         return ids, None, []
-    return _settle(np, ids, flagged, original, lambda v: read_id(v, layout), first_only)
+    return _settle(np, ids, flagged, original, lambda v: read_id(v, layout), first_only=first_only)
 
 
 def _int_ids(np: Any, values: Any, layout: Layout) -> tuple[Any, Mask | None]:
@@ -130,9 +128,7 @@ def _bytes_ids(np: Any, values: Any, layout: Layout) -> tuple[Any, Mask | None]:
     return ids, flagged
 
 
-def _text_ids(
-    np: Any, values: Any, layout: Layout, original: Reader
-) -> tuple[Any, Mask | None]:
+def _text_ids(np: Any, values: Any, layout: Layout, original: Reader) -> tuple[Any, Mask | None]:
     """Text or objects: as bytes when every value is ASCII text, else one by one."""
     try:
         items = values.tolist()
@@ -174,6 +170,7 @@ def _settle(
     flagged: Mask,
     original: Reader,
     read_one: Callable[[object], int],
+    *,
     first_only: bool,
 ) -> tuple[Any, Mask | None, list[Bad]]:
     """Read each flagged row alone: a good one gets its value, a bad one its error."""
@@ -248,7 +245,9 @@ def read_times(
         flagged = null if flagged is None else flagged | null
     if flagged is None or not flagged.any():
         return ms, None, []
-    return _settle(np, ms, flagged, original, lambda v: _one_time(v, round_up), first_only)
+    return _settle(
+        np, ms, flagged, original, lambda v: _one_time(v, round_up), first_only=first_only
+    )
 
 
 def _one_time(value: object, round_up: bool) -> int:
@@ -272,7 +271,7 @@ _UNIX: Final = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC)
 
 
 def time_checked(
-    np: Any, ms: Any, bad: Mask | None, low: int, high: int, layout: Layout, first_only: bool
+    np: Any, ms: Any, bad: Mask | None, *, low: int, high: int, layout: Layout, first_only: bool
 ) -> tuple[Any, Mask | None, list[Bad]]:
     """Rows whose time is outside ``low..high`` (Unix ms) get the layout's time error."""
     out = (ms < low) | (ms > high)
@@ -283,7 +282,9 @@ def time_checked(
     rows = np.flatnonzero(out)
     if first_only:
         rows = rows[:1]
-    found: list[Bad] = [(row, int(ms[row]), layout.time_error(int(ms[row]))) for row in rows.tolist()]
+    found: list[Bad] = [
+        (row, int(ms[row]), layout.time_error(int(ms[row]))) for row in rows.tolist()
+    ]
     bad = out if bad is None else bad | out
     return np.where(bad, layout.epoch_ms, ms), bad, found
 
@@ -299,7 +300,9 @@ def bounds(
         low, high = epoch - unit + 1, layout.max_timestamp
     else:  # floor((ms - epoch) / unit) in 0..max_delta
         low, high = epoch, layout.max_timestamp + unit - 1
-    ms, bad, found = time_checked(np, ms, bad, low, high, layout, first_only)
+    ms, bad, found = time_checked(
+        np, ms, bad, low=low, high=high, layout=layout, first_only=first_only
+    )
     delta = ms - np.int64(epoch)
     if unit != 1:
         delta = -((-delta) // unit) if first else delta // unit
@@ -313,7 +316,7 @@ def bounds(
 
 
 def read_field(
-    values: Any, name: str, maximum: int, null: Mask | None, original: Reader, first_only: bool
+    values: Any, name: str, maximum: int, null: Mask | None, original: Reader, *, first_only: bool
 ) -> tuple[Any, Mask | None, list[Bad]]:
     """One field's values (integers) checked against ``0..maximum``."""
     np = numpy()
@@ -322,8 +325,7 @@ def read_field(
         count = len(values)
         rows = range(min(count, 1) if first_only else count)
         bad: list[Bad] = [
-            (row, original(row), NotAnIntegerError(field=name, value=original(row)))
-            for row in rows
+            (row, original(row), NotAnIntegerError(field=name, value=original(row))) for row in rows
         ]
         return np.zeros(count, np.uint64), np.ones(count, bool), bad
     flagged = None
@@ -338,21 +340,19 @@ def read_field(
     def one(value: object) -> int:
         if value is None or _is_null(value):
             raise EmptyValueError(field=name, value=value)
-        number = int(value)  # type: ignore[call-overload]
+        number: int = int(value)  # type: ignore[call-overload]
         if not 0 <= number <= maximum:
             raise OutOfRangeError(field=name, value=number, min=0, max=maximum)
         return number
 
-    return _settle(np, numbers, flagged, original, one, first_only)
+    return _settle(np, numbers, flagged, original, one, first_only=first_only)
 
 
 def _is_null(value: object) -> bool:
     return (isinstance(value, float) and value != value) or type(value).__name__ == "NAType"  # noqa: PLR0124
 
 
-def compose_ids(
-    ms: Any, fields: Sequence[Any], layout: Layout
-) -> Any:
+def compose_ids(ms: Any, fields: Sequence[Any], layout: Layout) -> Any:
     """The ids of checked Unix-ms times and checked field values (uint64 each), cut to
     the layout's tick as ``snowid.compose`` cuts them."""
     np = numpy()
@@ -363,4 +363,3 @@ def compose_ids(
     for value, shift in zip(fields, layout.shifts[1:], strict=True):
         ids |= value << np.uint64(shift)
     return ids
-

@@ -191,7 +191,9 @@ def series_out(column: Column, values: Any, bad: Mask | None, nulls: bool, kind:
     if column.library == "numpy":
         if not nulls:
             return values
-        return np.ma.masked_array(values, mask=bad if bad is not None else np.zeros(len(values), bool))
+        return np.ma.masked_array(
+            values, mask=bad if bad is not None else np.zeros(len(values), bool)
+        )
     if column.library == "pandas":
         pd = _import("pandas", "bulk")
         index = column.source.index

@@ -62,7 +62,8 @@ def _number(value: object, field: str) -> int:
     if type(value).__module__ == "numpy" and hasattr(value, "dtype"):
         kind = value.dtype.kind  # a numpy scalar out of an object column
         if kind in "iu":
-            return int(value)  # type: ignore[call-overload]
+            number: int = value.item()  # type: ignore[attr-defined]
+            return number
     raise NotAnIntegerError(field=field, value=value)
 
 
@@ -88,4 +89,3 @@ def _is_missing(value: object) -> bool:
         return value != value  # noqa: PLR0124 - NaN is the one float unequal to itself
     name = type(value).__name__
     return name in ("NAType", "NaTType") or (name == "datetime64" and str(value) == "NaT")
-

@@ -131,17 +131,26 @@ def _number(args: argparse.Namespace, lang: str) -> int:
 
 def _decode(args: argparse.Namespace, lang: str) -> int:
     if args.id == "-" or args.file is not None:
-        if args.id is not None and args.file is not None:
-            return _usage("cli.decode_one_source", lang)
-        if args.base is not None or args.steps:
-            return _usage("cli.decode_one_only", lang)
-        from snowid.cli._stream import decode_stream  # snowid.bulk (and numpy) only here
-
-        return decode_stream(args, lang)
+        return _decode_many(args, lang)
     if args.id is None:
         return _usage("cli.decode_no_id", lang)
     if args.column or args.format or args.output:
         return _usage("cli.decode_many_only", lang)
+    return _decode_one(args, lang)
+
+
+def _decode_many(args: argparse.Namespace, lang: str) -> int:
+    """``snowid decode -`` and ``--file PATH``: a stream of ids (``_stream``)."""
+    if args.id is not None and args.file is not None:
+        return _usage("cli.decode_one_source", lang)
+    if args.base is not None or args.steps:
+        return _usage("cli.decode_one_only", lang)
+    from snowid.cli._stream import decode_stream  # snowid.bulk (and numpy) only here
+
+    return decode_stream(args, lang)
+
+
+def _decode_one(args: argparse.Namespace, lang: str) -> int:
     if args.base is not None:
         pasted = Pasted((PastedId(read_number(args.id, "id", args.base)),))
     else:

@@ -74,7 +74,14 @@ class Batch:
         return list(self.values.to_pylist())
 
 
-class _Stop(Exception):
+_MESSAGES: Final = {
+    "line": ("cli.bad_line", "cli.skipped_line"),
+    "row": ("cli.bad_row", "cli.skipped_row"),
+}
+"""The messages of a bad line (or row): stopped there, or skipped."""
+
+
+class _StopError(Exception):
     """A bad value under ``--on-error stop``: the output so far is closed, exit 1."""
 
 
@@ -94,7 +101,9 @@ def decode_stream(args: argparse.Namespace, lang: str) -> int:
             batches = _parquet_batches(args.file, args.column)
         else:
             stream: BinaryIO = (
-                sys.stdin.buffer if args.file is None else stack.enter_context(open(args.file, "rb"))
+                sys.stdin.buffer
+                if args.file is None
+                else stack.enter_context(open(args.file, "rb"))
             )
             name = "-" if args.file is None else args.file
             batches = (
@@ -106,7 +115,7 @@ def decode_stream(args: argparse.Namespace, lang: str) -> int:
                     sink.rows(batch, _checked_rows(batch, layout, stop, lang))
                 else:
                     _one_by_one(batch, layout, stop, lang, sink)
-        except _Stop:
+        except _StopError:
             return 1
     return 0
 
@@ -117,7 +126,16 @@ def decode_stream(args: argparse.Namespace, lang: str) -> int:
 def _line_batches(stream: BinaryIO) -> Iterator[Batch]:
     for chunk in read_lines(stream):
         first = chunk.first
-        yield Batch(chunk, lambda index, first=first: first + index, "line")
+        yield Batch(chunk, _counted_from(first), "line")
+
+
+def _counted_from(first: int) -> Callable[[int], int]:
+    """The number of the value at each index of a batch whose first value is ``first``."""
+
+    def number(index: int) -> int:
+        return first + index
+
+    return number
 
 
 def _csv_batches(stream: BinaryIO, column: str, name: str) -> Iterator[Batch]:
@@ -151,13 +169,13 @@ def _parquet_batches(path: str, column: str | None) -> Iterator[Batch]:
     done = 0
     for record in source.iter_batches(batch_size=_PARQUET_BATCH, columns=[chosen]):
         start = done
-        yield Batch(record.column(0), lambda index, start=start: start + index + 1, "row")
+        yield Batch(record.column(0), _counted_from(start + 1), "row")
         done += record.num_rows
 
 
 def _pyarrow_parquet() -> Any:
     try:
-        import pyarrow.parquet as parquet
+        from pyarrow import parquet
     except ImportError:
         raise ExtraMissingError(feature="Parquet", package="pyarrow", extra="parquet") from None
     return parquet
@@ -168,13 +186,11 @@ def _pyarrow_parquet() -> Any:
 
 def _report(batch: Batch, index: int, error: InvalidValueError, stop: bool, lang: str) -> None:
     """One bad value on standard error: its line (or row) and the error it gets."""
-    number = batch.number(index)
-    reason = error.message(lang)
-    if stop:
-        line = translate(f"cli.bad_{batch.unit}", lang, **{batch.unit: number, "reason": reason})
-        line = translate("cli.error", lang, message=line)
-    else:
-        line = translate(f"cli.skipped_{batch.unit}", lang, **{batch.unit: number, "reason": reason})
+    bad, skipped = _MESSAGES[batch.unit]
+    said = translate(
+        bad if stop else skipped, lang, number=batch.number(index), reason=error.message(lang)
+    )
+    line = translate("cli.error", lang, message=said) if stop else said
     sys.stdout.flush()
     with contextlib.suppress(OSError):
         print(line, file=sys.stderr, flush=True)
@@ -200,9 +216,9 @@ def _one_by_one(batch: Batch, layout: Layout, stop: bool, lang: str, sink: Sink)
             _report(batch, index, error, stop, lang)
             if stop:
                 sink.flush()
-                raise _Stop from None
+                raise _StopError from None
             continue
-        sink.one(decode(int(value), layout))  # type: ignore[call-overload]
+        sink.one(decode(int(value), layout))
     sink.flush()
 
 
@@ -262,7 +278,7 @@ class CsvSink(Sink):
         ids, ms, fields = _good(rows, cut)
         self.emit(csv_lines(ids, ms, fields, self.layout))
         if cut is not None:
-            raise _Stop
+            raise _StopError
 
     def one(self, decoded: Any) -> None:
         values = [str(decoded.id), decoded.iso_utc or ""]
@@ -301,7 +317,7 @@ class ParquetSink(Sink):
         arrays += [pa.array(value, type=pa.int64()) for value in fields]
         self.writer.write_table(pa.Table.from_arrays(arrays, schema=self.schema))
         if cut is not None:
-            raise _Stop
+            raise _StopError
 
     def close(self) -> None:
         self.writer.close()
@@ -312,7 +328,8 @@ def _stdout_binary() -> IO[bytes]:
     stream = sys.__stdout__
     if stream is None:
         raise OSError("standard output is closed")
-    return stream.buffer
+    binary: IO[bytes] = stream.buffer  # type: ignore[assignment]
+    return binary
 
 
 @contextlib.contextmanager

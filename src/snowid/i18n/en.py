@@ -425,10 +425,10 @@ MESSAGES: dict[str, str] = {
         " Compose an ID from it?"
     ),
     # --- CLI ------------------------------------------------------------------
-    "cli.bad_line": "line {line}: {reason}",
-    "cli.skipped_line": "skipped line {line}: {reason}",
-    "cli.bad_row": "row {row}: {reason}",
-    "cli.skipped_row": "skipped row {row}: {reason}",
+    "cli.bad_line": "line {number}: {reason}",
+    "cli.skipped_line": "skipped line {number}: {reason}",
+    "cli.bad_row": "row {number}: {reason}",
+    "cli.skipped_row": "skipped row {number}: {reason}",
     "cli.decode_one_source": "give the ids as - (standard input) or with --file, not both",
     "cli.decode_one_only": "--from and --steps are for one id, not for - or --file",
     "cli.decode_no_id": "give an id, - (ids from standard input, one per line) or --file PATH",

@@ -456,10 +456,10 @@ MESSAGES: dict[str, str] = {
         " {datetime}. Tạo ID từ thời điểm này?"
     ),
     # --- dòng lệnh ------------------------------------------------------------
-    "cli.bad_line": "dòng {line}: {reason}",
-    "cli.skipped_line": "đã bỏ qua dòng {line}: {reason}",
-    "cli.bad_row": "hàng {row}: {reason}",
-    "cli.skipped_row": "đã bỏ qua hàng {row}: {reason}",
+    "cli.bad_line": "dòng {number}: {reason}",
+    "cli.skipped_line": "đã bỏ qua dòng {number}: {reason}",
+    "cli.bad_row": "hàng {number}: {reason}",
+    "cli.skipped_row": "đã bỏ qua hàng {number}: {reason}",
     "cli.decode_one_source": "hãy đưa các ID bằng - (đầu vào chuẩn) hoặc bằng --file, không phải cả hai",
     "cli.decode_one_only": "--from và --steps dành cho một ID, không dành cho - hay --file",
     "cli.decode_no_id": "hãy đưa một ID, - (các ID từ đầu vào chuẩn, mỗi dòng một ID) hoặc --file PATH",
