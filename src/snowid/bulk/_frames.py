@@ -75,10 +75,25 @@ def column_in(value: object) -> Column:
         return Column(column.values, column.null, "polars", arrow, getattr(value, "name", None))
     if origin == "pyarrow":
         return _arrow_in(np, value, "arrow")
-    array = np.asarray(value) if not isinstance(value, np.ndarray) else value
+    array = value if isinstance(value, np.ndarray) else _sequence(np, value)
     if array.ndim != 1:
         array = array.reshape(-1)
     return Column(array, None, "numpy", array)
+
+
+def _sequence(np: Any, value: Any) -> Any:
+    """A list (or any iterable) as a numpy array; ints stay exact (numpy would make a list
+    with one int past 2**63 floats)."""
+    items = list(value)
+    if items and all(type(item) is int for item in items):
+        for kind in (np.int64, np.uint64):
+            try:
+                return np.array(items, dtype=kind)
+            except OverflowError:
+                pass
+        return np.array(items, dtype=object)
+    array = np.asarray(items)
+    return np.array(items, dtype=object) if array.dtype.kind in "fc" else array
 
 
 def _pandas_in(np: Any, series: Any) -> Column:
