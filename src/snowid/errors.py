@@ -44,6 +44,7 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     │   ├── SqlTableRequiredError              snowid sql sqlite without --table or --column
     │   ├── SqlNameError                       a name the SQL cannot use (``reason`` says why)
     │   ├── ColumnMissingError                 snowid decode --column: a column the file does not have
+    ├── FileUnusableError (OSError)            snowid decode --file/--output: cannot open or read it
     │   ├── BadRowError                        snowid.bulk: the first bad row of a column (``row``, ``error``)
     │   └── SqlNoServerError                   --apply for SQLite or DuckDB: no server
     ├── GeneratorError (RuntimeError)          the generator cannot safely issue
@@ -173,6 +174,7 @@ if TYPE_CHECKING:  # what mypy and IDEs see; at run time _LAZY loads these on fi
     from snowid.cli._exceptions import (
         AddressUnavailableError,
         ColumnMissingError,
+        FileUnusableError,
         ReleaseFailedError,
         ServerStartError,
     )
@@ -225,6 +227,7 @@ _LAZY = {
     "AuthTokenFileMissingError": "snowid.web._exceptions",
     "ClientClosedError": "snowid.client._exceptions",
     "ColumnMissingError": "snowid.cli._exceptions",
+    "FileUnusableError": "snowid.cli._exceptions",
     "DatabaseRefusedError": "snowid.integrations.sql",
     "DatabaseUnreachableError": "snowid.integrations.sql",
     "DuplicateParameterError": "snowid.web._exceptions",
@@ -280,6 +283,7 @@ __all__ = [
     "EncodingReason",
     "EndOfTimeError",
     "ExtraMissingError",
+    "FileUnusableError",
     "FloatIdError",
     "ForkedGeneratorError",
     "ForwardedIpsError",

@@ -12,6 +12,7 @@ from snowid._exceptions import SnowIdError, error_data, name_errors_module
 __all__ = [
     "AddressUnavailableError",
     "ColumnMissingError",
+    "FileUnusableError",
     "ReleaseFailedError",
     "ServerStartError",
 ]
@@ -56,6 +57,18 @@ class ColumnMissingError(SnowIdError, ValueError):
     file: str
     column: str
     columns: str
+
+
+@error_data
+class FileUnusableError(SnowIdError, OSError):
+    """``snowid decode --file`` or ``--output`` names ``file``, which cannot be opened or
+    read as what it should be (``reason``: the system's or the Parquet reader's words)."""
+
+    code = "file_unusable"
+    _shown = frozenset({"file"})
+    _whole = frozenset({"reason"})
+    file: str
+    reason: str
 
 
 name_errors_module(globals())  # reprs and pickles say snowid.errors.X

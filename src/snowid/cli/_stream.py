@@ -40,7 +40,7 @@ from snowid.bulk import (
     read_lines,
 )
 from snowid.cli._common import write_bytes
-from snowid.cli._exceptions import ColumnMissingError
+from snowid.cli._exceptions import ColumnMissingError, FileUnusableError
 from snowid.i18n import translate
 from snowid.ids import Layout, get_layout
 
@@ -101,9 +101,7 @@ def decode_stream(args: argparse.Namespace, lang: str) -> int:
             batches = _parquet_batches(args.file, args.column)
         else:
             stream: BinaryIO = (
-                sys.stdin.buffer
-                if args.file is None
-                else stack.enter_context(open(args.file, "rb"))
+                sys.stdin.buffer if args.file is None else stack.enter_context(_open(args.file))
             )
             name = "-" if args.file is None else args.file
             batches = (
@@ -140,7 +138,13 @@ def _counted_from(first: int) -> Callable[[int], int]:
 
 def _csv_batches(stream: BinaryIO, column: str, name: str) -> Iterator[Batch]:
     text = io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline="")
-    reader = csv.reader(text)
+    try:
+        yield from _csv_rows(csv.reader(text), column, name)
+    finally:
+        text.detach()  # the stream is its owner's to close (standard input: never)
+
+
+def _csv_rows(reader: Any, column: str, name: str) -> Iterator[Batch]:
     header = next(reader, None)
     if header is None:
         return
@@ -161,7 +165,12 @@ def _csv_batches(stream: BinaryIO, column: str, name: str) -> Iterator[Batch]:
 
 def _parquet_batches(path: str, column: str | None) -> Iterator[Batch]:
     parquet = _pyarrow_parquet()
-    source = parquet.ParquetFile(path)
+    try:
+        source = parquet.ParquetFile(path)
+    except OSError as error:
+        raise FileUnusableError(file=path, reason=error.strerror or str(error)) from None
+    except Exception as error:  # pyarrow's ArrowInvalid: not a Parquet file
+        raise FileUnusableError(file=path, reason=str(error)) from None
     names = list(source.schema_arrow.names)
     chosen = column or (names[0] if len(names) == 1 else "id")
     if chosen not in names:
@@ -171,6 +180,15 @@ def _parquet_batches(path: str, column: str | None) -> Iterator[Batch]:
         start = done
         yield Batch(record.column(0), _counted_from(start + 1), "row")
         done += record.num_rows
+
+
+def _open(path: str, writing: bool = False) -> BinaryIO:
+    """``path`` opened to read (or write) bytes, or the error naming it and the reason."""
+    try:
+        stream = open(path, "wb" if writing else "rb")  # noqa: SIM115 - an ExitStack closes it
+    except OSError as error:
+        raise FileUnusableError(file=path, reason=error.strerror or str(error)) from None
+    return stream
 
 
 def _pyarrow_parquet() -> Any:
@@ -336,7 +354,7 @@ def _stdout_binary() -> IO[bytes]:
 def _sink(fmt: str, layout: Layout, output: str | None, lang: str) -> Iterator[Sink]:
     kinds: dict[str, type[Sink]] = {"csv": CsvSink, "jsonl": JsonlSink, "parquet": ParquetSink}
     with contextlib.ExitStack() as stack:
-        target = None if output is None else stack.enter_context(open(output, "wb"))
+        target = None if output is None else stack.enter_context(_open(output, writing=True))
         sink = kinds[fmt](layout, lang, target)
         sink.start()
         try:

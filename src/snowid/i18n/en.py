@@ -727,6 +727,7 @@ MESSAGES: dict[str, str] = {
     "database_refused": "the database {url} refused the SQL functions: {reason}",
     "bad_row": "row {row}: {reason}",
     "column_missing": "{file} has no column {column}; its columns are: {columns}",
+    "file_unusable": "cannot use the file {file}: {reason}",
     "extra_missing": (
         "{feature} needs the Python package {package}, which is not installed:"
         " pip install 'snowid[{extra}]'"

@@ -781,6 +781,7 @@ MESSAGES: dict[str, str] = {
     "database_refused": "cơ sở dữ liệu {url} từ chối các hàm SQL: {reason}",
     "bad_row": "hàng {row}: {reason}",
     "column_missing": "{file} không có cột {column}; các cột của nó là: {columns}",
+    "file_unusable": "không dùng được tệp {file}: {reason}",
     "extra_missing": (
         "{feature} cần gói Python {package} nhưng gói này chưa được cài:"
         " pip install 'snowid[{extra}]'"
