@@ -33,10 +33,10 @@ from typing import Any
 os.environ.setdefault("POLARS_MAX_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-import snowid  # noqa: E402
-import snowid.bulk  # noqa: E402
+import snowid
+import snowid.bulk
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 EPOCH = snowid.TWITTER.epoch_ms
@@ -83,7 +83,8 @@ def columns(count: int, rounds: int) -> dict[str, float]:
     series = pl.Series("id", ids)
     check = snowid.bulk.decode(ids[:1000])
     bare = _bare(ids[:1000])
-    assert (check["time"] == bare[0]).all() and (check["sequence"] == bare[3]).all()
+    assert (check["time"] == bare[0]).all()
+    assert (check["sequence"] == bare[3]).all()
     variants: dict[str, Callable[[], object]] = {
         "copy": lambda: _copy(ids),
         "bare": lambda: _bare(ids),
@@ -137,9 +138,14 @@ def command_line(lines: int, rounds: int) -> dict[str, float]:
         for round_ in range(rounds):
             for name, (arguments, pure, _) in runs.items():
                 times[name].append(_cli(arguments, pure))
-            print(f"cli round {round_ + 1}: " + ", ".join(
-                f"{name} {runs[name][2] / t[-1] / 1e6:.3f} M lines/s" for name, t in times.items()
-            ), flush=True)
+            print(
+                f"cli round {round_ + 1}: "
+                + ", ".join(
+                    f"{name} {runs[name][2] / t[-1] / 1e6:.3f} M lines/s"
+                    for name, t in times.items()
+                ),
+                flush=True,
+            )
         return {name: runs[name][2] / statistics.median(t) for name, t in times.items()}
 
 
