@@ -7,8 +7,9 @@ checks a whole column). A flagged row is read again alone by ``_one.read_id``, t
 rules as ``snowid.decode``, so a fast path can only be stricter, never looser: a value it
 does not know how to read quickly is read slowly, never wrongly.
 
-The shifts, masks, epochs and units are the layout's own (``Layout.shifts``,
-``maxima``, ``epoch_ms``, ``unit_ms``, ``max_id``); nothing here writes a number of its own.
+The bits are taken apart and put together by the Layout itself (``Layout.split``,
+``join`` and ``tick_ids`` work on numpy arrays as on ints), with its epoch, unit and
+largest id; nothing here shifts or masks a bit of its own.
 """
 
 from __future__ import annotations
@@ -195,17 +196,13 @@ def _settle(
 def decode_ids(ids: Any, layout: Layout) -> tuple[Any, list[Any]]:
     """(Unix ms as int64, each field but the time as int64) of valid unsigned ids."""
     np = numpy()
-    ms = ids >> np.uint64(layout.shifts[0])  # a valid id has nothing above its time
+    parts: tuple[Any, ...] = layout.split(ids)  # the Layout's shifts and masks, on arrays
+    ticks, *fields = parts
     if layout.unit_ms != 1:
-        ms *= np.uint64(layout.unit_ms)
-    ms = ms.view(np.int64)  # every layout's last time is far below 2**63 ms
+        ticks *= np.uint64(layout.unit_ms)
+    ms = ticks.view(np.int64)  # every layout's last time is far below 2**63 ms
     ms += np.int64(layout.epoch_ms)
-    fields = []
-    for shift, maximum in zip(layout.shifts[1:], layout.maxima[1:], strict=True):
-        value = ids >> np.uint64(shift) if shift else ids.copy()
-        value &= np.uint64(maximum)
-        fields.append(value.view(np.int64))
-    return ms, fields
+    return ms, [value.view(np.int64) for value in fields]
 
 
 # --- times ------------------------------------------------------------------------
@@ -307,9 +304,8 @@ def bounds(
     if unit != 1:
         delta = -((-delta) // unit) if first else delta // unit
     ticks = np.maximum(delta, 0).astype(np.uint64)
-    ids = ticks << np.uint64(layout.shifts[0])
-    if not first:
-        ids |= np.uint64(layout.low_mask)
+    both: tuple[Any, Any] = layout.tick_ids(ticks)
+    ids = both[0 if first else 1]
     if bad is not None:
         ids[bad] = 0
     return ids, bad, found
@@ -359,7 +355,6 @@ def compose_ids(ms: Any, fields: Sequence[Any], layout: Layout) -> Any:
     delta = ms - np.int64(layout.epoch_ms)
     if layout.unit_ms != 1:
         delta //= layout.unit_ms
-    ids = np.maximum(delta, 0).astype(np.uint64) << np.uint64(layout.shifts[0])
-    for value, shift in zip(fields, layout.shifts[1:], strict=True):
-        ids |= value << np.uint64(shift)
+    ticks = np.maximum(delta, 0).astype(np.uint64)
+    ids: Any = layout.join([ticks, *fields])
     return ids

@@ -20,7 +20,7 @@ from snowid.ids import Layout
 
 __all__ = ["LineReader", "csv_header", "csv_lines", "read_lines"]
 
-_CHUNK: Final = 4 << 20  # bytes read at a time: about 200,000 lines of ids
+_CHUNK: Final = 4 * 1024 * 1024  # bytes read at a time: about 200,000 lines of ids
 _MS_PER_DAY: Final = 86_400_000
 
 
