@@ -7,7 +7,7 @@ checks a whole column). A flagged row is read again alone by ``_one.read_id``, t
 rules as ``snowid.decode``, so a fast path can only be stricter, never looser: a value it
 does not know how to read quickly is read slowly, never wrongly.
 
-The bits are taken apart and put together by the Layout itself (``Layout.split``,
+The bits are taken apart and put together by the Layout itself (``Layout.split_fast``,
 ``join`` and ``tick_ids`` work on numpy arrays as on ints), with its epoch, unit and
 largest id; nothing here shifts or masks a bit of its own.
 """
@@ -196,7 +196,7 @@ def _settle(
 def decode_ids(ids: Any, layout: Layout) -> tuple[Any, list[Any]]:
     """(Unix ms as int64, each field but the time as int64) of valid unsigned ids."""
     np = numpy()
-    parts: tuple[Any, ...] = layout.split(ids)  # the Layout's shifts and masks, on arrays
+    parts = layout.split_fast(ids)  # the Layout's shifts and masks, on whole arrays
     ticks, *fields = parts
     if layout.unit_ms != 1:
         ticks *= np.uint64(layout.unit_ms)
