@@ -536,8 +536,7 @@ MESSAGES: dict[str, str] = {
     "web.link_fixed": "The link keeps timestamp {timestamp}, the time used, so it opens this ID.",
     "web.label.range_from": "From",
     "web.hint.range_from": (
-        "As 2016-04-30T11:18:25.796 (the time may be left off), in the zone you choose;"
-        " included."
+        "As 2016-04-30T11:18:25.796 (the time may be left off), in the zone you choose; included."
     ),
     "web.label.range_to": "To",
     "web.hint.range_to": "Included. Leave blank for now.",
