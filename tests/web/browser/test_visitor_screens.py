@@ -55,8 +55,7 @@ STATES: dict[str, tuple[str, Callable[[Any], None] | None, bool]] = {
     "link-refused": ("/decode?id=https://example.com/status/1585341984679469056", None, False),
     "discord-message": (f"/decode?id={DISCORD_MESSAGE}", None, False),
     "emoji-and-pair": (
-        "/decode?id=%3C%3Asnowid%3A175928847299117063%3E%0A"
-        "381887113391505410-1205573420456570920",
+        "/decode?id=%3C%3Asnowid%3A175928847299117063%3E%0A381887113391505410-1205573420456570920",
         None,
         False,
     ),
