@@ -28,6 +28,7 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     │   ├── UnknownFieldError                  a field the layout does not have
     │   ├── InvalidEncodingError               text that is not a number in its base
     │   ├── InvalidDateTimeError               neither Unix ms nor ISO 8601
+    │   │   └── NumberNotADateError            the range page: 2022 or Unix seconds as a date
     │   ├── DigitGroupError                    digit groups irregular or ambiguous (1.000)
     │   ├── NotAnIdOrLinkError                 pasted text holding no id (``reason``: how far read)
     │   │   └── InstagramShareLinkError        instagram.com/share/…: a token, not the post's code
@@ -214,6 +215,7 @@ if TYPE_CHECKING:  # what mypy and IDEs see; at run time _LAZY loads these on fi
         MetricsDirError,
         NotABooleanError,
         NotSecondsError,
+        NumberNotADateError,
         UnknownParameterError,
     )
 
@@ -239,6 +241,7 @@ _LAZY = {
     "MetricsDirError": "snowid.web._exceptions",
     "NotABooleanError": "snowid.web._exceptions",
     "NotSecondsError": "snowid.web._exceptions",
+    "NumberNotADateError": "snowid.web._exceptions",
     "OrdinalMissingError": "snowid.lease.k8s",
     "OrdinalNotANumberError": "snowid.lease.k8s",
     "OrdinalOutOfRangeError": "snowid.lease.k8s",
@@ -316,6 +319,7 @@ __all__ = [
     "NotAnIntegerError",
     "NotConfiguredError",
     "NotSecondsError",
+    "NumberNotADateError",
     "NumberTooLongError",
     "OrdinalMissingError",
     "OrdinalNotANumberError",

@@ -105,6 +105,14 @@ MESSAGES: dict[str, str] = {
         "{field} {value} is not a time zone this server knows; give UTC or a zone name such"
         " as Asia/Ho_Chi_Minh"
     ),
+    "number_not_a_date": (
+        "{field} {value} is a number, not a date; write the date and time as"
+        " 2016-04-30T11:18:25.796, or give Unix milliseconds (13 digits, such as 1462015105796)"
+    ),
+    "number_not_a_date.seconds": (
+        "{field} {value} is a number, not a date; as Unix seconds it is {milliseconds} in"
+        " milliseconds, or write the date and time as 2016-04-30T11:18:25.796"
+    ),
     "invalid_lease_url": "{field} URL {value} cannot be used",
     "invalid_layout": "{field} {value} cannot be used",
     "invalid_layout.unknown": (

@@ -105,6 +105,14 @@ MESSAGES: dict[str, str] = {
         "trường biểu mẫu {parameter} ({value}) không được đọc: đường dẫn này chỉ nhận tham số"
         " trong chuỗi truy vấn: {allowed}"
     ),
+    "number_not_a_date": (
+        "{field} {value} là một con số, không phải ngày; hãy viết ngày giờ dạng"
+        " 2016-04-30T11:18:25.796, hoặc nhập mili giây Unix (13 chữ số, ví dụ 1462015105796)"
+    ),
+    "number_not_a_date.seconds": (
+        "{field} {value} là một con số, không phải ngày; nếu là giây Unix thì bằng"
+        " {milliseconds} mili giây, hoặc hãy viết ngày giờ dạng 2016-04-30T11:18:25.796"
+    ),
     "invalid_time_zone": (
         "{field} {value} không phải múi giờ mà máy chủ này biết; hãy chọn UTC hoặc tên một"
         " múi giờ như Asia/Ho_Chi_Minh"
