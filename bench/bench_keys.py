@@ -33,7 +33,7 @@ WAL bytes (``pg_current_wal_insert_lsn`` before and after) or MariaDB's redo log
 on MariaDB the table's ``DATA_LENGTH``, the clustered index, and its average fill from
 ``INNODB_SYS_TABLESTATS``-free arithmetic: rows x row size / data length), and the
 buffers a time-window scan touches (PostgreSQL: ``EXPLAIN (ANALYZE, BUFFERS)`` of the
-rows keyed in the middle 1 % of the run's time, per 1,000 rows found; UUIDv4 has no time
+rows keyed in the middle 10 % of the run's time, per 1,000 rows found; UUIDv4 has no time
 in its key, so no key range serves such a query).
 """
 
@@ -72,6 +72,8 @@ class Source:
     writers: int
     uneven: bool = False
     what: str = ""
+    batch: int = 4096  # client sources: the Client's batch
+    max_age_ms: int | None = None  # client sources: time-bounded batches
 
 
 SOURCES = [
@@ -84,6 +86,22 @@ SOURCES = [
         16,
         uneven=True,
         what="16 snowid.client processes (blocks of 4,096), 2:1",
+    ),
+    Source(
+        "client-16-uneven-aged",
+        "client",
+        16,
+        uneven=True,
+        max_age_ms=5,
+        what="16 snowid.client processes, 2:1, batches used for 5 ms (max_age_ms=5)",
+    ),
+    Source(
+        "client-16-uneven-small",
+        "client",
+        16,
+        uneven=True,
+        batch=128,
+        what="16 snowid.client processes, 2:1, batches of 128 (no time bound)",
     ),
     Source("bigserial", "bigserial", 8, what="BIGSERIAL / AUTO_INCREMENT, 8 processes"),
     Source("uuid4", "uuid4", 8, what="UUIDv4, 8 processes"),
@@ -122,28 +140,29 @@ class Result:
 # --- key makers (in the writer processes) ---------------------------------------------
 
 
-def key_maker(kind: str, lease: str, service: str) -> Callable[[], Any] | None:
-    """What a writer calls for each key; None: the database makes it."""
+def key_maker(job: Job) -> tuple[Callable[[], Any] | None, Any]:
+    """What a writer calls for each key (None: the database makes it), and the client."""
+    kind, source = job.source.kind, job.source
     if kind == "snowid":
         import snowid
 
-        snowid.configure(lease=lease)
+        snowid.configure(lease=job.lease)
         snowid.warm_up()  # the claim is not part of the insert time
         next_id = snowid.next_id
-        return lambda: int(next_id())
+        return (lambda: int(next_id())), None
     if kind == "client":
         from snowid.client import Client
 
-        client = Client(service, batch=4096)
+        client = Client(job.service, batch=source.batch, max_age_ms=source.max_age_ms)
         client.next_id()  # the first batch is not part of the insert time
-        return client.next_id
+        return client.next_id, client
     if kind == "uuid4":
-        return uuid.uuid4
+        return uuid.uuid4, None
     if kind == "uuid7":
         from uuid_utils.compat import uuid7
 
-        return uuid7
-    return None
+        return uuid7, None
+    return None, None
 
 
 @dataclass(frozen=True)
@@ -159,11 +178,13 @@ class Job:
     go: Any
     lease: str
     service: str
+    fetched: Synchronized[int]  # client sources: ids the clients received
+    dropped: Synchronized[int]  # ... and dropped for their age
 
 
 def writer(job: Job, slot: int) -> None:
     db, source, claimed, total = job.db, job.source, job.claimed, job.total
-    make = key_maker(source.kind, job.lease, job.service)
+    make, client = key_maker(job)
     if make is not None and db == "mariadb" and source.kind.startswith("uuid"):
         made = make
         make = lambda: str(made())  # noqa: E731 - PyMySQL sends no uuid.UUID
@@ -193,6 +214,12 @@ def writer(job: Job, slot: int) -> None:
         if slow:
             time.sleep(time.perf_counter() - began)
     conn.close()
+    if client is not None:
+        with job.fetched.get_lock():
+            job.fetched.value += client.fetched
+        with job.dropped.get_lock():
+            job.dropped.value += client.dropped
+        client.close()
 
 
 def connect(db: str, url: str) -> tuple[Any, Callable[[], None], Callable[[str, Any], None]]:
@@ -391,17 +418,17 @@ def id_service() -> Iterator[str]:
 
 
 def window_of(kind: str, rows: int, began_ms: int, ended_ms: int) -> tuple[Any, Any] | None:
-    """The key range of the rows made in the middle 1 % of the run's time."""
+    """The key range of the rows keyed in the middle 10 % of the run's time."""
     span = ended_ms - began_ms
-    lo_ms, hi_ms = began_ms + span * 495 // 1000, began_ms + span * 505 // 1000
+    lo_ms, hi_ms = began_ms + span * 45 // 100, began_ms + span * 55 // 100
     if kind in {"snowid", "client"}:
         from snowid import SnowId
 
         return int(SnowId.first_at(lo_ms)), int(SnowId.last_at(hi_ms))
     if kind == "uuid7":
         return uuid.UUID(int=lo_ms << 80), uuid.UUID(int=((hi_ms + 1) << 80) - 1)
-    if kind == "bigserial":  # a sequence is in time order: the middle 1 % of its numbers
-        return rows * 495 // 1000, rows * 505 // 1000
+    if kind == "bigserial":  # a sequence is in time order: the middle 10 % of its numbers
+        return rows * 45 // 100, rows * 55 // 100
     return None
 
 
@@ -412,7 +439,8 @@ def run(db: Any, source: Source, rows: int, lease: str, service: str) -> Result:
     ctx = mp.get_context("fork")
     claimed = ctx.Value("q", 0)
     go = ctx.Event()
-    job = Job(db.name, db.url, table, source, rows, claimed, go, lease, service)
+    fetched, dropped = ctx.Value("q", 0), ctx.Value("q", 0)
+    job = Job(db.name, db.url, table, source, rows, claimed, go, lease, service, fetched, dropped)
     procs = [ctx.Process(target=writer, args=(job, slot)) for slot in range(source.writers)]
     for proc in procs:
         proc.start()
@@ -429,6 +457,8 @@ def run(db: Any, source: Source, rows: int, lease: str, service: str) -> Result:
         raise RuntimeError(f"{source.name}: a writer failed")
     result = Result(source, db.name, rows=rows, seconds=seconds)
     result.log_bytes = db.log_position() - before
+    if source.kind == "client":
+        result.extra["dropped"] = f"{dropped.value / max(fetched.value, 1):.1%}"
     db.measure(table, result, window_of(source.kind, rows, began_ms, ended_ms))
     if not os.environ.get("BENCH_KEYS_KEEP"):
         db.drop(table)
@@ -466,13 +496,11 @@ def main() -> int:
                 for source in chosen:
                     result = run(db, source, rows, lease, service)
                     print(result.row(), flush=True)
-                    if result.fragmentation is not None:
-                        print(
-                            f"<!-- {source.name}: leaf fragmentation "
-                            f"{result.fragmentation:.1f} %, window rows {result.scan_rows}, "
-                            f"{result.extra} -->",
-                            flush=True,
-                        )
+                    print(
+                        f"<!-- {source.name}: leaf fragmentation {result.fragmentation}, "
+                        f"window rows {result.scan_rows}, {result.extra} -->",
+                        flush=True,
+                    )
             finally:
                 db.close()
     return 0
