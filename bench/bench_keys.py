@@ -291,6 +291,9 @@ class Postgres:
         self.sql(query, window)
         plan = self.sql(query, window)[0][0]
         top = (plan if isinstance(plan, list) else json.loads(plan))[0]["Plan"]
+        result.extra["scan"] = (
+            top["Plans"][0]["Node Type"] if top.get("Plans") else top["Node Type"]
+        )
         result.scan_buffers = int(top["Shared Hit Blocks"]) + int(top["Shared Read Blocks"])
         result.scan_rows = rows_of(top)
 
@@ -302,12 +305,17 @@ class Postgres:
 
 
 def rows_of(node: dict[str, Any]) -> int:
-    """Rows the scan node under an aggregate returned."""
-    while node.get("Plans") and node["Node Type"] in {"Aggregate", "Gather", "Bitmap Heap Scan"}:
-        if node["Node Type"] == "Bitmap Heap Scan":
-            return int(node["Actual Rows"])
+    """Rows the scan under the aggregate returned: a parallel node reports rows per loop,
+    so its rows are times its loops (the leader and each worker)."""
+    while node.get("Plans") and node["Node Type"] in {
+        "Aggregate",
+        "Gather",
+        "Finalize Aggregate",
+        "Partial Aggregate",
+        "Gather Merge",
+    }:
         node = node["Plans"][0]
-    return int(node["Actual Rows"])
+    return int(node["Actual Rows"]) * int(node.get("Actual Loops", 1))
 
 
 class Maria:
