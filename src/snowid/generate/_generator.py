@@ -22,7 +22,7 @@ from snowid._exceptions import (
 from snowid.generate._clockback import DEFAULT_CLOCK_BACK, ClockBack
 from snowid.generate._fence import Fence, Grant
 from snowid.generate._gencore import Core, NeedGrant, build_core
-from snowid.ids import TWITTER, Clock, SystemClock, strict_int
+from snowid.ids import TWITTER, Clock, SnowId, SystemClock, strict_int
 
 __all__ = [
     "DEFAULT_MAX_BACKWARD_MS",
@@ -91,6 +91,7 @@ class Generator:
         "_core",
         "_fence",
         "_max_wait_ms",
+        "_next_snowid",
         "_wait",
         "next_id",
     )
@@ -140,6 +141,9 @@ class Generator:
         # the public module named by __module__ ("snowid"), where Callable is not defined.
         self.next_id: Callable[[], int] = self._core.next_id
         """The next id (an int). Blocks while the sequence or the ceiling makes it wait."""
+        self._next_snowid: Callable[[], SnowId] = self._core.next_snowid
+        """The next id as a SnowId, from a run (see ``_gencore``): what ``snowid.next_id``
+        calls. Ordered against batches and ``anext_id``, not against ``next_id``."""
         _INSTANCES.add(self)
 
     # A copy would share the state but not the fork hook, and a pickled generator would
