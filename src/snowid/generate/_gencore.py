@@ -39,6 +39,7 @@ from snowid._exceptions import (
     ClockMovedBackwards,
     EndOfTimeError,
     ForkedGeneratorError,
+    GeneratorSealedError,
     TimestampAfterEndError,
     TimestampBeforeEpochError,
 )
@@ -108,6 +109,10 @@ class Core(NamedTuple):
     counters: Callable[[], Counters]
     identity: Callable[[], tuple[int, int] | None]
     after_fork: Callable[[], None]
+    seal: Callable[[], int]
+    """Stop for good (every later call raises GeneratorSealedError); the highest
+    millisecond this generator may have embedded (-1: none). Takes the generator's lock,
+    so an id being issued on another thread is counted, and none is issued after."""
 
 
 def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machine
@@ -118,6 +123,7 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
     clock_back: ClockBack,
     max_wait_ms: int,
     wait: Callable[[int], None],
+    acquire: Callable[[int], Grant] | None = None,
 ) -> Core:
     """The state machine of one generator.
 
@@ -125,6 +131,7 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
     ``clock_back`` is the policy for a clock behind the last id (checked by the caller).
     ``clock`` None means the system clock, read with ``time.time_ns`` directly.
     ``wait(ns)`` is the sync wait used by ``next_id`` (called outside the lock).
+    ``acquire``: how ``next_id`` asks the fence for a grant (default ``fence.acquire``).
     """
     lock = threading.Lock()
     if clock is None:
@@ -144,7 +151,7 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
     logical = clock_back.policy == "logical"
     waits_back = logical or clock_back.policy == "wait"
     wbits = TWITTER.worker_bits(*identity) if identity is not None else 0
-    sync_acquire = fence.acquire if fence is not None else None
+    sync_acquire = acquire or (fence.acquire if fence is not None else None)
     # The hot path issues while lo <= now_ns < hi; lo > hi sends every call to grab().
     lo, hi = 1, 0
     last = -1
@@ -156,6 +163,7 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
     grant_ceiling = -1  # the ceiling of the grant settled last: never issue past it
     parent_key: tuple[int, int, int] | None = None
     forked = False
+    sealed: GeneratorSealedError | None = None  # set once by seal(), for good
     behind = False
     exhausted_at = -1
     ceiling_wait_from = -1
@@ -224,6 +232,8 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
         nonlocal nxt, behind, exhausted_at
         nonlocal ceiling_wait_from, back_wait_from, jump_ref_ms, jump_ref_mono
         nonlocal seq_waits, back_events, fwd_jumps, back_max, seq_wait_ns
+        if sealed is not None:
+            raise sealed
         if forked:
             assert identity is not None
             raise ForkedGeneratorError(datacenter=identity[0], machine=identity[1])
@@ -386,6 +396,16 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
         key = grant_key
         return None if key is None else (key[0], key[1])
 
+    def seal() -> int:
+        nonlocal lo, hi, sealed
+        with lock:
+            if sealed is None:
+                who = identity if grant_key is None else grant_key[:2]
+                worker = "?" if who is None else str(TWITTER.worker(who[0], who[1]))
+                sealed = GeneratorSealedError(worker=worker, mark_ms=last)
+            lo, hi = 1, 0  # the hot path is closed: every call goes to grab, which raises
+            return sealed.mark_ms
+
     def after_fork() -> None:
         """In a forked child: a fresh lock, no inherited millisecond, no inherited grant."""
         nonlocal lock, forked, need_grant, grant_key, grant_ceiling, parent_key, behind
@@ -408,4 +428,4 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
         done = seq_waits = back_events = fwd_jumps = ceil_waits = 0
         back_max = seq_wait_ns = 0
 
-    return Core(next_id, take, counters, current_identity, after_fork)
+    return Core(next_id, take, counters, current_identity, after_fork, seal)
