@@ -109,10 +109,12 @@ class Core(NamedTuple):
     counters: Callable[[], Counters]
     identity: Callable[[], tuple[int, int] | None]
     after_fork: Callable[[], None]
-    seal: Callable[[], int]
-    """Stop for good (every later call raises GeneratorSealedError); the highest
-    millisecond this generator may have embedded (-1: none). Takes the generator's lock,
-    so an id being issued on another thread is counted, and none is issued after."""
+    seal: Callable[[float], int | None]
+    """``seal(timeout)``: stop for good (every later call raises GeneratorSealedError);
+    the highest millisecond this generator may have embedded (-1: none). Takes the
+    generator's lock (waiting ``timeout`` s at most, -1: as long as it takes; None when
+    it could not: nothing changed), so an id being issued on another thread is counted,
+    and none is issued after."""
 
 
 def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machine
@@ -396,15 +398,20 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
         key = grant_key
         return None if key is None else (key[0], key[1])
 
-    def seal() -> int:
+    def seal(timeout: float = -1) -> int | None:
         nonlocal lo, hi, sealed
-        with lock:
+        held = lock
+        if not held.acquire(timeout=timeout):
+            return None
+        try:
             if sealed is None:
                 who = identity if grant_key is None else grant_key[:2]
                 worker = "?" if who is None else str(TWITTER.worker(who[0], who[1]))
                 sealed = GeneratorSealedError(worker=worker, mark_ms=last)
             lo, hi = 1, 0  # the hot path is closed: every call goes to grab, which raises
             return sealed.mark_ms
+        finally:
+            held.release()
 
     def after_fork() -> None:
         """In a forked child: a fresh lock, no inherited millisecond, no inherited grant."""

@@ -161,7 +161,9 @@ class Generator:
         highest millisecond this generator may have embedded in an id (-1: none). A lease
         seals its generators when it is closed, before it tells the store where the next
         holder may start."""
-        return self._core.seal()
+        last = self._core.seal(-1)
+        assert last is not None  # waited for the lock as long as it took
+        return last
 
     # A copy would share the state but not the fork hook, and a pickled generator would
     # come back as a second issuer of the same identity: both are refused.

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from snowid._exceptions import LeaseError, LeaseLostError
-from snowid.generate import Grant, on_stop
+from snowid.generate import Grant, on_final_stop, on_stop
 from snowid.ids import SYSTEM_CLOCK, TWITTER, Clock
 from snowid.lease._handover import Sealers, mark_of
 
@@ -89,15 +89,21 @@ def _retire_all() -> None:
             lease.retire()
 
 
+SEAL_WAIT_S = 1.0
+"""At exit or a final signal, how long sealing waits for each generator's lock (the holder
+may be the thread the signal interrupted): past it, the release carries no mark."""
+
+
 def _at_exit() -> None:
     for lease in list(_LIVE):
         with contextlib.suppress(Exception):  # best effort at interpreter exit
-            lease.close()
+            lease._close(SEAL_WAIT_S)
 
 
 os.register_at_fork(after_in_child=_after_fork_in_child)
 atexit.register(_at_exit)
 on_stop(_retire_all)  # the first SIGTERM/SIGINT, or snowid serve's drain (generate._stop)
+on_final_stop(_at_exit)  # SIGTERM's default action follows: seal and hand over, as at exit
 
 
 class Lease:
@@ -205,7 +211,7 @@ class Lease:
         return None if grant is None else TWITTER.worker(grant.datacenter, grant.machine)
 
     def attach_generator(
-        self, seal: Callable[[], int]
+        self, seal: Callable[[float], int | None]
     ) -> tuple[Callable[[int], Grant], Callable[[int], Awaitable[Grant]]]:
         """Called by ``snowid.Generator(fence=lease)``: keep the generator's ``seal`` for
         ``close``; its own (acquire, aacquire), which do not count as a foreign issuer."""
@@ -308,9 +314,12 @@ class Lease:
         ``_release_marked``). Sealing runs before this lease's lock is taken: a generator
         asking for a grant holds its own lock while it waits for this one.
         """
+        self._close(-1)
+
+    def _close(self, seal_timeout: float) -> None:
         if self._state == "closed":
             return
-        last = self._sealers.seal_all()
+        last = self._sealers.seal_all(seal_timeout)
         self.ceiling_ms = -1
         with self._lock:
             if self._state == "closed":

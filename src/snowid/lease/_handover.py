@@ -25,8 +25,9 @@ from snowid.generate import Grant
 
 __all__ = ["Sealers", "mark_of"]
 
-Seal = Callable[[], int]
-"""Stops one generator for good; the highest millisecond it may have embedded (-1: none)."""
+Seal = Callable[[float], "int | None"]
+"""``seal(timeout)`` stops one generator for good; the highest millisecond it may have
+embedded (-1: none), or None when its lock was not had within ``timeout`` s."""
 
 
 class Sealers:
@@ -47,17 +48,21 @@ class Sealers:
             if not self.sealed:
                 self._seals.append(seal)
                 return True
-        seal()
+        seal(-1)
         return False
 
-    def seal_all(self) -> int | None:
+    def seal_all(self, timeout: float = -1) -> int | None:
         """Seal every attached generator (permanent); the highest millisecond any of them
-        may have embedded, or None when no mark may be given (see the module)."""
+        may have embedded, or None when no mark may be given (see the module, and: a
+        generator whose lock was not had within ``timeout`` s, -1 waiting as long as it
+        takes; a signal handler may have interrupted its holder)."""
         with self._guard:
             self.sealed = True
             seals = list(self._seals)
-        last = max((seal() for seal in seals), default=None)
-        return None if self.foreign or last is None else last
+        lasts = [seal(timeout) for seal in seals]
+        if self.foreign or not lasts or None in lasts:
+            return None
+        return max(last for last in lasts if last is not None)
 
 
 def mark_of(grant: Grant, last_ms: int | None) -> int | None:
