@@ -19,7 +19,7 @@ import time
 import pytest
 
 from snowid import TWITTER, Generator, Grant
-from snowid.errors import GeneratorSealedError, LeaseLostError, StoreUnreachableError
+from snowid.errors import GeneratorSealedError, StoreUnreachableError
 from snowid.lease._handover import mark_of
 from snowid.testing import FakeClock
 from tests.support.memstore import MemoryStoreLease
@@ -190,7 +190,8 @@ def test_threads_issuing_while_close_runs_hand_over_with_no_duplicate(store: Sto
         claimed_at = now_ms()
         after = Generator(fence=successor).next_ids(2000)
         grant = successor.grant
-    assert grant is not None and grant.epoch == 2
+    assert grant is not None
+    assert grant.epoch == 2
     last = max(ts(i) for i in before)
     assert last < grant.start_ms <= old_ceiling  # handed over: below the old ceiling
     assert grant.start_ms <= claimed_at + 1  # no wait for the old grant
@@ -259,8 +260,8 @@ def test_a_table_made_before_the_hand_over_gets_its_columns(kind: str) -> None:
 
     shared = pg.fresh_table() if kind == "postgres" else mysql.fresh_table()
     with shared as table:
-        sql_store = PgStore(pg.SHARED, table) if kind == "postgres" else MysqlStore(
-            mysql.SHARED_DB, table
+        sql_store = (
+            PgStore(pg.SHARED, table) if kind == "postgres" else MysqlStore(mysql.SHARED_DB, table)
         )
         for column in ("start_ms", "released_ms", "released_epoch", "released_ceiling"):
             sql_store.sql(f"ALTER TABLE {table} DROP COLUMN {column}")

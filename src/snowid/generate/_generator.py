@@ -138,6 +138,10 @@ class Generator:
             self._acquire, self._aacquire = fence.acquire, fence.aacquire
         attach = getattr(fence, "attach_generator", None)
         attached: list[Callable[[int], Grant]] = []
+
+        def acquire_attached(needed_ms: int) -> Grant:  # bound once the lease answers
+            return attached[0](needed_ms)
+
         self._core: Core = build_core(
             identity=identity,
             fence=fence,
@@ -145,7 +149,7 @@ class Generator:
             clock_back=self._clock_back,
             max_wait_ms=self._max_wait_ms,
             wait=self._wait,
-            acquire=(lambda ms: attached[0](ms)) if attach is not None else None,
+            acquire=acquire_attached if attach is not None else None,
         )
         if attach is not None:  # the lease keeps the seal, not this object
             self._acquire, self._aacquire = attach(self._core.seal)

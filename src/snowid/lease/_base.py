@@ -317,9 +317,7 @@ class Lease:
         self._close(-1)
 
     def _close(self, seal_timeout: float) -> None:
-        if self._state == "closed":
-            return
-        last = self._sealers.seal_all(seal_timeout)
+        last = self._sealers.seal_all(seal_timeout)  # idempotent: sealed is for good
         self.ceiling_ms = -1
         with self._lock:
             if self._state == "closed":
