@@ -586,6 +586,17 @@ class CeilingReachedError(GeneratorError):
     waited_ms: int
 
 
+@_data
+class GeneratorSealedError(GeneratorError):
+    """The generator was sealed when the lease on worker ``worker`` was closed: it
+    issues nothing more, for good (the last timestamp it may have issued, ``mark_ms``,
+    went to the store so that the next holder starts right after it)."""
+
+    code = "generator_sealed"
+    worker: str
+    mark_ms: int
+
+
 # --- worker-identity leases --------------------------------------------------
 
 

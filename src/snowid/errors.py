@@ -53,6 +53,7 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     │   ├── EndOfTimeError
     │   ├── ForkedGeneratorError
     │   ├── CeilingReachedError
+    │   ├── GeneratorSealedError               its lease was closed: sealed for good
     │   └── NotConfiguredError                 snowid.next_id() with no lease configured
     └── LeaseError (RuntimeError)              worker identity could not be had or kept
         ├── NoFreeIdentityError
@@ -124,6 +125,7 @@ from snowid._exceptions import (
     FloatIdError,
     ForkedGeneratorError,
     GeneratorError,
+    GeneratorSealedError,
     IdTooLargeError,
     InvalidDateTimeError,
     InvalidEncodingError,
@@ -291,6 +293,7 @@ __all__ = [
     "ForkedGeneratorError",
     "ForwardedIpsError",
     "GeneratorError",
+    "GeneratorSealedError",
     "IdTooLargeError",
     "InstagramShareLinkError",
     "InvalidDatabaseUrlError",

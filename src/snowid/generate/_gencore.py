@@ -41,6 +41,7 @@ from snowid._exceptions import (
     ClockMovedBackwards,
     EndOfTimeError,
     ForkedGeneratorError,
+    GeneratorSealedError,
     TimestampAfterEndError,
     TimestampBeforeEpochError,
 )
@@ -121,6 +122,12 @@ class Core(NamedTuple):
     counters: Callable[[], Counters]
     identity: Callable[[], tuple[int, int] | None]
     after_fork: Callable[[], None]
+    seal: Callable[[float], int | None]
+    """``seal(timeout)``: stop for good (every later call raises GeneratorSealedError);
+    the highest millisecond this generator may have embedded (-1: none). Takes the
+    generator's lock (waiting ``timeout`` s at most, -1: as long as it takes; None when
+    it could not: nothing changed), so an id being issued on another thread is counted,
+    and none is issued after."""
 
 
 def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machine
@@ -131,6 +138,7 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
     clock_back: ClockBack,
     max_wait_ms: int,
     wait: Callable[[int], None],
+    acquire: Callable[[int], Grant] | None = None,
 ) -> Core:
     """The state machine of one generator.
 
@@ -138,6 +146,7 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
     ``clock_back`` is the policy for a clock behind the last id (checked by the caller).
     ``clock`` None means the system clock, read with ``time.time_ns`` directly.
     ``wait(ns)`` is the sync wait used by ``next_id`` (called outside the lock).
+    ``acquire``: how ``next_id`` asks the fence for a grant (default ``fence.acquire``).
 
     ``next_snowid`` hands out SnowIds without a lock per id. Making one costs two C calls
     (~110 ns) and ``with lock`` ~150 ns of next_id's ~290 ns, so a SnowId made per call
@@ -171,7 +180,7 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
     logical = clock_back.policy == "logical"
     waits_back = logical or clock_back.policy == "wait"
     wbits = TWITTER.worker_bits(*identity) if identity is not None else 0
-    sync_acquire = fence.acquire if fence is not None else None
+    sync_acquire = acquire or (fence.acquire if fence is not None else None)
     # The hot path issues while lo <= now_ns < hi; lo > hi sends every call to grab().
     lo, hi = 1, 0
     last = -1
@@ -183,6 +192,7 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
     grant_ceiling = -1  # the ceiling of the grant settled last: never issue past it
     parent_key: tuple[int, int, int] | None = None
     forked = False
+    sealed: GeneratorSealedError | None = None  # set once by seal(), for good
     behind = False
     exhausted_at = -1
     ceiling_wait_from = -1
@@ -259,6 +269,8 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
         nonlocal nxt, behind, exhausted_at
         nonlocal ceiling_wait_from, back_wait_from, jump_ref_ms, jump_ref_mono
         nonlocal seq_waits, back_events, fwd_jumps, back_max, seq_wait_ns
+        if sealed is not None:
+            raise sealed
         if forked:
             assert identity is not None
             raise ForkedGeneratorError(datacenter=identity[0], machine=identity[1])
@@ -466,6 +478,24 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
         key = grant_key
         return None if key is None else (key[0], key[1])
 
+    def seal(timeout: float = -1) -> int | None:
+        nonlocal lo, hi, sealed, run_ids, run_lo, run_hi
+        held = lock
+        if not held.acquire(timeout=timeout):
+            return None
+        try:
+            if sealed is None:
+                who = identity if grant_key is None else grant_key[:2]
+                worker = "?" if who is None else str(TWITTER.worker(who[0], who[1]))
+                sealed = GeneratorSealedError(worker=worker, mark_ms=last)
+            lo, hi = 1, 0  # the hot path is closed: every call goes to grab, which raises
+            # and so is the SnowId run (its ids were counted in ``last``: a step already
+            # past the window's test may still hand out one of them, below the mark)
+            run_ids, run_lo, run_hi = _EMPTY, 1, 0
+            return sealed.mark_ms
+        finally:
+            held.release()
+
     def after_fork() -> None:
         """In a forked child: a fresh lock, no inherited millisecond, no inherited grant."""
         nonlocal lock, forked, need_grant, grant_key, grant_ceiling, parent_key, behind
@@ -492,4 +522,4 @@ def build_core(  # noqa: PLR0915 - one closure scope holds the whole state machi
         back_max = seq_wait_ns = 0
 
     snowids = next_snowid if _GIL and clock is None else plain_snowid
-    return Core(next_id, snowids, take, counters, current_identity, after_fork)
+    return Core(next_id, snowids, take, counters, current_identity, after_fork, seal)

@@ -188,6 +188,11 @@ MESSAGES: dict[str, str] = {
         " Generator with another identity in the child, or use a lease (for example"
         " --lease file:// or SNOWID_LEASE) so each process claims its own"
     ),
+    "generator_sealed": (
+        "this generator was sealed when its lease on worker {worker} was closed, so that the"
+        " next holder can start right after its last timestamp ({mark_ms}); it issues no more"
+        " ids. Open a new lease and a new Generator"
+    ),
     "ceiling_reached": (
         "the clock ({timestamp}) is past the confirmed ceiling {ceiling} and the ceiling did not"
         " rise within {waited_ms} ms"

@@ -199,6 +199,11 @@ MESSAGES: dict[str, str] = {
         " tạo một Generator mới với danh tính khác trong tiến trình con, hoặc dùng cơ chế thuê"
         " (ví dụ --lease file:// hoặc SNOWID_LEASE) để mỗi tiến trình tự nhận danh tính riêng"
     ),
+    "generator_sealed": (
+        "bộ sinh này đã bị niêm phong khi hợp đồng thuê của nó trên worker {worker} được đóng,"
+        " để bên giữ tiếp theo bắt đầu ngay sau mốc thời gian cuối của nó ({mark_ms}); nó không"
+        " cấp thêm ID nào. Hãy mở một hợp đồng thuê mới và một Generator mới"
+    ),
     "ceiling_reached": (
         "đồng hồ ({timestamp}) đã vượt mức trần đã xác nhận {ceiling} và mức trần không được"
         " nâng lên trong {waited_ms} ms"
