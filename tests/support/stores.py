@@ -335,13 +335,22 @@ class EtcdStore(Store):
             assert how == "delete_records"
             self.kv.delete(f"{self.prefix}/ceiling/", prefix=True)
 
-    def forget_format(self) -> None:
-        """As a first deployment set up before formats: no format, and only the workers
-        ever claimed have records."""
+    def format(self) -> int | None:
+        """The store format in the meta record (None: none)."""
+        meta = self._meta()
+        return None if meta is None or "format" not in meta else int(meta["format"])
+
+    def drop_format(self) -> None:
+        """The meta record without its format (every record kept)."""
         meta = self._meta()
         assert meta is not None
         del meta["format"]
         self.kv.put(f"{self.prefix}/meta", json.dumps(meta))
+
+    def forget_format(self) -> None:
+        """As a first deployment set up before formats: no format, and only the workers
+        ever claimed have records."""
+        self.drop_format()
         for key, value in self.kv.range(f"{self.prefix}/ceiling/", "prefix").items():
             if json.loads(value)["epoch"] == 0:
                 self.kv.delete(key)

@@ -76,7 +76,7 @@ _ROUNDS = 20  # snapshots a claim or set-up reads before it gives up on a store 
 class EtcdLease(StoreLease):
     """A worker identity in ``[first, last]`` leased from etcd keys under ``prefix``."""
 
-    _clock_step_ms = CLOCK_STEP_MS
+    clock_step_ms = CLOCK_STEP_MS
 
     def __init__(
         self,
@@ -154,8 +154,10 @@ class EtcdLease(StoreLease):
         return bool(answer.get("succeeded")), list(answer.get("responses", [])), revision
 
     def _store_ms(self, fallback: int) -> int:
+        """The store's clock at its latest (the end of the last ``Date`` second seen): what
+        quarantines and caps are computed from."""
         found = self._gateway().now_ms()
-        return fallback if found is None else found
+        return fallback if found is None else found + CLOCK_STEP_MS // 2
 
     def _drop_inherited(self) -> None:
         super()._drop_inherited()
@@ -213,7 +215,8 @@ class EtcdLease(StoreLease):
 
     def _store_now_ms(self) -> int:
         self._post("maintenance/status", {})
-        return self._store_ms(self._clock.time_ms())
+        found = self._gateway().now_ms()
+        return self._clock.time_ms() if found is None else found
 
     def _grant_etcd_lease(self) -> int:
         answer = self._post("lease/grant", {"TTL": self.etcd_ttl, "ID": 0})
@@ -331,24 +334,26 @@ class EtcdLease(StoreLease):
         self._keep_alive()
         now = self._store_ms(caller_ms)
         proposal = min(caller_ms + self.span_ms, now + self.span_ms + self.max_skew_ms)
-        ceiling = max(record.ceiling, min(proposal, _MAX_CEILING))
-        written = Record(ceiling, epoch, owner, record.holder, record.since, None, uuid.uuid4().hex)
         keys = self.keys
         for _ in range(2):
+            record = self._record
+            assert record is not None
+            ceiling = max(record.ceiling, min(proposal, _MAX_CEILING))
+            written = Record(
+                ceiling, epoch, owner, record.holder, record.since, None, uuid.uuid4().hex
+            )
             ok, responses, revision = self._txn(
                 [same_mod(keys.meta, self._meta_rev), same_mod(keys.ceiling(worker), self._rev)],
                 [
                     put(keys.ceiling(worker), written.text()),
-                    put(
-                        keys.held(worker), _held(owner, epoch, now + self.ttl_ms), self._etcd_lease
-                    ),
+                    put(keys.held(worker), _held(owner, epoch, now + self.ttl_ms), self._etcd_lease),
                 ],
                 [get(keys.meta), get(keys.ceiling(worker))],
             )
             if ok:
-                old = record.ceiling
                 self._rev, self._record = revision, written
-                return Renewed("ok", old, ceiling, store_ms=now)
+                seen = self._gateway().now_ms()  # the middle of the Date second: the offset's
+                return Renewed("ok", record.ceiling, ceiling, store_ms=seen)
             meta_kv = next(iter(kvs(responses[0])), None)
             found = next(iter(kvs(responses[1])), None)
             answer = self._failed_renewal(worker, acked_ms, meta_kv, found)
@@ -389,8 +394,12 @@ class EtcdLease(StoreLease):
 
     def _keep_alive(self) -> None:
         """Keep this holder's etcd lease alive; a new one if etcd let it run out (the
-        renewal's compare-and-set, not the etcd lease, says whether the worker is ours)."""
-        if self._etcd_lease:
+        renewal's compare-and-set, not the etcd lease, says whether the worker is ours).
+
+        Past the holder's own deadline the old etcd lease is left to run out: a slow
+        network delivers keep-alives long after they timed out here, and they would keep
+        the worker held for a holder that no longer issues."""
+        if self._etcd_lease and not self._past_deadline():
             answer = self._post("lease/keepalive", {"ID": str(self._etcd_lease)})
             if int(answer.get("result", {}).get("TTL", 0)) > 0:
                 return
@@ -534,14 +543,16 @@ class EtcdLease(StoreLease):
 
 
 def _candidates(free: list[int], records: dict[int, Record], caller_ms: int) -> list[int]:
-    """The order to try free workers in: those a claim may start at once, shuffled (so
-    claimants at the same moment spread out), then the rest, lowest ceiling first."""
-    ready = [w for w in free if records[w].ceiling < caller_ms]
+    """The order to try free workers in: the lowest ceiling first (the protocol's pick,
+    the successor most likely to start at once); after that one, which a claimant at the
+    same moment may have taken, those a claim may start at once in random order (so many
+    claimants spread out instead of racing for one key), then the rest, lowest ceiling
+    first."""
+    ranked = sorted(free, key=lambda w: (records[w].ceiling, w))
+    ready = [w for w in ranked[1:] if records[w].ceiling < caller_ms]
     random.shuffle(ready)
-    waiting = sorted(
-        (w for w in free if records[w].ceiling >= caller_ms), key=lambda w: records[w].ceiling
-    )
-    return ready + waiting
+    waiting = [w for w in ranked[1:] if records[w].ceiling >= caller_ms]
+    return ranked[:1] + ready + waiting
 
 
 def _held(owner: str, epoch: int, expires_ms: int) -> str:
