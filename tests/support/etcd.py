@@ -41,6 +41,7 @@ class EtcdServer(OwnServer):
         initial: str | None = None,
         advertise_client: int | None = None,
         advertise_peer: int | None = None,
+        election_ms: int = 1000,
     ) -> None:
         self.program = program
         self.member = member
@@ -50,6 +51,7 @@ class EtcdServer(OwnServer):
         self.advertise_peer = advertise_peer or self.peer_port
         self.initial = initial or f"{member}=http://127.0.0.1:{self.advertise_peer}"
         self.log = self.root / "etcd.log"
+        self.election_ms = election_ms
 
     @property
     def ports(self) -> dict[str, int]:
@@ -68,8 +70,10 @@ class EtcdServer(OwnServer):
             "--initial-advertise-peer-urls", f"http://127.0.0.1:{self.advertise_peer}",
             "--initial-cluster", self.initial, "--initial-cluster-state", "new",
             "--initial-cluster-token", self.root.name,
-            # A busy machine pauses processes: elections no quicker than 2 s.
-            "--heartbeat-interval", "200", "--election-timeout", "2000",
+            # etcd's shortest lease is 1.5 election timeouts: a lone member keeps etcd's
+            # 1 s (leases of 2 s); a cluster's members get more (a busy machine pauses them).
+            "--heartbeat-interval", str(self.election_ms // 10),
+            "--election-timeout", str(self.election_ms),
             "--quota-backend-bytes", str(256 * 2**20), "--logger", "zap",
             "--log-outputs", str(self.log),
         ]  # fmt: skip
@@ -128,7 +132,7 @@ def etcd_cluster(size: int, cleanup: Cleanup) -> Cluster[EtcdServer]:
 
     def make(index: int, net: Net) -> EtcdServer:
         del net  # the proxies' ports are known only after this member is made: set below
-        return EtcdServer(program, names[index])
+        return EtcdServer(program, names[index], election_ms=2000)
 
     cluster = Cluster(size, make, cleanup, start=False)
     for index, member in enumerate(cluster.members):

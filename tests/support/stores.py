@@ -400,6 +400,11 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
             yield store_on(server)
 
 
+WITHOUT_ETCD = ("postgres", "redis", "mysql")
+"""The stores of the slowest chaos-style tests: etcd runs every other contract test, and
+its own cluster faults (tests/lease/test_etcd_cluster.py), within the gate's budget."""
+
+
 def wait_for_claim(lease: Any, seconds: float) -> Any:
     """``lease.acquire(0)`` until a worker frees up (NoFreeIdentity meanwhile); the grant."""
     from snowid.errors import NoFreeIdentityError

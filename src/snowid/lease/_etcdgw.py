@@ -97,7 +97,7 @@ class Gateway:
             self._authenticate()
         try:
             return self._post(path, body)
-        except _AuthLost:
+        except _TokenExpiredError:
             self._authed = False
             self._authenticate()
             return self._post(path, body)
@@ -168,8 +168,22 @@ class Gateway:
                 " there and is the port its client port?)",
                 **detail,
             )
+        refused = self._auth_failure(message, detail)
+        if refused is not None:
+            return refused
+        if isinstance(error, exceptions.InternalServerError) or "no leader" in message:
+            return StoreUnreachableError(
+                store=self.store, reason=f"{where}: {scrub(message, self.store, self._secrets)}",
+                **detail,
+            )  # fmt: skip
+        return StoreRefusedError(
+            store=self.store, reason=scrub(message, self.store, self._secrets), **detail
+        )
+
+    def _auth_failure(self, message: str, detail: dict[str, str]) -> Exception | None:
+        """The error of an answer about credentials (None: it is not one)."""
         if any(text in message for text in _AUTH_LOST) and self._authed:
-            return _AuthLost()
+            return _TokenExpiredError()
         if "authentication failed" in message:
             return StoreRefusedError(
                 store=self.store,
@@ -185,21 +199,14 @@ class Gateway:
                 " (etcd://USER@HOST:PORT/PREFIX with password_file=)",
                 **detail,
             )
-        if isinstance(error, exceptions.InternalServerError) or "no leader" in message:
-            return StoreUnreachableError(
-                store=self.store, reason=f"{where}: {scrub(message, self.store, self._secrets)}",
-                **detail,
-            )  # fmt: skip
-        return StoreRefusedError(
-            store=self.store, reason=scrub(message, self.store, self._secrets), **detail
-        )
+        return None
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self._session.close()
 
 
-class _AuthLost(Exception):
+class _TokenExpiredError(Exception):
     """The token expired (etcd's simple tokens do after 5 idle minutes): log in again."""
 
 

@@ -25,6 +25,7 @@ etcd's (keys in ``_etcdkv``, requests in ``_etcdgw``):
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import random
@@ -32,7 +33,7 @@ import uuid
 from typing import Any, Unpack
 
 from snowid._exceptions import StoreRefusedError, StoreUnreachableError
-from snowid.ids import Clock
+from snowid.ids import TWITTER, Clock
 from snowid.lease._base import IdentityStatus
 from snowid.lease._etcdgw import CLOCK_STEP_MS, Gateway
 from snowid.lease._etcdkv import (
@@ -257,8 +258,8 @@ class EtcdLease(StoreLease):
                 now = self._store_ms(caller_ms)
                 for worker in _candidates(free, parsed, caller_ms):
                     claimed = self._try_claim(
-                        worker, records[worker], parsed[worker], meta_kv, owner, caller_ms,
-                        now, holder, lease,
+                        worker, records[worker], parsed[worker], meta_kv=meta_kv, owner=owner,
+                        caller_ms=caller_ms, now=now, holder=holder, lease=lease,
                     )  # fmt: skip
                     if claimed is not None:
                         lease, self._etcd_lease = 0, lease
@@ -276,14 +277,13 @@ class EtcdLease(StoreLease):
                 self._revoke_quietly(lease)
 
     def _revoke_quietly(self, lease: int) -> None:
-        try:
+        # Left alone, it runs out by itself, taking the held key it may have been given.
+        with contextlib.suppress(StoreRefusedError, StoreUnreachableError):
             self._revoke(lease)
-        except (StoreRefusedError, StoreUnreachableError):
-            pass  # it runs out by itself, taking the held key it may have been given
 
     def _try_claim(
-        self, worker: int, kv: Kv, record: Record, meta_kv: Kv, owner: str, caller_ms: int,
-        now: int, holder: str, lease: int,
+        self, worker: int, kv: Kv, record: Record, *, meta_kv: Kv, owner: str,
+        caller_ms: int, now: int, holder: str, lease: int,
     ) -> int | None:  # fmt: skip
         """The ceiling of ``worker`` claimed, or None if another claimant was first."""
         old = record.ceiling
@@ -346,7 +346,9 @@ class EtcdLease(StoreLease):
                 [same_mod(keys.meta, self._meta_rev), same_mod(keys.ceiling(worker), self._rev)],
                 [
                     put(keys.ceiling(worker), written.text()),
-                    put(keys.held(worker), _held(owner, epoch, now + self.ttl_ms), self._etcd_lease),
+                    put(
+                        keys.held(worker), _held(owner, epoch, now + self.ttl_ms), self._etcd_lease
+                    ),
                 ],
                 [get(keys.meta), get(keys.ceiling(worker))],
             )
@@ -358,6 +360,9 @@ class EtcdLease(StoreLease):
             found = next(iter(kvs(responses[1])), None)
             answer = self._failed_renewal(worker, acked_ms, meta_kv, found)
             if answer is not None:
+                if answer.status != "ok":  # the worker is not ours: free its held key now
+                    self._revoke_quietly(self._etcd_lease)
+                    self._etcd_lease = 0
                 return answer
         return Renewed("lost")
 
@@ -432,7 +437,7 @@ class EtcdLease(StoreLease):
 
     def _store_init(self, quarantine_ms: int | None) -> Initialised:
         for _ in range(_ROUNDS):
-            meta_kv, records, _ = self._snapshot(0, 1023)
+            meta_kv, records, _ = self._snapshot(0, TWITTER.max_worker)
             now = self._store_ms(self._clock.time_ms())
             if meta_kv is not None:
                 done = self._init_again(meta_kv, records, now)
@@ -449,7 +454,7 @@ class EtcdLease(StoreLease):
         upgraded = self._format(meta) < STORE_FORMAT
         floor = now + self.quarantine_ms
         writes, repaired = [], []
-        for worker in range(0, 1024):
+        for worker in range(TWITTER.max_worker + 1):
             key = self.keys.ceiling(worker)
             kv = records.get(worker)
             if kv is None:
@@ -475,7 +480,7 @@ class EtcdLease(StoreLease):
         self._check_prefix_is_ours()
         floor = 0 if quarantine_ms is None else now + quarantine_ms
         writes = []
-        for worker in range(0, 1024):
+        for worker in range(TWITTER.max_worker + 1):
             key = self.keys.ceiling(worker)
             kv = records.get(worker)
             if kv is None:
