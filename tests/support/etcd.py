@@ -52,6 +52,7 @@ class EtcdServer(OwnServer):
         self.initial = initial or f"{member}=http://127.0.0.1:{self.advertise_peer}"
         self.log = self.root / "etcd.log"
         self.election_ms = election_ms
+        self.token = self.root.name  # the same for every member of one cluster
 
     @property
     def ports(self) -> dict[str, int]:
@@ -69,7 +70,7 @@ class EtcdServer(OwnServer):
             "--listen-peer-urls", f"http://127.0.0.1:{self.peer_port}",
             "--initial-advertise-peer-urls", f"http://127.0.0.1:{self.advertise_peer}",
             "--initial-cluster", self.initial, "--initial-cluster-state", "new",
-            "--initial-cluster-token", self.root.name,
+            "--initial-cluster-token", self.token,
             # etcd's shortest lease is 1.5 election timeouts: a lone member keeps etcd's
             # 1 s (leases of 2 s); a cluster's members get more (a busy machine pauses them).
             "--heartbeat-interval", str(self.election_ms // 10),
@@ -141,7 +142,7 @@ def etcd_cluster(size: int, cleanup: Cleanup) -> Cluster[EtcdServer]:
         member.advertise_peer = cluster.port(index, "peer")
     initial = ",".join(f"{name}=http://127.0.0.1:{port}" for name, port in peers.items())
     for member in cluster.members:
-        member.initial = initial
+        member.initial, member.token = initial, cluster.members[0].token
     cluster.start(parallel=True)
     for member in cluster.members:
         member.wait_ready()

@@ -30,6 +30,7 @@ import math
 import os
 import random
 import uuid
+from urllib.parse import unquote
 from typing import Any, Unpack
 
 from snowid._exceptions import StoreRefusedError, StoreUnreachableError
@@ -60,7 +61,7 @@ from snowid.lease._store import (
     StoreOutdated,
 )
 from snowid.lease._storeops import STORE_FORMAT, lost_how
-from snowid.lease._url import LeaseUrl, given
+from snowid.lease._url import LeaseUrl, given, read_password_file
 
 __all__ = ["OPTIONS", "EtcdLease"]
 
@@ -118,8 +119,9 @@ class EtcdLease(StoreLease):
             raise url.fail("password_inline", scheme=f"{url.scheme}:")
         own = given(connect_timeout=url.seconds("connect_timeout", 0.01))
         options = cls.read_options(url)
-        user = url.parts.user or None
-        password = url.password()
+        user = unquote(url.parts.user) if url.parts.user else None
+        path = url.options.get("password_file")  # (url.password() takes one host only)
+        password = None if path is None else read_password_file(url.local_path(path), url.shown)
         env_user, _, env_password = os.environ.get("ETCDCTL_USER", "").partition(":")
         if user is None and env_user:
             user = env_user
