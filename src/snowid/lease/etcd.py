@@ -30,8 +30,8 @@ import math
 import os
 import random
 import uuid
-from urllib.parse import unquote
 from typing import Any, Unpack
+from urllib.parse import unquote
 
 from snowid._exceptions import StoreRefusedError, StoreUnreachableError
 from snowid.ids import TWITTER, Clock
