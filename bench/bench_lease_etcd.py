@@ -33,9 +33,10 @@ def main() -> None:
     parser.add_argument("--renewals", type=int, default=500)
     args = parser.parse_args()
 
+    from tests.support.etcd import EtcdKv, etcd_server
+
     from snowid.lease import init_lease, open_lease
     from snowid.lease._store import StoreLease
-    from tests.support.etcd import EtcdKv, etcd_server
 
     with etcd_server() as server:
         url = server.url("bench?ttl=30&span=0.01")  # a released grant runs out at once

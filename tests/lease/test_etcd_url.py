@@ -37,9 +37,11 @@ def test_a_password_in_the_url_is_refused_without_showing_it() -> None:
 
 
 def test_a_refused_connection_names_the_member() -> None:
-    with open_lease("etcd://127.0.0.1:1/p?timeout=1") as lease:
-        with pytest.raises(StoreUnreachableError) as caught:
-            lease.acquire(0)
+    with (
+        open_lease("etcd://127.0.0.1:1/p?timeout=1") as lease,
+        pytest.raises(StoreUnreachableError) as caught,
+    ):
+        lease.acquire(0)
     assert "127.0.0.1:1" in caught.value.reason
 
 
