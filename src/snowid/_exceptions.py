@@ -19,6 +19,7 @@ __all__ = [
     "LAYOUT_REASONS",
     "LEASE_URL_REASONS",
     "AlreadyConfiguredError",
+    "BadRowError",
     "CeilingAheadError",
     "CeilingReachedError",
     "ClockMovedBackwards",
@@ -470,6 +471,8 @@ LeaseUrlReason = Literal[
     "password_twice",  # a password in the URL and ``password_file=`` too
     "not_a_url",  # no scheme at all: empty, or a libpq ``key=value`` string
     "no_location",  # a ``scheme`` (k8s:) that takes no host or path was given ``text``
+    "key_prefix",  # an etcd: URL whose path ``text`` is not a key prefix
+    "password_inline",  # a ``scheme`` (etcd:) that takes its password only from a file or env
 ]
 LEASE_URL_REASONS: tuple[str, ...] = get_args(LeaseUrlReason)
 """Every ``InvalidLeaseUrlError.reason``; each has its message ``invalid_lease_url.<reason>``."""
@@ -583,6 +586,17 @@ class CeilingReachedError(GeneratorError):
     timestamp: int
     ceiling: int
     waited_ms: int
+
+
+@_data
+class GeneratorSealedError(GeneratorError):
+    """The generator was sealed when the lease on worker ``worker`` was closed: it
+    issues nothing more, for good (the last timestamp it may have issued, ``mark_ms``,
+    went to the store so that the next holder starts right after it)."""
+
+    code = "generator_sealed"
+    worker: str
+    mark_ms: int
 
 
 # --- worker-identity leases --------------------------------------------------
@@ -875,6 +889,22 @@ class FloatIdError(InvalidIdError):
     64-bit id, so the value may already be another id."""
 
     code = "id_float"
+
+
+@_data
+class BadRowError(InvalidValueError):
+    """Row ``row`` (counted from 0) of a column holds ``value``, which ``error`` (the
+    error that value alone gets from ``snowid.decode``, ``compose`` or ``first_id_at``)
+    refuses: ``snowid.bulk`` names the first bad row of a column this way."""
+
+    code = "bad_row"
+    row: int
+    error: SnowIdError
+
+    def message(self, lang: str = "en") -> str:
+        from snowid.i18n import translate
+
+        return translate(self.code, lang, row=self.row, reason=self.error.message(lang))
 
 
 @_data

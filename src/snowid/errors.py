@@ -28,6 +28,7 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     │   ├── UnknownFieldError                  a field the layout does not have
     │   ├── InvalidEncodingError               text that is not a number in its base
     │   ├── InvalidDateTimeError               neither Unix ms nor ISO 8601
+    │   │   └── NumberNotADateError            the range page: 2022 or Unix seconds as a date
     │   ├── DigitGroupError                    digit groups irregular or ambiguous (1.000)
     │   ├── NotAnIdOrLinkError                 pasted text holding no id (``reason``: how far read)
     │   │   └── InstagramShareLinkError        instagram.com/share/…: a token, not the post's code
@@ -43,12 +44,16 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     │   ├── UnknownSqlEngineError              snowid sql: none of postgres, mysql, sqlite, duckdb
     │   ├── SqlTableRequiredError              snowid sql sqlite without --table or --column
     │   ├── SqlNameError                       a name the SQL cannot use (``reason`` says why)
+    │   ├── ColumnMissingError                 snowid decode --column: a column the file does not have
+    ├── FileUnusableError (OSError)            snowid decode --file/--output: cannot open or read it
+    │   ├── BadRowError                        snowid.bulk: the first bad row of a column (``row``, ``error``)
     │   └── SqlNoServerError                   --apply for SQLite or DuckDB: no server
     ├── GeneratorError (RuntimeError)          the generator cannot safely issue
     │   ├── ClockMovedBackwards
     │   ├── EndOfTimeError
     │   ├── ForkedGeneratorError
     │   ├── CeilingReachedError
+    │   ├── GeneratorSealedError               its lease was closed: sealed for good
     │   └── NotConfiguredError                 snowid.next_id() with no lease configured
     └── LeaseError (RuntimeError)              worker identity could not be had or kept
         ├── NoFreeIdentityError
@@ -107,6 +112,7 @@ from snowid._exceptions import (
     LAYOUT_REASONS,
     LEASE_URL_REASONS,
     AlreadyConfiguredError,
+    BadRowError,
     CeilingAheadError,
     CeilingReachedError,
     ClockMovedBackwards,
@@ -120,6 +126,7 @@ from snowid._exceptions import (
     FloatIdError,
     ForkedGeneratorError,
     GeneratorError,
+    GeneratorSealedError,
     IdTooLargeError,
     InvalidDateTimeError,
     InvalidEncodingError,
@@ -171,6 +178,8 @@ from snowid.ids._pasted import InstagramShareLinkError, NotAnIdOrLinkError
 if TYPE_CHECKING:  # what mypy and IDEs see; at run time _LAZY loads these on first use
     from snowid.cli._exceptions import (
         AddressUnavailableError,
+        ColumnMissingError,
+        FileUnusableError,
         ReleaseFailedError,
         ServerStartError,
     )
@@ -210,6 +219,7 @@ if TYPE_CHECKING:  # what mypy and IDEs see; at run time _LAZY loads these on fi
         MetricsDirError,
         NotABooleanError,
         NotSecondsError,
+        NumberNotADateError,
         UnknownParameterError,
     )
 
@@ -222,6 +232,8 @@ _LAZY = {
     "AuthTokenFileError": "snowid.web._exceptions",
     "AuthTokenFileMissingError": "snowid.web._exceptions",
     "ClientClosedError": "snowid.client._exceptions",
+    "ColumnMissingError": "snowid.cli._exceptions",
+    "FileUnusableError": "snowid.cli._exceptions",
     "DatabaseRefusedError": "snowid.integrations.sql",
     "DatabaseUnreachableError": "snowid.integrations.sql",
     "DuplicateParameterError": "snowid.web._exceptions",
@@ -233,6 +245,7 @@ _LAZY = {
     "MetricsDirError": "snowid.web._exceptions",
     "NotABooleanError": "snowid.web._exceptions",
     "NotSecondsError": "snowid.web._exceptions",
+    "NumberNotADateError": "snowid.web._exceptions",
     "OrdinalMissingError": "snowid.lease.k8s",
     "OrdinalNotANumberError": "snowid.lease.k8s",
     "OrdinalOutOfRangeError": "snowid.lease.k8s",
@@ -260,12 +273,14 @@ __all__ = [
     "AuthTokenFileEmptyError",
     "AuthTokenFileError",
     "AuthTokenFileMissingError",
+    "BadRowError",
     "CeilingAheadError",
     "CeilingReachedError",
     "ClientClosedError",
     "ClockMovedBackwards",
     "ClockPolicyError",
     "ClockSkewError",
+    "ColumnMissingError",
     "ContainsSpacesError",
     "DatabaseRefusedError",
     "DatabaseUnreachableError",
@@ -275,10 +290,12 @@ __all__ = [
     "EncodingReason",
     "EndOfTimeError",
     "ExtraMissingError",
+    "FileUnusableError",
     "FloatIdError",
     "ForkedGeneratorError",
     "ForwardedIpsError",
     "GeneratorError",
+    "GeneratorSealedError",
     "IdTooLargeError",
     "InstagramShareLinkError",
     "InvalidDatabaseUrlError",
@@ -307,6 +324,7 @@ __all__ = [
     "NotAnIntegerError",
     "NotConfiguredError",
     "NotSecondsError",
+    "NumberNotADateError",
     "NumberTooLongError",
     "OrdinalMissingError",
     "OrdinalNotANumberError",

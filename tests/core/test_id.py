@@ -325,8 +325,8 @@ def test_the_fast_constructor_asserts_its_int_is_a_twitter_id(value: int) -> Non
 
 
 def test_the_process_wide_next_id_is_a_named_function_that_pickles() -> None:
-    """snowid.next_id is built by SnowId._from_source (one call per id): it still looks
-    and pickles like the function it was."""
+    """snowid.next_id is a plain function of snowid.process._default (issue 28 replaced
+    SnowId._from_source by the generator's runs): it looks and pickles like one."""
     import pickle
 
     import snowid
@@ -334,3 +334,14 @@ def test_the_process_wide_next_id_is_a_named_function_that_pickles() -> None:
     assert snowid.next_id.__name__ == "next_id"
     assert snowid.next_id.__doc__
     assert pickle.loads(pickle.dumps(snowid.next_id)) is snowid.next_id
+
+
+def test_from_ints_makes_the_same_ids_as_from_int() -> None:
+    """Issue 28 §3: snowid.next_ids builds its SnowIds in two C loops (SnowId._from_ints)."""
+    values = range(4194439168, 4194439168 + 300)
+    made = SnowId._from_ints(values)
+    assert made == [SnowId(v) for v in values]
+    assert all(type(sid) is SnowId for sid in made)
+    assert SnowId._from_ints([]) == []
+    with pytest.raises(AssertionError):
+        SnowId._from_ints([-1])

@@ -165,3 +165,13 @@ def test_millisecond_ids_span_one_workers_sequence() -> None:
     assert first == 4194439168
     assert last - first == TWITTER.max_sequence
     assert TWITTER.decompose(last) == (1288834975657, 1, 1, 4095)
+
+
+@given(st.integers(0, 2**64 - 1), st.sampled_from(range(6)))
+def test_split_fast_is_split_for_every_valid_id(value: int, which: int) -> None:
+    """Issue 29: snowid.bulk's array split gives split's values for every valid id."""
+    from snowid.ids import LAYOUTS
+
+    layout = LAYOUTS[which]
+    value &= layout.max_id
+    assert layout.split_fast(value) == layout.split(value)

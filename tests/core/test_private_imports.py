@@ -58,6 +58,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("process-wide generator", ("snowid.process",)),
     ("lease", ("snowid.lease",)),
     ("generate", ("snowid.generate",)),
+    ("bulk", ("snowid.bulk",)),  # issue 29: columns of ids; reads ids, imports no library
     ("ids", ("snowid.ids",)),
     ("errors and text", ("snowid.i18n", *SHARED_LEAVES)),
 )
@@ -65,6 +66,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 LAYER_PACKAGES = (
     "snowid.ids",
+    "snowid.bulk",
     "snowid.generate",
     "snowid.lease",
     "snowid.process",

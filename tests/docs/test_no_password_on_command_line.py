@@ -55,7 +55,14 @@ def test_no_documented_command_line_carries_a_password(path: Path) -> None:
 
 def test_the_documents_have_command_lines() -> None:
     """The scan reads what it should: the README and the pages with lease URLs show commands."""
-    for name in ("README.md", "leases.md", "cli.md", "lease-redis.md", "lease-mysql.md"):
+    for name in (
+        "README.md",
+        "leases.md",
+        "cli.md",
+        "lease-redis.md",
+        "lease-mysql.md",
+        "lease-etcd.md",
+    ):
         path = next(path for path in DOCUMENTS if path.name == name)
         assert command_lines(path.read_text()), name
 

@@ -86,6 +86,8 @@ def test_the_core_needs_nothing() -> None:
         ("postgres", {"psycopg"}),
         ("django", {"django"}),
         ("drf", {"django", "djangorestframework"}),
+        ("bulk", {"numpy"}),
+        ("parquet", {"numpy", "pyarrow"}),
     ],
 )
 def test_each_integration_extra_installs_only_what_it_needs(extra: str, expected: set[str]) -> None:

@@ -220,8 +220,10 @@ SCRIPTS = {
 
 @pytest.mark.parametrize("how", sorted(SCRIPTS))
 def test_plain_script_stopped_by_sigterm_frees_the_identity(table: str, how: str) -> None:
-    """`python -c` claiming on the main thread, a worker thread or under asyncio.run."""
-    url = lease_url(table)
+    """`python -c` claiming on the main thread, a worker thread or under asyncio.run; the
+    signal kills it right after snowid's handler, which seals its generator and hands the
+    identity over (issue 26 §4): a successor starts at once, not 30 s (the span) later."""
+    url = lease_url(table, "range=0-0&ttl=30")
     body = SCRIPTS[how]
     if "ready" not in body:
         body += "\nprint('ready', flush=True)\nimport time; time.sleep(60)"
@@ -233,6 +235,12 @@ def test_plain_script_stopped_by_sigterm_frees_the_identity(table: str, how: str
     stop(proc)
     assert proc.returncode == -signal.SIGTERM  # still dies by the signal, as before
     assert held(url) == []
+    from snowid.lease import open_lease
+
+    with open_lease(url, claim_wait=1) as successor:  # 30 s to wait without the hand-over
+        claimed_at = time.time_ns() // 1_000_000
+        grant = successor.warm_up()
+    assert (grant.epoch, grant.start_ms <= claimed_at + 1) == (2, True)
 
 
 DJANGO_SITE = """

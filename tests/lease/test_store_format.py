@@ -27,7 +27,7 @@ import pytest
 from snowid.errors import LeaseLostError, LeaseModifiedError, LeaseRemovedError
 from snowid.lease._store import StoreLease
 from tests.support.holders import Issuer, wait_until, worker_ms
-from tests.support.stores import RedisStore, SqlStore, Store, store
+from tests.support.stores import EtcdStore, RedisStore, SqlStore, Store, store
 
 __all__ = ["store"]  # the fixture, imported for pytest
 
@@ -45,6 +45,8 @@ def _make_older(store: Store, *, dropped: bool = True) -> None:
     ``format`` field; SQL without the ``format`` column (``dropped``) or with a NULL in it."""
     if isinstance(store, RedisStore):
         store.server.client().hdel(store.keys.all[0], "format")
+    elif isinstance(store, EtcdStore):
+        store.drop_format()
     elif dropped:
         store.forget_format()
     else:
@@ -57,6 +59,8 @@ def _format(store: Store) -> int | None:
     if isinstance(store, RedisStore):
         value = store.server.client().hget(store.keys.all[0], "format")
         return None if value is None else int(value)
+    if isinstance(store, EtcdStore):
+        return store.format()
     assert isinstance(store, SqlStore)
     ((value,),) = store.sql(f"SELECT format FROM {store.table}_meta")
     return None if value is None else int(value)
@@ -68,6 +72,8 @@ def _remove_under_holder(store: Store, worker: int) -> None:
     if isinstance(store, RedisStore):
         _meta, lease, ceiling, _epoch, _info = store.keys.all
         store.server.client().delete(lease, ceiling)
+    elif isinstance(store, EtcdStore):
+        store.remove(worker, "delete_record")
     else:
         store.remove(worker, "delete_row")
 

@@ -24,7 +24,7 @@ def start_worker(
     argv = [sys.executable, "-m", "tests.support.worker", "--lease", lease, "--out", str(out)]
     if log is not None:
         argv += ["--log", str(log)]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"}  # this checkout's snowid
     proc = subprocess.Popen([*argv, *extra], cwd=ROOT, env=env)
     STARTED.add(proc)
     return proc

@@ -1,7 +1,7 @@
 """One face for every networked lease store, so a fault test runs on each backend.
 
 A ``Store`` is a freshly set-up lease store (a PostgreSQL table, a MySQL/MariaDB table,
-or a key prefix on a redis-server) on a ``server`` (servers.PgDb, MariaDb, RedisServer, or
+a key prefix on a redis-server or on an etcd member) on a ``server`` (servers.PgDb, MariaDb, RedisServer, or
 one of the test's own it may crash: servers.OwnServer), and the few things the tests do to
 it from outside: build a lease URL (optionally through a proxy port), read the store's
 clock and what it holds, and the faults of docs/leases.md: expire a worker early, move a
@@ -11,12 +11,13 @@ the meta record or everything (case 22), delete lease records with the meta reco
 
 ``store`` is the fixture, parametrised over the backends (PostgreSQL and MariaDB: the
 shared servers; Redis: a server of the test's own, as the shared one keeps nothing on
-disk); a test module imports it (``from tests.support.stores import store``).
+disk; etcd: one member per test session, tests/support/etcd.py); a test module imports it (``from tests.support.stores import store``).
 ``store_on(server)`` makes a fresh store on a server of the test's own.
 """
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 from collections.abc import Iterator
@@ -28,6 +29,7 @@ import pytest
 from snowid.lease import Lease, init_lease, open_lease
 from snowid.lease._redis_lua import Keys
 from tests.support import mysql, pg
+from tests.support.etcd import EtcdKv, EtcdServer, shared_etcd
 from tests.support.redis import redis_server
 from tests.support.servers import MariaDb, OwnServer, PgDb, RedisServer, new_name
 
@@ -267,6 +269,93 @@ class RedisStore(Store):
             client.hdel(key, *unused)
 
 
+class EtcdStore(Store):
+    """Keys under a prefix of their own on an etcd member (tests/support/etcd.py)."""
+
+    name = "etcd"
+
+    def __init__(self, server: EtcdServer, prefix: str) -> None:
+        self.server, self.port, self.prefix = server, server.port, prefix
+        self.kv = EtcdKv(server.port)
+
+    def url(self, query: str = "", port: int | None = None) -> str:
+        return self.server.url(self.prefix + (f"?{query}" if query else ""), port)
+
+    def _ceiling(self, worker: int) -> str:
+        return f"{self.prefix}/ceiling/{worker:04d}"
+
+    def _record(self, worker: int) -> dict[str, Any]:
+        found: dict[str, Any] = json.loads(self.kv.get(self._ceiling(worker)) or "null")
+        return found
+
+    def _write(self, worker: int, **changes: Any) -> None:
+        self.kv.put(self._ceiling(worker), json.dumps({**self._record(worker), **changes}))
+
+    def now_ms(self) -> int:
+        return time.time_ns() // 1_000_000  # etcd has no clock of its own; same host
+
+    def held(self) -> list[int]:
+        return sorted(int(k[-4:]) for k in self.kv.range(f"{self.prefix}/held/", "prefix"))
+
+    def _meta(self) -> dict[str, Any] | None:
+        found: dict[str, Any] | None = json.loads(self.kv.get(f"{self.prefix}/meta") or "null")
+        return found
+
+    def incarnation(self) -> str | None:
+        meta = self._meta()
+        return None if meta is None else str(meta["incarnation"])
+
+    def row(self, worker: int) -> tuple[str, int, int]:
+        record = self._record(worker)
+        return str(record["owner"]), int(record["epoch"]), int(record["ceiling"])
+
+    def expire(self, worker: int) -> None:
+        self.kv.delete(f"{self.prefix}/held/{worker:04d}")
+
+    def set_ceiling(self, worker: int, ceiling_ms: int) -> None:
+        self._write(worker, ceiling=ceiling_ms)
+
+    def give_away(self, worker: int) -> None:
+        self._write(worker, owner=str(uuid.uuid4()))
+
+    def new_incarnation(self) -> None:
+        meta = self._meta()
+        assert meta is not None
+        self.kv.put(f"{self.prefix}/meta", json.dumps({**meta, "incarnation": str(uuid.uuid4())}))
+
+    def wipe(self) -> None:
+        self.kv.delete(f"{self.prefix}/", prefix=True)
+
+    REMOVALS = ("delete_record", "delete_records")
+
+    def remove(self, worker: int, how: str) -> None:
+        if how == "delete_record":
+            self.kv.delete(self._ceiling(worker))
+        else:
+            assert how == "delete_records"
+            self.kv.delete(f"{self.prefix}/ceiling/", prefix=True)
+
+    def format(self) -> int | None:
+        """The store format in the meta record (None: none)."""
+        meta = self._meta()
+        return None if meta is None or "format" not in meta else int(meta["format"])
+
+    def drop_format(self) -> None:
+        """The meta record without its format (every record kept)."""
+        meta = self._meta()
+        assert meta is not None
+        del meta["format"]
+        self.kv.put(f"{self.prefix}/meta", json.dumps(meta))
+
+    def forget_format(self) -> None:
+        """As a first deployment set up before formats: no format, and only the workers
+        ever claimed have records."""
+        self.drop_format()
+        for key, value in self.kv.range(f"{self.prefix}/ceiling/", "prefix").items():
+            if json.loads(value)["epoch"] == 0:
+                self.kv.delete(key)
+
+
 def store_on(server: OwnServer | PgDb | MariaDb) -> Store:
     """A fresh store (a new table or key prefix) on ``server``, set up as a first
     deployment (no quarantine)."""
@@ -275,6 +364,8 @@ def store_on(server: OwnServer | PgDb | MariaDb) -> Store:
         store = PgStore(server, new_name())
     elif isinstance(server, MariaDb):
         store = MysqlStore(server, new_name())
+    elif isinstance(server, EtcdServer):
+        store = EtcdStore(server, new_name())
     else:
         assert isinstance(server, RedisServer)
         store = RedisStore(server, new_name())
@@ -284,7 +375,10 @@ def store_on(server: OwnServer | PgDb | MariaDb) -> Store:
 
 # Every backend is a server: a test using this fixture is slow (tests/support/slow.py).
 @pytest.fixture(
-    params=[pytest.param(name, marks=pytest.mark.slow) for name in ("postgres", "redis", "mysql")]
+    params=[
+        pytest.param(name, marks=pytest.mark.slow)
+        for name in ("postgres", "redis", "mysql", "etcd")
+    ]
 )
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     """A fresh lease store of each backend (first deployment: no quarantine)."""
@@ -294,9 +388,21 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     elif request.param == "mysql":
         with mysql.fresh_table() as table:
             yield MysqlStore(mysql.SHARED_DB, table)
+    elif request.param == "etcd":
+        server = shared_etcd(request.getfixturevalue("session_cleanup"))
+        store = store_on(server)
+        try:
+            yield store
+        finally:
+            store.wipe()
     else:
         with redis_server(tmp_path / "redis") as server:
             yield store_on(server)
+
+
+WITHOUT_ETCD = ("postgres", "redis", "mysql")
+"""The stores of the slowest chaos-style tests: etcd runs every other contract test, and
+its own cluster faults (tests/lease/test_etcd_cluster.py), within the gate's budget."""
 
 
 def wait_for_claim(lease: Any, seconds: float) -> Any:

@@ -31,11 +31,14 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 @contextmanager
-def serving(app: ASGIApp, host: str = "127.0.0.1", timeout_s: float = 10.0) -> Iterator[str]:
-    """Serve ``app`` until the block ends; yields its base URL (no trailing slash)."""
+def serving(
+    app: ASGIApp, host: str = "127.0.0.1", timeout_s: float = 10.0, port: int = 0
+) -> Iterator[str]:
+    """Serve ``app`` until the block ends; yields its base URL (no trailing slash).
+    ``port`` 0: a free one; another: that one (a restart on the port of a served block)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, 0))
+    sock.bind((host, port))
     port = sock.getsockname()[1]
     config = uvicorn.Config(
         app, log_level="warning", lifespan="on", access_log=False, server_header=False

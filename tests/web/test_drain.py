@@ -414,8 +414,8 @@ def _kept_alive(
 def test_serve_drains_through_sigterm_under_load(tmp_path: Path, workers: int) -> None:
     """SIGTERM under load: /readyz answers 503 while ids are still issued, the socket closes
     only after the drain, every id is unique, the exit is uvicorn's and within the bound,
-    no identity is held right after the exit, and a successor claims one at once, above
-    every id issued."""
+    no identity is held right after the exit, and a successor claims one at once and
+    starts at once (the hand-over), above every id issued."""
     from snowid.lease import lease_status, open_lease
     from tests.support import pg
 
@@ -503,9 +503,13 @@ def test_serve_drains_through_sigterm_under_load(tmp_path: Path, workers: int) -
         named = {(int(dc), int(m)) for _, dc, m in STARTED.findall(text)}
         assert {(p.datacenter, p.machine) for p in parts} <= named
 
-        # a successor claims an identity at once (its first id may wait for the old grant)
+        # a successor claims an identity at once and, handed over (issue 26 §4: each
+        # worker released after its last answer, its generator sealed), starts at once,
+        # not at the old grant's ceiling
         with open_lease(url) as successor:
+            claimed_at = time.time_ns() // 1_000_000
             grant = successor.warm_up()
+        assert grant.start_ms <= claimed_at + 1, text
         last = max(
             (
                 p.timestamp

@@ -170,7 +170,9 @@ def test_every_page_links_the_time_range_page(base_url: str) -> None:
 def test_the_range_page_works_as_a_plain_get_form(base_url: str) -> None:
     empty = get(base_url, "/range", lang="en")
     assert re.search(r'<form id="range-form"[^>]*method="get" action="/range"', empty)
-    assert 'type="datetime-local"' in empty
+    # issue 25 §2: ISO text fields, not datetime-local (which shows the browser's locale)
+    assert re.search(r'<input id="f-from" name="from" type="text" pattern="\[0-9\]\{4\}-', empty)
+    assert 'type="datetime-local"' not in empty
     assert '<section class="result' not in empty
     html = get(
         base_url,

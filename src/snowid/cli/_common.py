@@ -89,6 +89,21 @@ class _GuardedStream(io.TextIOBase):
         except OSError as error:
             raise OutputError(error) from None
 
+    def write_bytes(self, data: bytes) -> None:
+        """Bytes as they are, past the text layer when the stream has one (the columns
+        of ``snowid decode -`` are written as bytes, never decoded to text and back)."""
+        try:
+            binary = getattr(self._stream, "buffer", None)
+            if binary is None:
+                self._stream.write(data.decode("utf-8"))
+                return
+            self._stream.flush()
+            binary.write(data)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise OutputError(error) from None
+
     def isatty(self) -> bool:
         return self._stream.isatty()
 
@@ -124,6 +139,20 @@ def guarded_stdout(*, closed_is_error: bool = True) -> Iterator[None]:
         raise
     finally:
         sys.stdout = stream
+
+
+def write_bytes(data: bytes) -> None:
+    """``data`` to standard output as bytes (checked, as every write of a command is)."""
+    stream = sys.stdout
+    if isinstance(stream, _GuardedStream):
+        stream.write_bytes(data)
+        return
+    binary = getattr(stream, "buffer", None)
+    if binary is None:
+        stream.write(data.decode("utf-8"))
+    else:
+        stream.flush()
+        binary.write(data)
 
 
 def discard_stdout() -> None:

@@ -8,6 +8,7 @@ text decode names the other layouts in which the number reads as a plausible tim
 from __future__ import annotations
 
 import argparse
+import sys
 
 from snowid import BASES, Decoded, decode, readings
 from snowid.cli._commands import Arguments
@@ -32,12 +33,19 @@ _LAYOUT_HELP = (
 )
 
 
+FORMATS = ("csv", "jsonl", "parquet")
+"""What ``snowid decode -`` and ``--file`` write (``_stream`` writes them)."""
+ON_ERROR = ("stop", "skip")
+
+
 def _decode_arguments(decoder: argparse.ArgumentParser) -> None:
     decoder.add_argument(
         "id",
+        nargs="?",
         help="an id in decimal (digit groups allowed: 1.288.834.975.657), 0x… hex, or in the"
         " base given by --from; or a tweet, Discord, Mastodon or Instagram link, or a Discord"
-        " mention or emoji, read in the layout the link names",
+        " mention or emoji, read in the layout the link names; '-': many ids, one per line,"
+        " from standard input",
     )
     decoder.add_argument(
         "--layout",
@@ -48,6 +56,33 @@ def _decode_arguments(decoder: argparse.ArgumentParser) -> None:
     _add_from(decoder)
     decoder.add_argument("--json", action="store_true", help="print one JSON object")
     decoder.add_argument("--steps", action="store_true", help="also the formula (Twitter only)")
+    many = decoder.add_argument_group(
+        "many ids", "with '-' or --file: one id per line (digits only), decoded as a stream"
+    )
+    many.add_argument(
+        "--file",
+        metavar="PATH",
+        help="read the ids from PATH: one per line, a column of a CSV file (--column), or a"
+        " Parquet file (*.parquet; needs pyarrow)",
+    )
+    many.add_argument(
+        "--column", metavar="NAME", help="the CSV (or Parquet) column that holds the ids"
+    )
+    many.add_argument(
+        "--format",
+        choices=FORMATS,
+        default=None,
+        help="csv (default: id,time, then the layout's fields), jsonl (one --json object per"
+        " line) or parquet (needs pyarrow)",
+    )
+    many.add_argument(
+        "--on-error",
+        choices=ON_ERROR,
+        default="stop",
+        help="a bad line: stop there with exit status 1 (default), or skip it; either way"
+        " it is reported on standard error with its line number",
+    )
+    many.add_argument("--output", metavar="PATH", help="write to PATH (default: standard output)")
     add_lang_option(decoder)
     decoder.set_defaults(func=_decode)
 
@@ -95,6 +130,27 @@ def _number(args: argparse.Namespace, lang: str) -> int:
 
 
 def _decode(args: argparse.Namespace, lang: str) -> int:
+    if args.id == "-" or args.file is not None:
+        return _decode_many(args, lang)
+    if args.id is None:
+        return _usage("cli.decode_no_id", lang)
+    if args.column or args.format or args.output:
+        return _usage("cli.decode_many_only", lang)
+    return _decode_one(args, lang)
+
+
+def _decode_many(args: argparse.Namespace, lang: str) -> int:
+    """``snowid decode -`` and ``--file PATH``: a stream of ids (``_stream``)."""
+    if args.id is not None and args.file is not None:
+        return _usage("cli.decode_one_source", lang)
+    if args.base is not None or args.steps:
+        return _usage("cli.decode_one_only", lang)
+    from snowid.cli._stream import decode_stream  # snowid.bulk (and numpy) only here
+
+    return decode_stream(args, lang)
+
+
+def _decode_one(args: argparse.Namespace, lang: str) -> int:
     if args.base is not None:
         pasted = Pasted((PastedId(read_number(args.id, "id", args.base)),))
     else:
@@ -121,6 +177,13 @@ def _decode(args: argparse.Namespace, lang: str) -> int:
         blocks.append(heading + _decode_lines(decoded, args, lang))
     print("\n\n".join("\n".join(block) for block in blocks))
     return 0
+
+
+def _usage(key: str, lang: str) -> int:
+    """Options that do not go together: said on standard error, exit status 2."""
+    message = translate("cli.error", lang, message=translate(key, lang))
+    print(message, file=sys.stderr)
+    return 2
 
 
 def _compose_command(hint: dict[str, object]) -> str:

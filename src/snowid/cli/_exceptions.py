@@ -1,14 +1,21 @@
 """The CLI's own errors: ``snowid serve`` cannot listen where it was told to, one of its
-server processes failed to start, or its identity failed to go back as it stopped.
+server processes failed to start, or its identity failed to go back as it stopped; or
+``snowid decode --column`` names a column its file does not have.
 
-Raised by ``_serve``; users import it from ``snowid.errors``.
+Raised by ``_serve`` and ``_stream``; users import it from ``snowid.errors``.
 """
 
 from __future__ import annotations
 
 from snowid._exceptions import SnowIdError, error_data, name_errors_module
 
-__all__ = ["AddressUnavailableError", "ReleaseFailedError", "ServerStartError"]
+__all__ = [
+    "AddressUnavailableError",
+    "ColumnMissingError",
+    "FileUnusableError",
+    "ReleaseFailedError",
+    "ServerStartError",
+]
 
 
 @error_data
@@ -38,6 +45,30 @@ class ReleaseFailedError(SnowIdError, RuntimeError):
 
     code = "serve_release_failed"
     pid: int
+
+
+@error_data
+class ColumnMissingError(SnowIdError, ValueError):
+    """``snowid decode --column`` names ``column``, which the header of ``file`` (a CSV
+    file, or a Parquet file's schema) does not have; its columns are ``columns``."""
+
+    code = "column_missing"
+    _shown = frozenset({"column", "columns"})
+    file: str
+    column: str
+    columns: str
+
+
+@error_data
+class FileUnusableError(SnowIdError, OSError):
+    """``snowid decode --file`` or ``--output`` names ``file``, which cannot be opened or
+    read as what it should be (``reason``: the system's or the Parquet reader's words)."""
+
+    code = "file_unusable"
+    _shown = frozenset({"file"})
+    _whole = frozenset({"reason"})
+    file: str
+    reason: str
 
 
 name_errors_module(globals())  # reprs and pickles say snowid.errors.X

@@ -16,6 +16,7 @@ import threading
 import time
 import weakref
 from collections.abc import Iterator
+from operator import length_hint
 from types import TracebackType
 
 from snowid.client import _fork, _wire
@@ -35,13 +36,30 @@ _MALFORMED = (http.client.BadStatusLine, http.client.LineTooLong, http.client.Un
 
 
 class _Pump:
-    """The state a Client shares with its refill thread; ``lock`` guards all of it."""
+    """The state a Client shares with its refill thread; ``lock`` guards all of it.
 
-    def __init__(self, where: _wire.Endpoint, batch: int, timeout: float, retries: int) -> None:
+    With ``max_age_ns`` (time-bounded batches) a batch is handed out only until that long
+    after it arrived: the refill thread, idle, wakes at the deadline and drops what is left
+    (swapping ``ids`` for an empty iterator, one store, so the lock-free ``next_id`` stops
+    at once); a spare that aged out before use is dropped too. No spare is fetched ahead
+    (it would age while the current batch is used), and each request asks for what the
+    last batch's use says the next one needs: twice as many when a batch ran out before
+    its deadline, a quarter more than were used when one aged out, at most ``batch``."""
+
+    def __init__(
+        self,
+        where: _wire.Endpoint,
+        batch: int,
+        timeout: float,
+        retries: int,
+        max_age_ms: int | None = None,
+    ) -> None:
         self.where, self.batch, self.timeout, self.retries = where, batch, timeout, retries
+        self.max_age_ns = None if max_age_ms is None else max_age_ms * 1_000_000
         self.connection: http.client.HTTPConnection | None = None
         self.thread: threading.Thread | None = None
         self.closed = False
+        self.fetched = self.dropped = 0  # ids received; ids dropped unused for their age
         self.after_fork()
 
     def after_fork(self) -> None:
@@ -55,6 +73,9 @@ class _Pump:
         self.fetching = False
         self.thread = None  # the parent's thread does not exist here
         self.connection = None  # the parent's socket: dropped, never used by the child
+        self.size = 0  # ids in the batch in use (time-bounded: 0 once it is retired)
+        self.deadline = self.spare_deadline = 0  # monotonic ns (time-bounded batches)
+        self.count = self.batch if self.max_age_ns is None else 1  # the next request's
 
     # --- the caller's side, with ``lock`` held --------------------------------------------
 
@@ -69,31 +90,58 @@ class _Pump:
                 target=_refill, args=(self,), name="snowid-client-refill", daemon=True
             )
             self.thread.start()
+        bounded = self.max_age_ns is not None
         while True:
             value = next(self.ids, None)  # another caller may have taken the spare
             if value is not None:
                 return value
             if self.closed:
                 raise ClientClosedError(url=self.where.url)
-            if self.spare is not None:
-                self.ids, self.spare = iter(self.spare), None
-                self.wanted = True  # the refill starts now, long before this one runs dry
+            if bounded and self.size:  # used up before its deadline: ask for more
+                self.count = min(self.size * 2, self.batch)
+                self.size = 0
+            spare = self.spare
+            if spare is not None:
+                self.spare = None
+                if bounded and time.monotonic_ns() >= self.spare_deadline:
+                    self.dropped += len(spare)  # aged out before its turn
+                    self.count = max(self.count // 2, 1)
+                    spare = None
+                else:
+                    self.ids = iter(spare)
+                    self.size, self.deadline = len(spare), self.spare_deadline
+                    # Unbounded, the refill starts now, long before this one runs dry;
+                    # bounded, the thread is woken to watch the new deadline.
+                    self.wanted = not bounded
+                    self.ready.notify_all()
+                    continue
+            if bounded and not self.fetching and not self.wanted and self.error is None:
+                self.wanted = True
                 self.ready.notify_all()
-                continue
             if self.error is not None:
                 raise self.error
             self.ready.wait()
 
+    def expire(self) -> None:
+        """Time-bounded: the batch in use reached its deadline; drop what is left of it."""
+        left = length_hint(self.ids)
+        self.ids = iter(())  # one store: the lock-free next_id sees the empty one next
+        self.dropped += left
+        used = self.size - left
+        self.count = min(max(used + used // 4 + 1, 1), self.batch)
+        self.size = 0
+
     # --- the refill thread's side, without the lock -------------------------------------
 
-    def fetch(self) -> list[int]:
-        """One batch, retrying what is safe to retry (docs/client.md)."""
+    def fetch(self, count: int) -> list[int]:
+        """One batch of ``count`` ids, retrying what is safe to retry (docs/client.md)."""
         where = self.where
+        target = where.target if count == self.batch else where.target_for(count)
         for attempt in range(self.retries + 1):
             last = attempt == self.retries
             reused = self.connection is not None
             try:
-                status, retry_after, body = self._exchange()
+                status, retry_after, body = self._exchange(target)
             except TimeoutError:
                 self._drop()
                 raise ServiceTimeoutError(url=where.url, timeout=self.timeout) from None
@@ -113,18 +161,18 @@ class _Pump:
                     time.sleep(_wire.pause_s(attempt, None))
                 continue
             if status == 200:
-                return _wire.read_ids(body, self.batch, where.url)
+                return _wire.read_ids(body, count, where.url)
             if status not in _wire.RETRIED_STATUSES or last:
                 raise _wire.refusal(status, body, where.url, attempt + 1)
             time.sleep(_wire.pause_s(attempt, retry_after))
         raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
 
-    def _exchange(self) -> tuple[int, str | None, bytes]:
+    def _exchange(self, target: str) -> tuple[int, str | None, bytes]:
         connection = self.connection
         if connection is None:
             connection = self.connection = self._connect()
         where = self.where
-        connection.request("POST", where.target, headers=dict(where.headers))
+        connection.request("POST", target, headers=dict(where.headers))
         response = connection.getresponse()
         body = response.read()
         if response.will_close:
@@ -165,17 +213,26 @@ def _reason(error: BaseException) -> str:
 def _refill(pump: _Pump) -> None:
     """The refill thread: fetch a batch whenever one is wanted, until the pump closes."""
     pid = os.getpid()
+    bounded = pump.max_age_ns is not None
     while True:
         with pump.ready:
             while not pump.wanted and not pump.closed:
-                pump.ready.wait()
+                if bounded and pump.size:  # a batch in use: wake at its deadline
+                    wait_ns = pump.deadline - time.monotonic_ns()
+                    if wait_ns <= 0:
+                        pump.expire()
+                        continue
+                    pump.ready.wait(wait_ns / 1e9)
+                else:
+                    pump.ready.wait()
             if pump.closed:
                 return
             pump.wanted, pump.fetching = False, True
+            count = pump.count
         batch: list[int] | None = None
         error: BaseException | None = None
         try:
-            batch = pump.fetch()
+            batch = pump.fetch(count)
         except Exception as caught:  # every failure reaches the waiting caller
             error = caught
         if os.getpid() != pid:  # pragma: no cover - a thread does not survive a fork
@@ -184,6 +241,10 @@ def _refill(pump: _Pump) -> None:
             pump.fetching = False
             if batch is not None:
                 pump.spare = batch
+                pump.fetched += len(batch)
+                if bounded:
+                    assert pump.max_age_ns is not None
+                    pump.spare_deadline = time.monotonic_ns() + pump.max_age_ns
             else:
                 pump.error = error
             pump.ready.notify_all()
@@ -200,6 +261,12 @@ class Client:
     retrying is safe (see docs/client.md). The first ``next_id()`` waits for the first
     batch; after that a refill thread fetches the next batch while this one is handed out.
 
+    ``max_age_ms`` (1..60,000; None: no bound) bounds how long after its arrival a batch
+    is handed out: what is left then is dropped (``dropped`` counts it), no batch is
+    fetched ahead, and each request asks for about what the last batch's use says is
+    needed (at most ``batch``). Keys then carry about the time they are used, which keeps
+    a database's primary-key index dense when many clients insert (docs/keys.md).
+
     Thread-safe; after ``os.fork()`` the child starts with an empty buffer of its own.
     ``close()`` (or ``with Client(...)``) stops the thread and the connection; ids still
     buffered are dropped, never handed out elsewhere.
@@ -213,9 +280,11 @@ class Client:
         batch: int = 4096,
         timeout: float = 5.0,
         retries: int = 3,
+        max_age_ms: int | None = None,
     ) -> None:
         count, seconds, tries = _wire.check_settings(batch, timeout, retries)
-        self._pump = _Pump(_wire.endpoint(url, token, count), count, seconds, tries)
+        age = _wire.check_max_age(max_age_ms)
+        self._pump = _Pump(_wire.endpoint(url, token, count), count, seconds, tries, age)
         _fork.track(self._pump)
         # Dropping the client stops its thread; at exit the daemon thread just ends.
         weakref.finalize(self, self._pump.close).atexit = False
@@ -223,6 +292,16 @@ class Client:
     @property
     def url(self) -> str:
         return self._pump.where.url
+
+    @property
+    def fetched(self) -> int:
+        """Ids received from the service (since creation, or the fork, in a child)."""
+        return self._pump.fetched
+
+    @property
+    def dropped(self) -> int:
+        """Ids dropped unused because their batch outlived ``max_age_ms`` (0 without it)."""
+        return self._pump.dropped
 
     def _next_with_gil(self) -> int:
         """A fresh id, never handed out before by this client or any other.
@@ -268,4 +347,6 @@ class Client:
         self.close()
 
     def __repr__(self) -> str:
-        return f"snowid.client.Client({self.url!r}, batch={self._pump.batch})"
+        pump = self._pump
+        age = "" if pump.max_age_ns is None else f", max_age_ms={pump.max_age_ns // 1_000_000}"
+        return f"snowid.client.Client({self.url!r}, batch={pump.batch}{age})"

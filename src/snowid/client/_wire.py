@@ -24,11 +24,13 @@ from snowid.client._exceptions import (
 from snowid.ids import TWITTER, to_int
 
 __all__ = [
+    "MAX_AGE_MS",
     "MAX_BATCH",
     "MAX_RETRIES",
     "MAX_TIMEOUT_S",
     "RETRIED_STATUSES",
     "Endpoint",
+    "check_max_age",
     "check_settings",
     "endpoint",
     "pause_s",
@@ -40,6 +42,8 @@ MAX_BATCH = 1_000_000
 """The most ``snowid serve --max-count`` allows; the server's own limit (4,096 by default)
 is checked by the server, whose 422 names it."""
 MAX_RETRIES = 10
+MAX_AGE_MS = 60_000
+"""The longest ``max_age_ms`` a client takes (a minute: past that, leave it unset)."""
 MAX_TIMEOUT_S = 600
 RETRIED_STATUSES = frozenset({502, 503, 504})
 """Answers that issued nothing and may pass: no identity held, a store down, a proxy's."""
@@ -62,6 +66,10 @@ class Endpoint:
     port: int
     target: str  # path and query of one request
     headers: tuple[tuple[str, str], ...]
+
+    def target_for(self, count: int) -> str:
+        """``target`` asking for ``count`` ids instead (a client whose batches adapt)."""
+        return f"{self.target.rpartition('=')[0]}={count}"
 
     def request_bytes(self) -> bytes:
         """The whole request, as the asyncio client writes it."""
@@ -90,6 +98,16 @@ def _check_token(token: str) -> str:
     if not token or not token.isascii() or not token.isprintable() or " " in token:
         raise InvalidTokenError()
     return token
+
+
+def check_max_age(max_age_ms: object) -> int | None:
+    """``max_age_ms``: None, or whole milliseconds 1..MAX_AGE_MS."""
+    if max_age_ms is None:
+        return None
+    ms = to_int("max_age_ms", max_age_ms)
+    if not 1 <= ms <= MAX_AGE_MS:
+        raise OutOfRangeError(field="max_age_ms", value=ms, min=1, max=MAX_AGE_MS)
+    return ms
 
 
 def endpoint(url: str, token: str | None, batch: int) -> Endpoint:

@@ -14,7 +14,13 @@ from typing import TYPE_CHECKING
 
 from snowid._lazy import lazy_names as _lazy_names
 from snowid.generate._fence import Fence, Grant
-from snowid.generate._stop import default_action, install_stop_handlers, on_stop, stop_now
+from snowid.generate._stop import (
+    default_action,
+    install_stop_handlers,
+    on_final_stop,
+    on_stop,
+    stop_now,
+)
 
 if TYPE_CHECKING:  # what mypy sees; at run time _LAZY loads these on first use
     from snowid.generate._clockback import DEFAULT_CLOCK_BACK, ClockBack
@@ -39,6 +45,7 @@ __all__ = [
     "count_of",
     "default_action",
     "install_stop_handlers",
+    "on_final_stop",
     "on_stop",
     "stop_now",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import time
 import weakref
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 
 from snowid._exceptions import (
@@ -22,7 +22,7 @@ from snowid._exceptions import (
 from snowid.generate._clockback import DEFAULT_CLOCK_BACK, ClockBack
 from snowid.generate._fence import Fence, Grant
 from snowid.generate._gencore import Core, NeedGrant, build_core
-from snowid.ids import TWITTER, Clock, SystemClock, strict_int
+from snowid.ids import TWITTER, Clock, SnowId, SystemClock, strict_int
 
 __all__ = [
     "DEFAULT_MAX_BACKWARD_MS",
@@ -86,11 +86,14 @@ class Generator:
 
     __slots__ = (
         "__weakref__",
+        "_aacquire",
+        "_acquire",
         "_clock",
         "_clock_back",
         "_core",
         "_fence",
         "_max_wait_ms",
+        "_next_snowid",
         "_wait",
         "next_id",
     )
@@ -128,6 +131,18 @@ class Generator:
         system = clock is None or type(clock) is SystemClock
         # The sync wait, chosen once: next_id's slow path and next_ids both use it.
         self._wait: Callable[[int], None] = _wait_system if system else _clock_wait(clock)
+        # A lease that can seal its generators (``Lease.attach_generator``) gives this
+        # one its own way to ask for grants; any other fence is asked directly.
+        self._acquire: Callable[[int], Grant] | None = None
+        self._aacquire: Callable[[int], Awaitable[Grant]] | None = None
+        if fence is not None:
+            self._acquire, self._aacquire = fence.acquire, fence.aacquire
+        attach = getattr(fence, "attach_generator", None)
+        attached: list[Callable[[int], Grant]] = []
+
+        def acquire_attached(needed_ms: int) -> Grant:  # bound once the lease answers
+            return attached[0](needed_ms)
+
         self._core: Core = build_core(
             identity=identity,
             fence=fence,
@@ -135,12 +150,28 @@ class Generator:
             clock_back=self._clock_back,
             max_wait_ms=self._max_wait_ms,
             wait=self._wait,
+            acquire=acquire_attached if attach is not None else None,
         )
+        if attach is not None:  # the lease keeps the seal, not this object
+            self._acquire, self._aacquire = attach(self._core.seal)
+            attached.append(self._acquire)
         # Declared here, not in the class body: a class annotation would be resolved in
         # the public module named by __module__ ("snowid"), where Callable is not defined.
         self.next_id: Callable[[], int] = self._core.next_id
         """The next id (an int). Blocks while the sequence or the ceiling makes it wait."""
+        self._next_snowid: Callable[[], SnowId] = self._core.next_snowid
+        """The next id as a SnowId, from a run (see ``_gencore``): what ``snowid.next_id``
+        calls. Ordered against batches and ``anext_id``, not against ``next_id``."""
         _INSTANCES.add(self)
+
+    def seal(self) -> int:
+        """Stop issuing, for good: every later call raises ``GeneratorSealedError``. The
+        highest millisecond this generator may have embedded in an id (-1: none). A lease
+        seals its generators when it is closed, before it tells the store where the next
+        holder may start."""
+        last = self._core.seal(-1)
+        assert last is not None  # waited for the lock as long as it took
+        return last
 
     # A copy would share the state but not the fork hook, and a pickled generator would
     # come back as a second issuer of the same identity: both are refused.
@@ -170,7 +201,7 @@ class Generator:
         """
         left = count_of(n, "Generator.next_ids()")
         take = self._core.take
-        acquire = self._fence.acquire if self._fence is not None else None
+        acquire = self._acquire
         wait = self._wait
         out: list[int] = []
         while left:
@@ -218,8 +249,8 @@ class Generator:
             try:
                 first, count = take(k, acquire=None, catch_up=catch_up)
             except NeedGrant as need:
-                assert self._fence is not None
-                grant = await self._fence.aacquire(need.ms)
+                assert self._aacquire is not None
+                grant = await self._aacquire(need.ms)
                 first, count = take(k, acquire=_given(grant), catch_up=catch_up, handed=True)
             if count > 0:
                 return range(first, first + count)

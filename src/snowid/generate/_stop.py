@@ -50,7 +50,7 @@ import threading
 from collections.abc import Callable
 from types import FrameType
 
-__all__ = ["default_action", "install_stop_handlers", "on_stop", "stop_now"]
+__all__ = ["default_action", "install_stop_handlers", "on_final_stop", "on_stop", "stop_now"]
 
 _Handler = Callable[[int, FrameType | None], object] | int | None
 
@@ -58,6 +58,7 @@ STOP_WAIT_S = 5.0
 """How long the signal handler waits for the stop callbacks before chaining on."""
 
 _callbacks: list[Callable[[], None]] = []
+_finals: list[Callable[[], None]] = []
 _ran_in: list[int] = []
 """The pid that ran the callbacks (a forked child runs them again for its own leases)."""
 _lock = threading.Lock()
@@ -68,6 +69,23 @@ def on_stop(callback: Callable[[], None]) -> None:
     with _lock:
         if callback not in _callbacks:
             _callbacks.append(callback)
+
+
+def on_final_stop(callback: Callable[[], None]) -> None:
+    """Run ``callback`` after the stop callbacks when the signal's default action follows
+    at once (SIGTERM with no handler of the program's own behind snowid's): nothing in the
+    process runs after it, so it may end what a server would still need (the lease layer
+    closes every lease, sealing its generators: a clean hand-over)."""
+    with _lock:
+        if callback not in _finals:
+            _finals.append(callback)
+
+
+def _stop_finally() -> None:
+    stop_now()
+    for callback in list(_finals):
+        with contextlib.suppress(Exception):  # a stopping process keeps stopping
+            callback()
 
 
 def stop_now() -> None:
@@ -97,14 +115,16 @@ class _Chained:
         # In a thread: the interrupted main thread may hold a lease's (reentrant) lock
         # in the middle of an operation; waiting a bounded time keeps the server's own
         # shutdown from being held up by a store that does not answer.
-        helper = threading.Thread(target=stop_now, name="snowid-stop", daemon=True)
+        previous = self.previous
+        final = previous == signal.SIG_DFL  # the process dies right after: close all
+        target = _stop_finally if final else stop_now
+        helper = threading.Thread(target=target, name="snowid-stop", daemon=True)
         try:
             helper.start()
         except RuntimeError:  # no new thread at interpreter shutdown: run it here
-            stop_now()
+            target()
         else:
             helper.join(STOP_WAIT_S)
-        previous = self.previous
         if callable(previous):
             previous(signum, frame)
         elif previous == signal.SIG_DFL:

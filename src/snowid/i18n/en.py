@@ -105,6 +105,14 @@ MESSAGES: dict[str, str] = {
         "{field} {value} is not a time zone this server knows; give UTC or a zone name such"
         " as Asia/Ho_Chi_Minh"
     ),
+    "number_not_a_date": (
+        "{field} {value} is a number, not a date; write the date and time as"
+        " 2016-04-30T11:18:25.796, or give Unix milliseconds (13 digits, such as 1462015105796)"
+    ),
+    "number_not_a_date.seconds": (
+        "{field} {value} is a number, not a date; as Unix seconds it is {milliseconds} in"
+        " milliseconds, or write the date and time as 2016-04-30T11:18:25.796"
+    ),
     "invalid_lease_url": "{field} URL {value} cannot be used",
     "invalid_layout": "{field} {value} cannot be used",
     "invalid_layout.unknown": (
@@ -179,6 +187,11 @@ MESSAGES: dict[str, str] = {
         " {machine}; a child must not issue ids under its parent's identity. Create a new"
         " Generator with another identity in the child, or use a lease (for example"
         " --lease file:// or SNOWID_LEASE) so each process claims its own"
+    ),
+    "generator_sealed": (
+        "this generator was sealed when its lease on worker {worker} was closed, so that the"
+        " next holder can start right after its last timestamp ({mark_ms}); it issues no more"
+        " ids. Open a new lease and a new Generator"
     ),
     "ceiling_reached": (
         "the clock ({timestamp}) is past the confirmed ceiling {ceiling} and the ceiling did not"
@@ -431,6 +444,14 @@ MESSAGES: dict[str, str] = {
         " Compose an ID from it?"
     ),
     # --- CLI ------------------------------------------------------------------
+    "cli.bad_line": "line {number}: {reason}",
+    "cli.skipped_line": "skipped line {number}: {reason}",
+    "cli.bad_row": "row {number}: {reason}",
+    "cli.skipped_row": "skipped row {number}: {reason}",
+    "cli.decode_one_source": "give the ids as - (standard input) or with --file, not both",
+    "cli.decode_one_only": "--from and --steps are for one id, not for - or --file",
+    "cli.decode_no_id": "give an id, - (ids from standard input, one per line) or --file PATH",
+    "cli.decode_many_only": "--column, --format and --output are for many ids: give - or --file PATH",
     "cli.error": "Error: {message}",
     "cli.output_failed": "cannot write the output: {reason}",
     "cli.output.no_space": "the disk is full ({errno})",
@@ -575,6 +596,16 @@ MESSAGES: dict[str, str] = {
         "{field} URL {value} cannot be used: it gives a password both in the URL and in"
         " password_file=; give it once, in the file (a password in the URL reaches"
         " command lines and logs)"
+    ),
+    "invalid_lease_url.key_prefix": (
+        "{field} URL {value} cannot be used: the key prefix {text} is not allowed; allowed:"
+        " ASCII letters, digits, _ . - and / between names, at most 100 characters, such as"
+        " etcd://HOST:2379/snowid/leases"
+    ),
+    "invalid_lease_url.password_inline": (
+        "{field} URL {value} cannot be used: a {scheme} lease takes its password only from"
+        " password_file=PATH or the ETCDCTL_PASSWORD environment variable, never from the"
+        " URL (it would reach command lines and logs)"
     ),
     "invalid_lease_url.env_name": (
         "{field} URL {value} cannot be used: {option}={text} is not an environment variable"
@@ -730,6 +761,9 @@ MESSAGES: dict[str, str] = {
     ),
     "database_unreachable": "cannot connect to the database {url}: {reason}",
     "database_refused": "the database {url} refused the SQL functions: {reason}",
+    "bad_row": "row {row}: {reason}",
+    "column_missing": "{file} has no column {column}; its columns are: {columns}",
+    "file_unusable": "cannot use the file {file}: {reason}",
     "extra_missing": (
         "{feature} needs the Python package {package}, which is not installed:"
         " pip install 'snowid[{extra}]'"

@@ -105,6 +105,14 @@ MESSAGES: dict[str, str] = {
         "trường biểu mẫu {parameter} ({value}) không được đọc: đường dẫn này chỉ nhận tham số"
         " trong chuỗi truy vấn: {allowed}"
     ),
+    "number_not_a_date": (
+        "{field} {value} là một con số, không phải ngày; hãy viết ngày giờ dạng"
+        " 2016-04-30T11:18:25.796, hoặc nhập mili giây Unix (13 chữ số, ví dụ 1462015105796)"
+    ),
+    "number_not_a_date.seconds": (
+        "{field} {value} là một con số, không phải ngày; nếu là giây Unix thì bằng"
+        " {milliseconds} mili giây, hoặc hãy viết ngày giờ dạng 2016-04-30T11:18:25.796"
+    ),
     "invalid_time_zone": (
         "{field} {value} không phải múi giờ mà máy chủ này biết; hãy chọn UTC hoặc tên một"
         " múi giờ như Asia/Ho_Chi_Minh"
@@ -190,6 +198,11 @@ MESSAGES: dict[str, str] = {
         " {machine}; tiến trình con không được cấp ID bằng danh tính của tiến trình cha. Hãy"
         " tạo một Generator mới với danh tính khác trong tiến trình con, hoặc dùng cơ chế thuê"
         " (ví dụ --lease file:// hoặc SNOWID_LEASE) để mỗi tiến trình tự nhận danh tính riêng"
+    ),
+    "generator_sealed": (
+        "bộ sinh này đã bị niêm phong khi hợp đồng thuê của nó trên worker {worker} được đóng,"
+        " để bên giữ tiếp theo bắt đầu ngay sau mốc thời gian cuối của nó ({mark_ms}); nó không"
+        " cấp thêm ID nào. Hãy mở một hợp đồng thuê mới và một Generator mới"
     ),
     "ceiling_reached": (
         "đồng hồ ({timestamp}) đã vượt mức trần đã xác nhận {ceiling} và mức trần không được"
@@ -462,6 +475,14 @@ MESSAGES: dict[str, str] = {
         " {datetime}. Tạo ID từ thời điểm này?"
     ),
     # --- dòng lệnh ------------------------------------------------------------
+    "cli.bad_line": "dòng {number}: {reason}",
+    "cli.skipped_line": "đã bỏ qua dòng {number}: {reason}",
+    "cli.bad_row": "hàng {number}: {reason}",
+    "cli.skipped_row": "đã bỏ qua hàng {number}: {reason}",
+    "cli.decode_one_source": "hãy đưa các ID bằng - (đầu vào chuẩn) hoặc bằng --file, không phải cả hai",
+    "cli.decode_one_only": "--from và --steps dành cho một ID, không dành cho - hay --file",
+    "cli.decode_no_id": "hãy đưa một ID, - (các ID từ đầu vào chuẩn, mỗi dòng một ID) hoặc --file PATH",
+    "cli.decode_many_only": "--column, --format và --output dành cho nhiều ID: hãy đưa - hoặc --file PATH",
     "cli.error": "Lỗi: {message}",
     "cli.output_failed": "không ghi được kết quả ra: {reason}",
     "cli.output.no_space": "ổ đĩa đã hết chỗ trống ({errno})",
@@ -616,6 +637,16 @@ MESSAGES: dict[str, str] = {
         "không dùng được URL {field} {value}: mật khẩu được cho cả trong URL lẫn trong"
         " password_file=; chỉ cho một lần, trong tệp (mật khẩu nằm trong URL sẽ lọt vào"
         " dòng lệnh và nhật ký)"
+    ),
+    "invalid_lease_url.key_prefix": (
+        "không dùng được URL {field} {value}: tiền tố khóa {text} không hợp lệ; chỉ chấp nhận"
+        " chữ cái ASCII, chữ số, _ . - và dấu / giữa các tên, tối đa 100 ký tự, ví dụ"
+        " etcd://HOST:2379/snowid/leases"
+    ),
+    "invalid_lease_url.password_inline": (
+        "không dùng được URL {field} {value}: lease {scheme} chỉ nhận mật khẩu từ"
+        " password_file=PATH hoặc biến môi trường ETCDCTL_PASSWORD, không bao giờ từ URL"
+        " (mật khẩu trong URL sẽ lọt vào dòng lệnh và nhật ký)"
     ),
     "invalid_lease_url.env_name": (
         "không dùng được URL {field} {value}: {option}={text} không phải tên biến môi trường;"
@@ -785,6 +816,9 @@ MESSAGES: dict[str, str] = {
     ),
     "database_unreachable": "không kết nối được tới cơ sở dữ liệu {url}: {reason}",
     "database_refused": "cơ sở dữ liệu {url} từ chối các hàm SQL: {reason}",
+    "bad_row": "hàng {row}: {reason}",
+    "column_missing": "{file} không có cột {column}; các cột của nó là: {columns}",
+    "file_unusable": "không dùng được tệp {file}: {reason}",
     "extra_missing": (
         "{feature} cần gói Python {package} nhưng gói này chưa được cài:"
         " pip install 'snowid[{extra}]'"

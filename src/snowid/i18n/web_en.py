@@ -254,7 +254,14 @@ MESSAGES: dict[str, str] = {
     # --- typing, copying and sharing (issue 10) ----------------------------------------
     "web.button.now_title": "Fill in the current time",
     "web.label.when": "Date and time",
-    "web.hint.when": "Fills in the millisecond timestamp; the timestamp field is what counts.",
+    "web.hint.when": (
+        "As 2016-04-30T11:18:25.796 (the time may be left off); fills in the millisecond"
+        " timestamp, which is what counts."
+    ),
+    "web.error.when": (
+        "Date and time {value} is not a date; write it as 2016-04-30T11:18:25.796 (year,"
+        " month, day, then the time if you want one)"
+    ),
     "web.label.zone": "Read the date and time as",
     "web.zone.utc": "UTC",
     "web.zone.local": "Local time",
@@ -528,7 +535,9 @@ MESSAGES: dict[str, str] = {
     "web.fix.swap": "Swap the two times",
     "web.link_fixed": "The link keeps timestamp {timestamp}, the time used, so it opens this ID.",
     "web.label.range_from": "From",
-    "web.hint.range_from": "Date and time to the millisecond, in the zone you choose; included.",
+    "web.hint.range_from": (
+        "As 2016-04-30T11:18:25.796 (the time may be left off), in the zone you choose; included."
+    ),
     "web.label.range_to": "To",
     "web.hint.range_to": "Included. Leave blank for now.",
     "web.hint.range_zone": (

@@ -259,7 +259,14 @@ MESSAGES: dict[str, str] = {
     # --- gõ, sao chép và chia sẻ (issue 10) --------------------------------------------
     "web.button.now_title": "Điền thời gian hiện tại",
     "web.label.when": "Ngày và giờ",
-    "web.hint.when": "Dùng để điền ô dấu thời gian (mili giây); giá trị trong ô đó mới là căn cứ.",
+    "web.hint.when": (
+        "Dạng 2016-04-30T11:18:25.796 (có thể bỏ phần giờ); dùng để điền ô dấu thời gian"
+        " (mili giây), giá trị trong ô đó mới là căn cứ."
+    ),
+    "web.error.when": (
+        "Ngày và giờ {value} không phải là ngày; hãy viết dạng 2016-04-30T11:18:25.796 (năm,"
+        " tháng, ngày, rồi đến giờ nếu cần)"
+    ),
     "web.label.zone": "Hiểu ngày giờ theo",
     "web.zone.utc": "giờ UTC",
     "web.zone.local": "giờ địa phương",
@@ -550,7 +557,8 @@ MESSAGES: dict[str, str] = {
     ),
     "web.label.range_from": "Từ",
     "web.hint.range_from": (
-        "Ngày giờ chính xác đến mili giây, theo múi giờ bạn chọn; tính cả thời điểm này."
+        "Dạng 2016-04-30T11:18:25.796 (có thể bỏ phần giờ), theo múi giờ bạn chọn; tính cả"
+        " thời điểm này."
     ),
     "web.label.range_to": "Đến",
     "web.hint.range_to": "Tính cả thời điểm này. Để trống nghĩa là bây giờ.",

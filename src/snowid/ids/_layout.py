@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from snowid._exceptions import (
     IdTooLargeError,
@@ -195,6 +195,22 @@ class Layout:
             (value >> shift) & maximum
             for shift, maximum in zip(self.shifts, self.maxima, strict=True)
         )
+
+    def split_fast(self, values: Any) -> tuple[Any, ...]:
+        """``split`` with the fewest operations, for a whole numpy array of valid ids
+        (``snowid.bulk``; an int works too): the time is the top field, with nothing above
+        it in a valid id, so it needs no mask; a field at bit 0 needs no shift. Each part is
+        a new array (masked in place)."""
+        parts = []
+        for index, (shift, maximum) in enumerate(zip(self.shifts, self.maxima, strict=True)):
+            if not shift:
+                part = values & maximum
+            else:
+                part = values >> shift
+                if index:
+                    part &= maximum
+            parts.append(part)
+        return tuple(parts)
 
     def tick_ids(self, ticks: int) -> tuple[int, int]:
         """(first, last) id of one tick: every lower field 0, then every lower bit set."""

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from itertools import repeat
+from typing import Any
 
 from snowid._isotime import utc_datetime
 from snowid.ids._clock import SYSTEM_CLOCK
@@ -13,13 +15,7 @@ from snowid.ids._layout import TWITTER, Parts
 from snowid.ids._parse import digits_int, strict_int, unix_ms, wrong_type
 from snowid.ids._timerange import first_id_at, last_id_at
 
-__all__ = ["IntSource", "SnowId"]
-
-
-class IntSource(Protocol):
-    """Where ``SnowId._from_source`` reads each id's int: trusted, a Twitter id."""
-
-    next_int: Callable[[], int]
+__all__ = ["SnowId"]
 
 
 class SnowId:
@@ -117,26 +113,16 @@ class SnowId:
         return made
 
     @classmethod
-    def _from_source(
-        cls, source: IntSource, module: str, name: str, doc: str
-    ) -> Callable[[], SnowId]:
-        """``_from_int(source.next_int())`` as one function ``module.name``: the
-        process-wide ``next_id``, where a second Python call per id cost 10 %.
-        ``source.next_int`` may be swapped at any time (a generator built on first use,
-        dropped in a forked child)."""
-
-        def from_source() -> SnowId:
-            # No range assertion here, unlike _from_int: every int comes from snowid's
-            # own generator, which issues Twitter ids only (its core checks the end of
-            # time), and the check cost about 4 % of the process-wide next_id.
-            made = _new(cls)
-            _set_value(made, source.next_int())
-            return made
-
-        from_source.__name__ = from_source.__qualname__ = name
-        from_source.__module__ = module  # pickles and reprs find it where it is bound
-        from_source.__doc__ = doc
-        return from_source
+    def _from_ints(cls, values: Sequence[int]) -> list[SnowId]:
+        """``[_from_int(v) for v in values]`` at about half the CPU: the objects are made
+        and filled by two C loops (``map``), with no Python call per id; for
+        ``snowid.next_ids``. Same trust as ``_from_int``, asserted at both ends."""
+        if values:
+            assert values[0] >= 0, f"not a Twitter id: {values[0]!r}"
+            assert values[-1] <= _MAX_ID, f"not a Twitter id: {values[-1]!r}"
+        made = list(map(_new, repeat(cls, len(values))))
+        _drain(map(_set_value, made, values))
+        return made
 
     @classmethod
     def _reader(cls, otherwise: Callable[[Any], SnowId]) -> Callable[[Any], SnowId]:
@@ -292,3 +278,6 @@ _MAX_ID = TWITTER.max_id
 _MAX_DIGITS = len(str(_MAX_ID))
 _new = object.__new__
 _set_value = SnowId.__dict__["_value"].__set__
+_drain: Callable[[Iterable[None]], None] = deque[None](
+    maxlen=0
+).extend  # runs an iterator to its end in C, keeping nothing

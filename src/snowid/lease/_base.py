@@ -25,13 +25,14 @@ import logging
 import os
 import threading
 import weakref
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from snowid._exceptions import LeaseError, LeaseLostError
-from snowid.generate import Grant, on_stop
+from snowid.generate import Grant, on_final_stop, on_stop
 from snowid.ids import SYSTEM_CLOCK, TWITTER, Clock
+from snowid.lease._handover import Sealers, mark_of
 
 if TYPE_CHECKING:
     from snowid.lease._failover import Quarantine
@@ -89,15 +90,21 @@ def _retire_all() -> None:
             lease.retire()
 
 
+SEAL_WAIT_S = 1.0
+"""At exit or a final signal, how long sealing waits for each generator's lock (the holder
+may be the thread the signal interrupted): past it, the release carries no mark."""
+
+
 def _at_exit() -> None:
     for lease in list(_LIVE):
         with contextlib.suppress(Exception):  # best effort at interpreter exit
-            lease.close()
+            lease._close(SEAL_WAIT_S)
 
 
 os.register_at_fork(after_in_child=_after_fork_in_child)
 atexit.register(_at_exit)
 on_stop(_retire_all)  # the first SIGTERM/SIGINT, or snowid serve's drain (generate._stop)
+on_final_stop(_at_exit)  # SIGTERM's default action follows: seal and hand over, as at exit
 
 
 class Lease:
@@ -121,6 +128,8 @@ class Lease:
         self._pid = os.getpid()
         self._retired = False
         """Given back at stop (``retire``): issuing inside the grant held, never beyond."""
+        self._sealers = Sealers()
+        """The generators on this lease, sealed by ``close`` (docs/leases.md, "Clean hand-over")."""
         self.events: list[LeaseEvent] = []
         self.listeners: list[Callable[[LeaseEvent], None]] = []
         """Called with every event, before the change it records takes effect."""
@@ -214,8 +223,24 @@ class Lease:
         grant = self.grant
         return None if grant is None else TWITTER.worker(grant.datacenter, grant.machine)
 
+    def attach_generator(
+        self, seal: Callable[[float], int | None]
+    ) -> tuple[Callable[[int], Grant], Callable[[int], Awaitable[Grant]]]:
+        """Called by ``snowid.Generator(fence=lease)``: keep the generator's ``seal`` for
+        ``close``; its own (acquire, aacquire), which do not count as a foreign issuer."""
+        self._sealers.attach(seal)
+        return self._acquire, self._aacquire
+
     def acquire(self, needed_ms: int) -> Grant:
+        """The Fence's slow path. Called by anything but an attached generator, it means
+        ids may be issued where ``close`` cannot seal them: no release mark from then on."""
+        self._sealers.foreign = True
+        return self._acquire(needed_ms)
+
+    def _acquire(self, needed_ms: int) -> Grant:
         with self._lock:
+            if self._sealers.sealed:
+                raise LeaseLostError(worker=self._worker_text(), reason="the lease is closed")
             if self._state == "closed":
                 raise LeaseLostError(worker=self._worker_text(), reason="the lease is closed")
             grant = self._grant
@@ -233,13 +258,17 @@ class Lease:
 
     def warm_up(self) -> Grant:
         """Claim the identity now (if not held) rather than at the first id: the grant."""
-        return self.acquire(self._clock.time_ms())
+        return self._acquire(self._clock.time_ms())
 
     async def aacquire(self, needed_ms: int) -> Grant:
+        self._sealers.foreign = True
+        return await self._aacquire(needed_ms)
+
+    async def _aacquire(self, needed_ms: int) -> Grant:
         grant = self._grant
         if self._state == "held" and grant is not None and needed_ms <= self.ceiling_ms:
             return grant
-        return await asyncio.to_thread(self.acquire, needed_ms)
+        return await asyncio.to_thread(self._acquire, needed_ms)
 
     def release(self) -> None:
         """Give the identity back (its ceiling stays); the next acquire claims again."""
@@ -289,11 +318,29 @@ class Lease:
                 self._event("release", grant, "at stop: issuing inside the grant until it ends")
 
     def close(self) -> None:
-        """Release and stop any background renewal; acquire then raises."""
+        """Seal every generator on the lease, release and stop any background renewal;
+        acquire then raises.
+
+        The seal comes first and is permanent (a sealed generator raises
+        ``GeneratorSealedError``); the release then carries the last millisecond issued
+        under the grant, so the next holder may start right after it (see
+        ``_release_marked``). Sealing runs before this lease's lock is taken: a generator
+        asking for a grant holds its own lock while it waits for this one.
+        """
+        self._close(-1)
+
+    def _close(self, seal_timeout: float) -> None:
+        last = self._sealers.seal_all(seal_timeout)  # idempotent: sealed is for good
+        self.ceiling_ms = -1
         with self._lock:
             if self._state == "closed":
                 return
             try:
+                grant = self._grant
+                mark = mark_of(grant, last) if grant is not None else None
+                if self._state == "held" and grant is not None and mark is not None:
+                    self._release_marked(grant, mark)
+                    self._retired = True  # given back: release() below skips the store
                 self.release()
             finally:
                 self._state = "closed"
@@ -319,6 +366,14 @@ class Lease:
 
     def _release(self, grant: Grant) -> None:
         raise NotImplementedError
+
+    def _release_marked(self, grant: Grant, mark_ms: int) -> None:
+        """Give the identity back with its release mark ``mark_ms`` (every generator on the
+        lease is sealed: no id above it was issued under ``grant``). Backends that cannot
+        record a mark give it back as ``_release`` does (after ``retire``: not again)."""
+        del mark_ms
+        if not self._retired:
+            self._release(grant)
 
     def _drop_inherited(self) -> None:
         """In a forked child: forget fds, connections and threads without using them."""

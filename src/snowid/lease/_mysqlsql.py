@@ -30,6 +30,19 @@ _BIGINT_MAX = 2**63 - 1
 _INIT_LOCK = "LEFT(CONCAT('snowid:', DATABASE(), '.', %(table)s), 64)"
 """The name of the set-up lock: one per database and table (names are at most 64 long)."""
 
+HANDOVER_COLUMNS = ("start_ms", "released_ms", "released_epoch", "released_ceiling")
+"""The clean hand-over's columns (BIGINT NULL): the start of the grant a claim made, and
+the mark a clean release wrote with the epoch and ceiling it belongs to. Added to a table
+made before them by the next set-up (a claim that misses them triggers one: error 1054)."""
+
+_MARKED = (
+    "CASE WHEN released_ms IS NOT NULL AND released_epoch = epoch"
+    " AND released_ceiling = ceiling_ms THEN released_ms ELSE ceiling_ms END"
+)
+"""Where a claim of the row starts, minus 1: the mark while the row is still that epoch's
+release at that ceiling (a renewal, a quarantine or any claim since voids it), else the
+ceiling."""
+
 NOW_MS = "CAST(FLOOR(UNIX_TIMESTAMP(SYSDATE(6)) * 1000) AS SIGNED)"
 """The server's clock in Unix milliseconds (the session's time zone is UTC)."""
 
@@ -67,6 +80,8 @@ class Sql:
             " epoch BIGINT NOT NULL DEFAULT 0, ceiling_ms BIGINT NOT NULL DEFAULT 0,"
             " expires_ms BIGINT NOT NULL DEFAULT 0, claimed_ms BIGINT NULL,"
             " renewed_ms BIGINT NULL, holder VARCHAR(255) NOT NULL DEFAULT '',"
+            " start_ms BIGINT NULL, released_ms BIGINT NULL, released_epoch BIGINT NULL,"
+            " released_ceiling BIGINT NULL,"
             " KEY by_ceiling (ceiling_ms, worker),"
             f" CHECK (worker BETWEEN 0 AND {TWITTER.max_worker})) ENGINE=InnoDB",
         ]
@@ -99,6 +114,20 @@ class Sql:
     @property
     def add_format(self) -> str:
         return f"ALTER TABLE {self.meta} ADD COLUMN format INT NULL"
+
+    @property
+    def columns(self) -> str:
+        """The columns of the leases table."""
+        return (
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = DATABASE()"
+            " AND table_name = %(table)s"
+        )
+
+    def add_columns(self, names: list[str]) -> str:
+        """Add the hand-over's columns ``names`` to a table made before them."""
+        return f"ALTER TABLE {self.table} " + ", ".join(
+            f"ADD COLUMN {check_identifier('column', name)} BIGINT NULL" for name in names
+        )
 
     @property
     def meta_row(self) -> str:
@@ -177,10 +206,10 @@ class Sql:
         near 2^63 (a tampered or corrupt row) is claimed unchanged and refused by the
         claimant as ceiling-ahead, instead of failing as "BIGINT value is out of range"."""
         return (
-            "SET @snowid_w = NULL, @snowid_old = NULL,"
+            "SET @snowid_w = NULL, @snowid_old = NULL, @snowid_floor = NULL,"
             f" @snowid_format = (SELECT format FROM {self.meta} WHERE id = 1);"
             " START TRANSACTION;"
-            " SELECT worker, ceiling_ms INTO @snowid_w, @snowid_old"
+            f" SELECT worker, ceiling_ms, {_MARKED} INTO @snowid_w, @snowid_old, @snowid_floor"
             f" FROM {self.table} FORCE INDEX (by_ceiling)"
             " WHERE worker BETWEEN %(first)s AND %(last)s"
             f" AND @snowid_format >= {STORE_FORMAT} AND expires_ms < {NOW_MS}"
@@ -188,12 +217,13 @@ class Sql:
             f" SET @snowid_now = {NOW_MS};"
             f" UPDATE {self.table} SET owner = %(owner)s, epoch = epoch + 1,"
             " expires_ms = @snowid_now + %(ttl)s, claimed_ms = @snowid_now,"
-            " renewed_ms = @snowid_now, holder = %(holder)s,"
+            " renewed_ms = @snowid_now, holder = %(holder)s, released_ms = NULL,"
+            f" start_ms = LEAST(@snowid_floor, {_BIGINT_MAX - 1}) + 1,"
             " ceiling_ms = LEAST(GREATEST(ceiling_ms,"
             " LEAST(%(caller_ms)s, @snowid_now + %(max_skew)s)) + CAST(%(span)s AS DECIMAL(20)),"
             f" {_BIGINT_MAX})"
             " WHERE worker = @snowid_w;"
-            " SELECT @snowid_w, @snowid_old,"
+            " SELECT @snowid_w, @snowid_floor,"
             f" (SELECT ceiling_ms FROM {self.table} WHERE worker = @snowid_w),"
             f" (SELECT epoch FROM {self.table} WHERE worker = @snowid_w),"
             f" @snowid_now, (SELECT incarnation FROM {self.meta} WHERE id = 1), @snowid_format;"
@@ -229,6 +259,28 @@ class Sql:
         return (
             f"UPDATE {self.table} SET expires_ms = {NOW_MS} - 1"
             " WHERE worker = %(worker)s AND owner = %(owner)s AND epoch = %(epoch)s"
+        )
+
+    @property
+    def release_mark(self) -> str:
+        """The clean release: expire the lease and record the mark %(mark)s (never below
+        the grant's start - 1), its epoch and ceiling, in one compare-and-set on (worker,
+        owner, epoch); the ceiling untouched. One row: 1 if written, 0 if not (taken
+        over, or a mark above the ceiling, which no sealed holder can have)."""
+        return (
+            f"UPDATE {self.table} SET expires_ms = {NOW_MS} - 1,"
+            " released_ms = GREATEST(%(mark)s, start_ms - 1), released_epoch = epoch,"
+            " released_ceiling = ceiling_ms"
+            " WHERE worker = %(worker)s AND owner = %(owner)s AND epoch = %(epoch)s"
+            " AND start_ms IS NOT NULL AND %(mark)s <= ceiling_ms;"
+            " SELECT ROW_COUNT()"
+        )
+
+    @property
+    def void_marks(self) -> str:
+        return (
+            f"UPDATE {self.table} SET released_ms = NULL WHERE released_ms IS NOT NULL;"
+            " SELECT ROW_COUNT()"
         )
 
     @property

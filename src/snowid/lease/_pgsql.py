@@ -22,6 +22,17 @@ __all__ = ["Sql"]
 _NOW_MS = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
 _MS = "CASE WHEN isfinite({0}) THEN (extract(epoch FROM {0}) * 1000)::bigint END"
 INIT_LOCK_KEY = 0x736E6F776964  # "snowid"
+HANDOVER_COLUMNS = ("start_ms", "released_ms", "released_epoch", "released_ceiling")
+"""The clean hand-over's columns (bigint, NULL): the start of the grant a claim made, and
+the mark a clean release wrote with the epoch and ceiling it belongs to. Added to a table
+made before them by the next set-up (a claim that misses them triggers one)."""
+_MARKED = (
+    "CASE WHEN released_ms IS NOT NULL AND released_epoch = epoch"
+    " AND released_ceiling = ceiling_ms THEN released_ms ELSE ceiling_ms END"
+)
+"""Where a claim of the row starts, minus 1: the mark while the row is still that epoch's
+release at that ceiling (a renewal, a quarantine or any claim since voids it), else the
+ceiling."""
 _BIGINT_MAX = 2**63 - 1
 # Every write is durable before it is acknowledged, whatever the server, role or database
 # sets: with synchronous_commit off a crash loses acknowledged ceilings, and a successor
@@ -50,6 +61,7 @@ class Sql:
     def __init__(self, schema: str, table: str) -> None:
         self.schema = check_identifier("schema", schema)
         self.meta_name = f"{check_identifier('table', table)}_meta"
+        self.table_name = table
         self.table = f'"{schema}"."{table}"'
         self.meta = f'"{schema}"."{table}_meta"'
 
@@ -87,8 +99,10 @@ class Sql:
             " owner uuid, epoch bigint NOT NULL DEFAULT 0,"
             " ceiling_ms bigint NOT NULL DEFAULT 0,"
             " expires_at timestamptz NOT NULL DEFAULT '-infinity',"
-            " claimed_at timestamptz, renewed_at timestamptz, holder text NOT NULL DEFAULT '')"
+            " claimed_at timestamptz, renewed_at timestamptz, holder text NOT NULL DEFAULT '',"
+            " start_ms bigint, released_ms bigint, released_epoch bigint, released_ceiling bigint)"
         )
+        self._add_handover_columns(cur)
         cur.execute(f"SELECT incarnation, format FROM {self.meta} WHERE id = 1")
         row = cur.fetchone()
         if row is not None:
@@ -173,6 +187,45 @@ class Sql:
             f" FROM {self.meta} WHERE id = 1 AND quarantine_until_ms IS NOT NULL"
         )
 
+    def _add_handover_columns(self, cur: Any) -> None:
+        """Add the clean hand-over's columns to a table made before them (older snowids
+        ignore them; their claims bump the epoch, which voids any mark)."""
+        cur.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = %s"
+            " AND table_name = %s",
+            (self.schema, self.table_name),
+        )
+        have = {str(row[0]) for row in cur.fetchall()}
+        missing = [name for name in HANDOVER_COLUMNS if name not in have]
+        if missing:
+            cur.execute(
+                f"ALTER TABLE {self.table} "
+                + ", ".join(f"ADD COLUMN IF NOT EXISTS {name} bigint" for name in missing)
+            )
+
+    @property
+    def release_mark(self) -> str:
+        """The clean release: expire the lease and record the mark %(mark)s (never below
+        the grant's start - 1), its epoch and ceiling, in one compare-and-set on (worker,
+        owner, epoch); the ceiling untouched. No row: nothing written (taken over, or a
+        mark above the ceiling, which no sealed holder can have)."""
+        return (
+            f"WITH {_DURABLE} UPDATE {self.table}"
+            " SET expires_at = clock_timestamp() - interval '1 millisecond',"
+            "  released_ms = GREATEST(%(mark)s, start_ms - 1), released_epoch = epoch,"
+            "  released_ceiling = ceiling_ms FROM durable"
+            " WHERE worker = %(worker)s AND owner = %(owner)s AND epoch = %(epoch)s"
+            "  AND start_ms IS NOT NULL AND %(mark)s <= ceiling_ms"
+            " RETURNING released_ms"
+        )
+
+    @property
+    def void_marks(self) -> str:
+        return (
+            f"WITH {_DURABLE} UPDATE {self.table} SET released_ms = NULL FROM durable"
+            " WHERE released_ms IS NOT NULL RETURNING worker"
+        )
+
     @property
     def now(self) -> str:
         return f"SELECT {_NOW_MS}"
@@ -207,13 +260,14 @@ class Sql:
             f"WITH {_DURABLE}, now AS (SELECT {_NOW_MS} AS ms),"
             f" meta AS (SELECT incarnation, history, quarantine_until_ms FROM {self.meta}"
             f"  WHERE id = 1 AND format >= {STORE_FORMAT} AND history = {HISTORY}),"
-            f" pick AS (SELECT worker, ceiling_ms AS old_ceiling FROM {self.table}"
+            f" pick AS (SELECT worker, {_MARKED} AS old_ceiling FROM {self.table}"
             "  WHERE worker BETWEEN %(first)s AND %(last)s AND expires_at < clock_timestamp()"
-            "  ORDER BY ceiling_ms, worker LIMIT 1 FOR UPDATE SKIP LOCKED)"
+            f"  ORDER BY {_MARKED}, worker LIMIT 1 FOR UPDATE SKIP LOCKED)"
             f" UPDATE {self.table} AS l SET owner = %(owner)s, epoch = l.epoch + 1,"
             "  expires_at = clock_timestamp() + make_interval(secs => %(ttl)s),"
             "  claimed_at = clock_timestamp(), renewed_at = clock_timestamp(),"
-            "  holder = %(holder)s,"
+            "  holder = %(holder)s, released_ms = NULL,"
+            f"  start_ms = LEAST(pick.old_ceiling, {_BIGINT_MAX - 1}) + 1,"
             "  ceiling_ms = LEAST(GREATEST(l.ceiling_ms,"
             "   LEAST(%(caller_ms)s, now.ms + %(max_skew)s))::numeric + %(span)s,"
             f"   {_BIGINT_MAX})::bigint"

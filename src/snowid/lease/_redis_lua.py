@@ -15,7 +15,12 @@ a TTL (no eviction policy of the ``volatile-*`` kind can touch them):
                the store's ``TIME``, not a key TTL);
 - ``ceiling``  hash: worker -> the highest ceiling ever granted (only rises);
 - ``epoch``    hash: worker -> claims so far (the fencing token);
-- ``info``     hash: worker -> ``claimed_ms holder`` (for ``snowid lease status``).
+- ``info``     hash: worker -> ``claimed_ms holder`` (for ``snowid lease status``);
+- ``handover`` hash (the sixth key, ``Keys.handover``): worker -> ``epoch:floor`` written
+               by each claim (the grant starts at floor + 1), and, after a clean release,
+               ``epoch:floor:ceiling:mark`` (see ``RELEASE_MARK``). A claim starts at
+               mark + 1 only while epoch and ceiling are still the worker's; ``VOID_MARKS``
+               deletes the hash (every claim then starts above its ceiling).
 
 From format 2 on, set-up writes the lease, ceiling and epoch entry of every worker, so an
 entry found missing was deleted (DEL of a hash, HDEL of a field), never "not claimed
@@ -39,7 +44,9 @@ from dataclasses import dataclass
 from snowid.ids import TWITTER
 from snowid.lease._storeops import STORE_FORMAT
 
-__all__ = ["CLAIM", "INIT", "QUARANTINE", "RELEASE", "RENEW", "REPAIR", "Keys"]
+__all__ = [
+    "CLAIM", "INIT", "QUARANTINE", "RELEASE", "RELEASE_MARK", "RENEW", "REPAIR", "VOID_MARKS", "Keys",
+]  # fmt: skip
 
 _PRELUDE = """
 local function now_ms()
@@ -137,6 +144,7 @@ local q = tonumber(ARGV[1])
 -- issue up to their ceilings, so no claim may start before now + quarantine. Every
 -- worker gets its entries (a holder's are kept: it fails on the new incarnation).
 local floor = q >= 0 and now + q or 0
+redis.call('DEL', KEYS[6])  -- no release mark outlives the store it was written in
 for w = 0, MAX_WORKER do
   local c = tonumber(redis.call('HGET', KEYS[3], w))
   if not c or c < floor then redis.call('HSET', KEYS[3], w, fmt(math.max(c or 0, floor))) end
@@ -171,7 +179,8 @@ end
 local until_ms = redis.call('HGET', KEYS[1], 'quarantine_until_ms') or ''
 local first, last = tonumber(ARGV[1]), tonumber(ARGV[2])
 local leases, ceilings, epochs = {}, {}, {}
-local tables = {{KEYS[2], leases}, {KEYS[3], ceilings}, {KEYS[4], epochs}}
+local marks = {}
+local tables = {{KEYS[2], leases}, {KEYS[3], ceilings}, {KEYS[4], epochs}, {KEYS[6], marks}}
 if last - first < 64 then
   local fields = {}
   for w = first, last do fields[#fields + 1] = tostring(w) end
@@ -195,28 +204,38 @@ for w = first, last do
     repaired[#repaired + 1] = w
   end
 end
--- Lowest ceiling first: the successor most likely to start at once.
-local pick, old = -1, 0
+-- Where a claim of w starts, minus 1: the mark of a clean release while its epoch and
+-- ceiling are still w's (a renewal, a quarantine, a repair or a claim since voids it),
+-- else the ceiling.
+local function floor_of(key)
+  local e, _, c, m = string.match(marks[key] or '', '^(%d+):(%d+):(%d+):(%d+)$')
+  if m and e == epochs[key] and c == ceilings[key] then return tonumber(m), m end
+  return tonumber(ceilings[key]) or 0, ceilings[key]
+end
+-- Lowest start first: the successor most likely to start at once.
+local pick, start, start_raw = -1, 0, ''
 for w = first, last do
   local key = tostring(w)
   if expiry(leases[key]) < now then
-    local c = tonumber(ceilings[key]) or 0
-    if pick < 0 or c < old then pick, old = w, c end
+    local f, f_raw = floor_of(key)
+    if pick < 0 or f < start then pick, start, start_raw = w, f, f_raw end
   end
 end
 if pick < 0 then return {'full'} end
 local raw = ceilings[tostring(pick)]
+local old = tonumber(raw) or 0
 local epoch = redis.call('HINCRBY', KEYS[4], pick, 1)
+redis.call('HSET', KEYS[6], pick, fmt(epoch) .. ':' .. start_raw)
 redis.call('HSET', KEYS[2], pick, ARGV[3] .. ':' .. fmt(now + tonumber(ARGV[4])))
 redis.call('HSET', KEYS[5], pick, fmt(now) .. ' ' .. ARGV[8])
 if old >= EXACT then
-  return {'ok', pick, raw, raw, epoch, inc, history, until_ms, unpack(repaired)}
+  return {'ok', pick, start_raw, raw, epoch, inc, history, until_ms, unpack(repaired)}
 end
 -- A caller clock far ahead cannot push the ceiling beyond the store's clock + max_skew.
 local proposal = math.min(tonumber(ARGV[5]), now + tonumber(ARGV[6]))
 local ceiling = math.max(old, proposal) + tonumber(ARGV[7])
 redis.call('HSET', KEYS[3], pick, fmt(ceiling))
-return {'ok', pick, fmt(old), fmt(ceiling), epoch, inc, history, until_ms, unpack(repaired)}
+return {'ok', pick, fmt(start), fmt(ceiling), epoch, inc, history, until_ms, unpack(repaired)}
 """
 )
 
@@ -272,6 +291,35 @@ return 1
 """
 )
 
+RELEASE_MARK = (
+    _PRELUDE
+    + """
+-- ARGV: worker, owner, epoch, mark. The clean release: expire the lease now and record
+-- the mark (never below the grant's floor, the previous holder's ceiling) with the epoch
+-- and the ceiling it belongs to; the ceiling stays. 0: nothing written (taken over, no
+-- floor recorded by this epoch's claim, or a mark above the ceiling).
+local w = ARGV[1]
+if not ours(w, ARGV[2], ARGV[3]) then return 0 end
+local e, f = string.match(redis.call('HGET', KEYS[6], w) or '', '^(%d+):(%d+)')
+if e ~= ARGV[3] then return 0 end
+local c_raw = redis.call('HGET', KEYS[3], w)
+local c = tonumber(c_raw)
+local mark = math.max(tonumber(ARGV[4]), tonumber(f))
+if not c or c >= EXACT or mark > c then return 0 end
+redis.call('HSET', KEYS[2], w, ARGV[2] .. ':' .. fmt(now_ms() - 1))
+redis.call('HSET', KEYS[6], w, e .. ':' .. f .. ':' .. c_raw .. ':' .. fmt(mark))
+return 1
+"""
+)
+
+VOID_MARKS = """
+-- Void every release mark (the claim records go too: a holder's release then carries no
+-- mark). The number of records deleted.
+local n = redis.call('HLEN', KEYS[6])
+redis.call('DEL', KEYS[6])
+return n
+"""
+
 REPAIR = (
     _PRELUDE
     + """
@@ -321,6 +369,7 @@ for w = 0, MAX_WORKER do
     redis.call('HSET', KEYS[2], w, owner_of(v) .. ':' .. fmt(now - 1))
   end
 end
+if KEYS[6] then redis.call('DEL', KEYS[6]) end  -- every claim floor and release mark void
 redis.call('HSET', KEYS[1], 'history', history, 'quarantine_seen', recorded or '',
   'quarantine_at_ms', fmt(now), 'quarantine_until_ms', fmt(until_ms))
 return {recorded or '', history, fmt(now), fmt(until_ms), 1}
@@ -333,6 +382,16 @@ class Keys:
     """The key names for a prefix: ``{prefix}:meta`` and so on (one hash tag)."""
 
     prefix: str
+
+    @property
+    def handover(self) -> str:
+        """The hash of claim floors and release marks (the scripts' sixth key)."""
+        return f"{{{self.prefix}}}:handover"
+
+    @property
+    def scripts(self) -> list[str]:
+        """The keys every script is given: ``all`` and ``handover``."""
+        return [*self.all, self.handover]
 
     @property
     def all(self) -> list[str]:

@@ -28,6 +28,7 @@ BACKENDS: dict[str, str] = {
     "rediss": "snowid.lease.redis:RedisLease",
     "mysql": "snowid.lease.mysql:MysqlLease",
     "mariadb": "snowid.lease.mysql:MysqlLease",
+    "etcd": "snowid.lease.etcd:EtcdLease",
     "k8s": "snowid.lease.k8s:PodLease",
     "ordinal": "snowid.lease.k8s:PodLease",
 }
@@ -50,7 +51,7 @@ def backend_for(url: LeaseUrl) -> type[Lease]:
 
 
 def url_kind(text: str | None) -> str:
-    """``postgresql``, ``redis``, ``mysql``, ``k8s``, ``file`` or ``static`` (``postgres:``
+    """``postgresql``, ``redis``, ``mysql``, ``etcd``, ``k8s``, ``file`` or ``static`` (``postgres:``
     counts as postgresql, ``rediss:`` as redis, ``mariadb:`` as mysql, ``ordinal:`` as
     k8s); ``other`` for anything else. Says nothing about where the store is."""
     if not text:

@@ -93,6 +93,10 @@ class StoreLease(Lease):
     ``claim_wait`` ttl + span + max_skew + 1 s.
     """
 
+    clock_step_ms = 0
+    """How coarse the store's clock reads (etcd's: whole seconds): the skew check allows
+    half of it more."""
+
     def __init__(
         self,
         *,
@@ -224,6 +228,18 @@ class StoreLease(Lease):
         raise NotImplementedError
 
     def _store_incarnation(self) -> str | None:
+        raise NotImplementedError
+
+    def _store_release_mark(self, worker: int, owner: str, epoch: int, mark_ms: int) -> bool:
+        """Release with a hand-over mark, in one compare-and-set on (worker, owner, epoch):
+        expire the lease now and record ``mark_ms`` (kept at or above the grant's start - 1,
+        written at claim), the epoch and the ceiling it belongs to; the ceiling untouched.
+        False when the CAS failed (taken over, edited) or the store cannot record a mark:
+        then nothing was written. Stores without marks raise NotImplementedError."""
+        raise NotImplementedError
+
+    def _store_void_marks(self) -> int:
+        """Void every release mark in the store (all workers); how many were voided."""
         raise NotImplementedError
 
     def _store_lost_how(self, worker: int, owner: str, epoch: int, acked_ms: int) -> LostHow:
@@ -434,6 +450,12 @@ class StoreLease(Lease):
         """A claim met a store that failed over or went back in time: quarantine it (or
         find another process did), and say so once."""
         done = self._store_quarantine(changed.seen, changed.found)
+        # A release mark is only as good as the ceiling written beside it, and a ceiling
+        # already above the quarantine's end is not raised: void every mark explicitly.
+        try:
+            self._store_void_marks()
+        except (NotImplementedError, StoreMissing):
+            pass
         self.failovers += 1
         self.quarantine_until_ms = done.until_ms
         log.warning(
@@ -458,7 +480,7 @@ class StoreLease(Lease):
         store_ms = self._store_now_ms()
         after = clock.time_ms()
         skew = self._measured(before, store_ms, after)
-        if abs(skew) > self.max_skew_ms + (after - before) // 2:
+        if abs(skew) > self.max_skew_ms + (after - before) // 2 + self.clock_step_ms // 2:
             raise ClockSkewError(skew_ms=skew, max_skew_ms=self.max_skew_ms)
 
     def _claim_once(self, needed_ms: int) -> Grant:
@@ -703,6 +725,36 @@ class StoreLease(Lease):
                 self._store_release(worker, self.owner, grant.epoch)
             except LeaseError as error:  # quiet, as before: the TTL frees the identity
                 self.release_error = error
+
+    def _release_marked(self, grant: Grant, mark_ms: int) -> None:
+        worker = TWITTER.worker(grant.datacenter, grant.machine)
+        owner = self.owner
+        if owner is None:
+            return
+        self._stop.set()  # no renewal after this: a renewal would void the mark anyway
+        self.release_error = None
+        try:
+            if self._store_release_mark(worker, owner, grant.epoch, mark_ms):
+                self._event("release", grant, f"handed over after {mark_ms}")
+                return
+        except (NotImplementedError, StoreOutdated, StoreMissing):
+            pass  # no mark here: released as before, below
+        except LeaseError as error:  # quiet, as before: the TTL frees the identity
+            self.release_error = error
+            return
+        super()._release_marked(grant, mark_ms)
+
+    def void_release_marks(self) -> int:
+        """Void every release mark of the store, so that every claim starts above its
+        worker's ceiling again; how many were voided. For whatever learns that the store
+        may have lost writes (a failover, a rollback): a mark is only as good as the
+        ceiling it was written beside. Quarantines that raise ceilings void marks anyway
+        (a mark counts only while its ceiling is the worker's ceiling)."""
+        with self._lock:
+            try:
+                return self._store_void_marks()
+            except (NotImplementedError, StoreMissing):
+                return 0
 
     def _stop_renewing(self) -> None:
         self._stop.set()  # the loop checks it under the lock that retire holds

@@ -49,7 +49,7 @@ from snowid.lease._mysqlconn import (
     weak_settings,
 )
 from snowid.lease._mysqlconn import reason as reason_of
-from snowid.lease._mysqlsql import SESSION, Sql
+from snowid.lease._mysqlsql import HANDOVER_COLUMNS, SESSION, Sql
 from snowid.lease._redact import driver_detail, scrub
 from snowid.lease._store import (
     Claimed,
@@ -340,6 +340,15 @@ class MysqlLease(StoreLease):
     def _store_release(self, worker: int, owner: str, epoch: int) -> None:
         self._batch(self.sql.release, {"worker": worker, "owner": owner, "epoch": epoch})
 
+    def _store_release_mark(self, worker: int, owner: str, epoch: int, mark_ms: int) -> bool:
+        params = {"worker": worker, "owner": owner, "epoch": epoch, "mark": mark_ms}
+        ((row,),) = self._batch(self.sql.release_mark, params)
+        return int(row[0]) > 0
+
+    def _store_void_marks(self) -> int:
+        ((row,),) = self._batch(self.sql.void_marks)
+        return int(row[0])
+
     def _store_incarnation(self) -> str | None:
         rows = self._batch(self.sql.incarnation)
         return str(rows[0][0][0]) if rows and rows[0] else None
@@ -365,6 +374,11 @@ class MysqlLease(StoreLease):
             self._check_engines()  # CREATE TABLE may have substituted another engine
             if not self._batch(self.sql.has_format, self.sql.names)[0]:
                 self._batch(self.sql.add_format)  # a meta table made before formats
+            (columns,) = self._batch(self.sql.columns, self.sql.names)
+            have = {str(row[0]).lower() for row in columns}
+            missing = [name for name in HANDOVER_COLUMNS if name not in have]
+            if missing:  # a table made before the clean hand-over
+                self._batch(self.sql.add_columns(missing))
             return self._init_meta(quarantine_ms)
         finally:
             if self._conn is not None:

@@ -267,6 +267,13 @@ class PostgresLease(StoreLease):
     def _store_release(self, worker: int, owner: str, epoch: int) -> None:
         self._run(self.sql.release, {"worker": worker, "owner": owner, "epoch": epoch})
 
+    def _store_release_mark(self, worker: int, owner: str, epoch: int, mark_ms: int) -> bool:
+        params = {"worker": worker, "owner": owner, "epoch": epoch, "mark": mark_ms}
+        return bool(self._run(self.sql.release_mark, params))
+
+    def _store_void_marks(self) -> int:
+        return len(self._run(self.sql.void_marks))
+
     def _store_incarnation(self) -> str | None:
         rows = self._run(self.sql.incarnation)
         return str(rows[0][0]) if rows else None

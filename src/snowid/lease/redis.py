@@ -39,7 +39,17 @@ from snowid.ids import Clock
 from snowid.lease._base import IdentityStatus
 from snowid.lease._failover import HistoryChanged, Quarantine
 from snowid.lease._redact import driver_detail, scrub
-from snowid.lease._redis_lua import CLAIM, INIT, QUARANTINE, RELEASE, RENEW, REPAIR, Keys
+from snowid.lease._redis_lua import (
+    CLAIM,
+    INIT,
+    QUARANTINE,
+    RELEASE,
+    RELEASE_MARK,
+    RENEW,
+    REPAIR,
+    VOID_MARKS,
+    Keys,
+)
 from snowid.lease._store import (
     Claimed,
     Initialised,
@@ -156,6 +166,7 @@ class RedisLease(StoreLease):
             for name, text in (
                 ("init", INIT), ("claim", CLAIM), ("renew", RENEW), ("release", RELEASE),
                 ("repair", REPAIR), ("quarantine", QUARANTINE),
+                ("release_mark", RELEASE_MARK), ("void_marks", VOID_MARKS),
             )
         }  # fmt: skip
         return client
@@ -250,7 +261,7 @@ class RedisLease(StoreLease):
 
     def _script(self, name: str, *args: object) -> Any:
         client = self._client()
-        reply = self._call(self._scripts[name], keys=self.keys.all, args=list(args))
+        reply = self._call(self._scripts[name], keys=self.keys.scripts, args=list(args))
         if self.replicas:
             acked = int(self._call(client.execute_command, "WAIT", self.replicas, self._wait_ms))
             if acked < self.replicas:
@@ -366,6 +377,12 @@ class RedisLease(StoreLease):
 
     def _store_release(self, worker: int, owner: str, epoch: int) -> None:
         self._script("release", worker, owner, epoch)
+
+    def _store_release_mark(self, worker: int, owner: str, epoch: int, mark_ms: int) -> bool:
+        return bool(int(self._script("release_mark", worker, owner, epoch, mark_ms)))
+
+    def _store_void_marks(self) -> int:
+        return int(self._script("void_marks"))
 
     def _store_incarnation(self) -> str | None:
         value = self._call(self._client().hget, self.keys.all[0], "incarnation")

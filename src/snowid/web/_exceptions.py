@@ -1,5 +1,6 @@
 """The web service's own errors: a query parameter given twice or one a route does not
-read, a time zone the range page cannot read, and the service's settings.
+read, a time zone or a bare number the range page cannot read as a date, and the service's
+settings.
 
 Raised by ``_forms``, ``_settings`` and ``_auth``; shown by ``_errors`` (the one error
 shape of the service). Users import them from ``snowid.errors``.
@@ -11,6 +12,7 @@ from typing import ClassVar
 
 from snowid._exceptions import (
     DriverDetail,
+    InvalidDateTimeError,
     InvalidValueError,
     error_data,
     name_errors_module,
@@ -25,6 +27,7 @@ __all__ = [
     "InvalidTimeZoneError",
     "MetricsDirError",
     "NotABooleanError",
+    "NumberNotADateError",
     "UnknownParameterError",
 ]
 
@@ -118,6 +121,28 @@ class InvalidTimeZoneError(InvalidValueError):
     UTC nor an IANA zone name this host knows (such as ``Asia/Ho_Chi_Minh``)."""
 
     code = "invalid_time_zone"
+
+
+class NumberNotADateError(InvalidDateTimeError):
+    """A date field of the range page (``field``) holds a bare number of ten digits or
+    fewer (``value``): as Unix milliseconds that is a moment of 1970's first four months,
+    never what a visitor meant by ``2022`` or ``26102022``. Nine or ten digits look like
+    Unix seconds: the message gives the same instant in milliseconds (``as_milliseconds``)."""
+
+    code = "number_not_a_date"
+
+    @property
+    def as_milliseconds(self) -> int | None:
+        """``value`` × 1000 when it has nine or ten digits (Unix seconds); else None."""
+        text = str(self.value).strip()
+        return int(text) * 1000 if 9 <= len(text) <= 10 and text.isdigit() else None
+
+    def _catalog_key(self) -> str:
+        return f"{self.code}.seconds" if self.as_milliseconds is not None else self.code
+
+    def _derived(self) -> dict[str, object]:
+        milliseconds = self.as_milliseconds
+        return {} if milliseconds is None else {"milliseconds": milliseconds}
 
 
 name_errors_module(globals())  # reprs and pickles say snowid.errors.X

@@ -19,8 +19,9 @@ from starlette.datastructures import QueryParams
 from snowid._exceptions import InvalidValueError, TimestampBeforeEpochError
 from snowid.i18n import translate, translate_layout
 from snowid.ids import iso_ms
+from snowid.web._exceptions import NumberNotADateError
 
-__all__ = ["FIX", "FieldFix", "fixed_query", "seconds_fix", "swap_fix"]
+__all__ = ["FIX", "FieldFix", "date_seconds_fix", "fixed_query", "seconds_fix", "swap_fix"]
 
 FIX = "fix"
 """The query parameter a fix button sends."""
@@ -57,6 +58,16 @@ def seconds_fix(error: InvalidValueError, lang: str) -> FieldFix | None:
     )
     button = translate("web.fix.seconds", lang, milliseconds=milliseconds)
     return FieldFix(lead, button, urlencode({error.field: milliseconds}), detail)
+
+
+def date_seconds_fix(message: str, error: NumberNotADateError, lang: str) -> FieldFix | None:
+    """A date field holding what looks like Unix seconds: the fix puts the same instant in
+    milliseconds in the field (the page then shows it as a date)."""
+    milliseconds = error.as_milliseconds
+    if milliseconds is None:
+        return None
+    button = translate("web.fix.seconds", lang, milliseconds=milliseconds)
+    return FieldFix(message, button, urlencode({error.field: milliseconds}))
 
 
 def swap_fix(message: str, start: str, end: str, lang: str) -> FieldFix:

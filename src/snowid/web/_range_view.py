@@ -1,7 +1,8 @@
 """The "ids between two times" page: reading its form and wording ``snowid.id_range``.
 
-The form is two date-and-time inputs read in the zone chosen beside them (UTC, or the
-visitor's own zone by its name, as the generator's date input does) and a layout picker,
+The form is two date-and-time text fields (ISO 8601, the same in every browser locale) read
+in the zone chosen beside them (UTC, or the visitor's own zone by its name, as the
+generator's date input does) and a layout picker,
 sent as a GET form (so it works without JavaScript and every answer has an address); the
 bounds are the library's (``range_info``: ``id_range`` and its decimal strings), shown
 with copy buttons and the SQL that uses them. A reversed window is an error on its end
@@ -25,8 +26,8 @@ from snowid.i18n import translate, translate_layout
 from snowid.ids import iso_ms, parse_time
 from snowid.integrations.sql import range_info, signed_note
 from snowid.web._decoded_view import LayoutSummary, layout_message, layout_summary, page_layout
-from snowid.web._exceptions import InvalidTimeZoneError
-from snowid.web._fixes import FieldFix, swap_fix
+from snowid.web._exceptions import InvalidTimeZoneError, NumberNotADateError
+from snowid.web._fixes import FieldFix, date_seconds_fix, swap_fix
 from snowid.web._forms import localized_message, repeated
 from snowid.web._view import TimeView, decode_href, input_value, time_view, translator
 
@@ -73,6 +74,22 @@ def _in_zone(name: str, text: str, zone: ZoneInfo | None) -> int:
             with suppress(OverflowError):
                 text = when.replace(tzinfo=zone).astimezone(_dt.UTC).isoformat()
     return parse_time(name, text)
+
+
+_MIN_DATE_DIGITS = 11
+"""A date field's bare number needs this many digits (from 1970-04-26 on, as Unix ms):
+a shorter one is a year, a date without its dashes or Unix seconds, never meant as a
+moment of early 1970."""
+
+
+def _date_text(name: str, text: str) -> str:
+    """``text`` as given, unless it is a bare number too short to be a date in Unix ms
+    (``2022``, ``26102022``, Unix seconds): NumberNotADateError, rather than an answer
+    for 1970-01-01."""
+    stripped = text.strip()
+    if stripped.isascii() and stripped.isdigit() and len(stripped) < _MIN_DATE_DIGITS:
+        raise NumberNotADateError(field=name, value=stripped)
+    return text
 
 
 def zone_input_value(ms: int, zone: ZoneInfo | None) -> str | None:
@@ -127,11 +144,16 @@ def read_range(
         return form  # the dates cannot be read without their zone
 
     def read_time(name: str, text: str) -> int | None:
-        """The bound typed in ``name``, shown again as the input writes it; else its error."""
+        """The bound typed in ``name``, shown again as the input writes it; else its error
+        (with a button giving Unix seconds as milliseconds)."""
         try:
-            ms = _in_zone(name, text, form.zone)
+            ms = _in_zone(name, _date_text(name, text), form.zone)
         except InvalidValueError as error:
             form.errors[name] = localized_message(error, lang)
+            if isinstance(error, NumberNotADateError):
+                fix = date_seconds_fix(form.errors[name], error, lang)
+                if fix is not None:
+                    form.fixes[name] = fix
             return None
         values[name] = zone_input_value(ms, form.zone) or text
         return ms

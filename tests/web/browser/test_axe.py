@@ -3,8 +3,9 @@ issue 11's layout picker, readings, warnings and time-range page).
 
 Each page is checked in both languages, with and without errors, at desktop and phone
 widths, in the light and the dark scheme, with axe's experimental rules on too
-(label-content-name-mismatch is one). axe is injected as a script, which the page's
-Content-Security-Policy would refuse: the contexts here bypass it (``bypass_csp=True``).
+(label-content-name-mismatch is one). The page's own Content-Security-Policy is enforced
+(issue 25 §2): axe is loaded from the page's origin through a Playwright route, which
+``script-src 'self'`` allows, rather than injected inline (which needed the CSP bypassed).
 """
 
 from __future__ import annotations
@@ -53,16 +54,29 @@ RUN_AXE = """async () => {
 
 @pytest.fixture(scope="module", params=list(SIZES))
 def sized_page(request: pytest.FixtureRequest, browser_factory: Any) -> Iterator[Any]:
-    context = browser_factory(bypass_csp=True, **SIZES[request.param])
+    context = browser_factory(bypass_csp=False, **SIZES[request.param])
     page = context.new_page()
     yield page
     page.close()
 
 
+AXE_PATH = "/__test-only__/axe.min.js"
+"""Where the page loads axe from: a Playwright route answers it with the file, from the
+page's own origin, so ``script-src 'self'`` allows it and the CSP need not be bypassed."""
+
+
 def violations(page: Any, axe: Path) -> list[str]:
-    """axe's violations on the page as it is now, one line each (rule, impact, where)."""
+    """axe's violations on the page as it is now, one line each (rule, impact, where).
+    axe is loaded as a same-origin script (``AXE_PATH``, answered by a route), which works
+    with the page's real Content-Security-Policy as well as with it bypassed."""
     if not page.evaluate("typeof window.axe !== 'undefined'"):
-        page.add_script_tag(path=str(axe))
+        if not getattr(page, "_snowid_axe_routed", False):
+            page.route(
+                f"**{AXE_PATH}",
+                lambda route: route.fulfill(path=str(axe), content_type="text/javascript"),
+            )
+            page._snowid_axe_routed = True
+        page.add_script_tag(url=AXE_PATH)
     found: list[str] = page.evaluate(RUN_AXE)
     return found
 

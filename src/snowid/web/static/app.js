@@ -116,12 +116,39 @@
 
   // --- the date-and-time input beside the millisecond field ----------------------------
 
+  // An ISO 8601 date, maybe with a time (to the ms, "T" or a space before it) and a "Z".
+  // A text field, not datetime-local: that one shows the browser's locale (26.10.2022).
+  var ISO_DATE = /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d)(?:[.,](\d{1,9}))?)?)?\s*(Z)?$/i;
+
+  // The date typed as Unix ms, in UTC or the browser's zone; NaN when it is no date
+  // (2022-13-45, 24:00, 26.10.2022), never a date the calendar moved it to.
+  function readIso(text, utc) {
+    var m = ISO_DATE.exec(text.trim());
+    if (!m) { return NaN; }
+    var n = m.slice(1, 7).map(function (x) { return x === undefined ? 0 : Number(x); });
+    var ms = m[7] ? Number((m[7] + "00").slice(0, 3)) : 0;
+    var check = new Date(0);  // setUTCFullYear, not Date.UTC: that reads year 22 as 1922
+    check.setUTCFullYear(n[0], n[1] - 1, n[2]);
+    check.setUTCHours(n[3], n[4], n[5], ms);
+    if (check.getUTCFullYear() !== n[0] || check.getUTCMonth() !== n[1] - 1 || check.getUTCDate() !== n[2] ||
+        check.getUTCHours() !== n[3] || check.getUTCMinutes() !== n[4] || check.getUTCSeconds() !== n[5]) {
+      return NaN;
+    }
+    if (utc || m[8]) { return check.getTime(); }
+    var local = new Date(0);
+    local.setFullYear(n[0], n[1] - 1, n[2]);
+    local.setHours(n[3], n[4], n[5], ms);
+    return local.getTime();
+  }
+
   function dateInput(form, changed) {
     var box = form.querySelector("[data-when]");
     var ms = form.querySelector("[name='timestamp']");
     if (!box || !ms) { return function () {}; }
     var when = box.querySelector("input");
     var zone = box.querySelector("select");
+    var error = box.querySelector(".error");
+    var errorTimer = null;
     box.hidden = false;
     try {
       var name = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -131,8 +158,19 @@
 
     function utc() { return zone.value === "utc"; }
 
+    // A date that is no date: said (naming it) once typing pauses or the field is left;
+    // the millisecond field keeps its value meanwhile.
+    function refuse(text) {
+      clearTimeout(errorTimer);
+      if (!error) { return; }
+      error.textContent = text ? error.getAttribute("data-message").replace("{value}", text) : "";
+      error.hidden = !text;
+      if (text) { when.setAttribute("aria-invalid", "true"); } else { when.removeAttribute("aria-invalid"); }
+    }
+
     function show() {  // the millisecond field is the source of truth
       if (document.activeElement === when) { return; }
+      refuse("");
       var text = ms.value.trim();
       if (!/^\d{1,15}$/.test(text)) { when.value = ""; return; }
       var d = new Date(Number(text));
@@ -140,23 +178,70 @@
       when.value = stamp(d, utc(), "T");
     }
 
-    function read() {
-      var m = /^(\d{4,})-(\d\d)-(\d\d)T(\d\d):(\d\d)(?::(\d\d)(?:\.(\d{1,3}))?)?$/.exec(when.value);
-      if (!m) { return NaN; }
-      var n = m.slice(1).map(function (x) { return x === undefined ? 0 : Number(x); });
-      if (m[7]) { n[6] = Number((m[7] + "00").slice(0, 3)); }
-      return utc() ? Date.UTC(n[0], n[1] - 1, n[2], n[3], n[4], n[5], n[6])
-        : new Date(n[0], n[1] - 1, n[2], n[3], n[4], n[5], n[6]).getTime();
+    function check(now) {
+      var text = when.value.trim();
+      var value = text ? readIso(text, utc()) : NaN;
+      if (!text || !isNaN(value)) { refuse(""); return value; }
+      clearTimeout(errorTimer);
+      if (now) { refuse(text); } else {
+        var pause = Number(form.getAttribute("data-pause-ms")) || PAUSE_MS;
+        errorTimer = setTimeout(function () { refuse(text); }, pause);
+      }
+      return NaN;
     }
 
     when.addEventListener("input", function () {
-      var value = read();
+      var value = check(false);
       if (!isNaN(value)) { ms.value = String(value); changed(); }
     });
-    zone.addEventListener("change", show);
+    when.addEventListener("change", function () { check(true); });
+    zone.addEventListener("change", function () {
+      // a date that is no date stays as typed, with its message; else the new zone shows
+      if (!when.value.trim() || !isNaN(readIso(when.value, utc()))) { show(); }
+    });
     ms.addEventListener("input", show);
     show();
     return show;
+  }
+
+  // --- keeping things in sight ---------------------------------------------------------
+
+  function smooth() {
+    return !(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+  }
+
+  function viewHeight() {
+    return window.visualViewport ? window.visualViewport.height : window.innerHeight;
+  }
+
+  // The answer to a paste or a press of the button, brought into sight when it is not (on
+  // a phone the decoder's result starts far below the field). Focus stays where it is.
+  function bringIntoSight(el, where) {
+    if (!el) { return; }
+    var box = el.getBoundingClientRect();
+    var height = viewHeight();
+    var seen = where === "nearest" ? box.top >= 0 && box.bottom <= height
+      : box.top >= 0 && box.top <= height * 0.6;
+    if (!seen) { el.scrollIntoView({ block: where, behavior: smooth() ? "smooth" : "auto" }); }
+  }
+
+  // On a phone the generator's live result is pinned to the bottom of the screen: a field
+  // that gets focus under it is moved up above it (style.css's scroll-padding does this for
+  // the browser's own scrolling; this covers a field it counts as in view).
+  function keepAbovePeek(form) {
+    var peek = form.querySelector("[data-peek]");
+    if (!peek) { return; }
+    form.addEventListener("focusin", function (event) {
+      var field = event.target;
+      requestAnimationFrame(function () {
+        if (peek.hidden || peek.contains(field) || getComputedStyle(peek).position !== "sticky") { return; }
+        var box = field.getBoundingClientRect();
+        var cover = peek.getBoundingClientRect();
+        if (box.bottom > cover.top - 8 && box.top < cover.bottom) {
+          window.scrollBy({ top: box.bottom - cover.top + 16, behavior: "auto" });
+        }
+      });
+    });
   }
 
   // --- the live form -----------------------------------------------------------------
@@ -167,6 +252,10 @@
     var pauseTimer = null;
     var settled = true;   // false while keys are being pressed
     var pending = null;   // the newest answer with errors, waiting for a pause
+    // A form with data-reveal brings its next answer into sight after a paste or a press
+    // of its button; a key typed since then means the visitor is still typing: no move.
+    var revealing = form.hasAttribute("data-reveal");
+    var revealNext = false;
 
     function url() {
       var params = new URLSearchParams();
@@ -226,6 +315,10 @@
       var doc = pending;
       pending = null;
       showErrors(doc);
+      if (revealNext) {
+        revealNext = false;
+        bringIntoSight(form.querySelector("p.error[data-field]:not([hidden])"), "nearest");
+      }
       var summary = doc.querySelector("[data-announce-errors]");
       announce(summary && summary.getAttribute("data-announce-errors"));
     }
@@ -248,6 +341,7 @@
         markStale(slot, false);
         enhance(slot);
         showErrors(doc);
+        if (revealNext) { revealNext = false; bringIntoSight(slot, "start"); }
         var section = slot.querySelector("[data-announce]");
         announce(section && section.getAttribute("data-announce"));
         return;
@@ -306,8 +400,11 @@
       // A choice from a list (the layout) is settled at once; typing waits for a pause.
       if (event.target.tagName === "SELECT" || event.target.type === "radio") { now(); } else { typed(); }
     });
+    form.addEventListener("paste", function () { revealNext = revealing; });
+    form.addEventListener("keydown", function () { revealNext = false; });
+    keepAbovePeek(form);
     form.addEventListener("focusout", function () { clearTimeout(pauseTimer); settled = true; reveal(); });
-    form.addEventListener("submit", function (event) { event.preventDefault(); now(); });
+    form.addEventListener("submit", function (event) { event.preventDefault(); revealNext = revealing; now(); });
     // A fix button in a message (name="fix", its value the query it sets): put those
     // values in the fields, then update at once; focus goes to the field it fixed.
     form.addEventListener("click", function (event) {

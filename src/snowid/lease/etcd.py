@@ -1,0 +1,579 @@
+"""etcd leases for fleets (``etcd://HOST:PORT[,HOST:PORT…]/PREFIX``), through etcd's v3
+JSON gateway with etcd3gw (imported lazily; ``pip install 'snowid[etcd]'``).
+
+The protocol is the one every networked store shares (``_store.StoreLease``); what is
+etcd's (keys in ``_etcdkv``, requests in ``_etcdgw``):
+
+- **claim**: one transaction per candidate worker, which creates the worker's ``held`` key
+  only if it is absent (bound to an etcd lease of this holder's, so a crashed holder's key
+  goes when etcd expires its lease) and writes the worker's record (ceiling, epoch, owner)
+  only if its ``mod_revision`` is still the one read, with the meta record unchanged.
+  Candidates are tried in random order among those free and startable at once (then the
+  rest, lowest ceiling first), so a thousand claimants do not all race for one key.
+- **renewal**: the etcd lease kept alive, then the record rewritten with the raised
+  ceiling by a compare-and-set on its ``mod_revision``. A holder stops issuing at its own
+  deadline (boot clock, ``_store``), whatever etcd's lease says: etcd's expiry only frees
+  the worker for the next claim, which starts above the record's ceiling anyway.
+- **release**: the holder's etcd lease revoked (its ``held`` key goes with it); the
+  ceiling stays.
+- etcd has no clock to read: the gateway's HTTP ``Date`` is the store's clock (whole
+  seconds), so clock checks allow half a second more (``CLOCK_STEP_MS``).
+- A record found deleted is written again quarantined (never read as "never used"), a
+  write whose answer was lost is recognised by its owner and epoch, a prefix holding keys
+  that are not snowid's is refused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import random
+import uuid
+from typing import Any, Unpack
+from urllib.parse import unquote
+
+from snowid._exceptions import StoreRefusedError, StoreUnreachableError
+from snowid.ids import TWITTER, Clock
+from snowid.lease._base import IdentityStatus
+from snowid.lease._etcdgw import CLOCK_STEP_MS, Gateway
+from snowid.lease._etcdkv import (
+    MARK,
+    PREFIX,
+    Keys,
+    Kv,
+    Record,
+    absent,
+    get,
+    kvs,
+    put,
+    read,
+    same_mod,
+)
+from snowid.lease._store import (
+    Claimed,
+    Initialised,
+    LostHow,
+    Renewed,
+    StoreLease,
+    StoreMissing,
+    StoreOptions,
+    StoreOutdated,
+)
+from snowid.lease._storeops import STORE_FORMAT, lost_how
+from snowid.lease._url import LeaseUrl, given, read_password_file
+
+__all__ = ["OPTIONS", "EtcdLease"]
+
+OPTIONS = (
+    "range", "datacenter", "ttl", "renew", "span", "max_skew", "timeout", "claim_wait",
+    "connect_timeout", "password_file",
+)  # fmt: skip
+_DEFAULT_PORT = 2379
+_BATCH = 64  # compares and puts per transaction (etcd's --max-txn-ops is 128 by default)
+_MAX_CEILING = 2**63 - 1
+_ROUNDS = 20  # snapshots a claim or set-up reads before it gives up on a store that churns
+
+
+class EtcdLease(StoreLease):
+    """A worker identity in ``[first, last]`` leased from etcd keys under ``prefix``."""
+
+    clock_step_ms = CLOCK_STEP_MS
+
+    def __init__(
+        self,
+        endpoints: list[tuple[str, int]],
+        *,
+        prefix: str = "snowid",
+        user: str | None = None,
+        password: str | None = None,
+        connect_timeout: float = 2.0,
+        url: str = "etcd://",
+        clock: Clock | None = None,
+        **options: Unpack[StoreOptions],
+    ) -> None:
+        super().__init__(url=url, clock=clock, **options)
+        self.endpoints = list(endpoints)
+        self.keys = Keys(prefix)
+        self.user = user
+        self._password = password
+        self.connect_timeout = connect_timeout
+        self.etcd_ttl = max(1, math.ceil(self.ttl_ms / 1000))
+        self._etcd_lease = 0
+        self._meta_rev = 0
+        self._rev = 0  # our record's mod_revision, as we last wrote it
+        self._record: Record | None = None
+
+    @classmethod
+    def from_url(cls, url: LeaseUrl, *, clock: Clock | None = None) -> EtcdLease:
+        """``etcd://[USER@]HOST:PORT[,HOST:PORT…]/PREFIX?range=…&ttl=…``; the password
+        only from ``password_file=`` or ``ETCDCTL_PASSWORD`` (with ``ETCDCTL_USER``)."""
+        url.check_known(OPTIONS)
+        endpoints = [(host or "127.0.0.1", port or _DEFAULT_PORT) for host, port in url.hosts()]
+        if not endpoints:
+            endpoints = [("127.0.0.1", _DEFAULT_PORT)]
+        prefix = url.path.strip("/") or "snowid"
+        if len(prefix) > 100 or not PREFIX.match(prefix):
+            raise url.fail("key_prefix", text=url.path)
+        if url.parts.password:
+            raise url.fail("password_inline", scheme=f"{url.scheme}:")
+        own = given(connect_timeout=url.seconds("connect_timeout", 0.01))
+        options = cls.read_options(url)
+        user = unquote(url.parts.user) if url.parts.user else None
+        path = url.options.get("password_file")  # (url.password() takes one host only)
+        password = None if path is None else read_password_file(url.local_path(path), url.shown)
+        env_user, _, env_password = os.environ.get("ETCDCTL_USER", "").partition(":")
+        if user is None and env_user:
+            user = env_user
+        if password is None and user is not None:
+            password = os.environ.get("ETCDCTL_PASSWORD") or env_password or None
+        return cls(
+            endpoints, prefix=prefix, user=user, password=password, url=url.shown, clock=clock,
+            **own, **options,
+        )  # fmt: skip
+
+    # --- the connection -----------------------------------------------------------------
+
+    def _gateway(self) -> Gateway:
+        if self._conn is None:
+            self._conn = Gateway(
+                self.endpoints, timeout=self.timeout_s, connect_timeout=self.connect_timeout,
+                store=self.url, user=self.user, password=self._password,
+            )  # fmt: skip
+        gateway: Gateway = self._conn
+        return gateway
+
+    def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        return self._gateway().post(path, body)
+
+    def _txn(
+        self, compare: list[Any], success: list[Any], failure: list[Any] | None = None
+    ) -> tuple[bool, list[dict[str, Any]], int]:
+        """One transaction: whether it succeeded, its responses, its revision."""
+        answer = self._post(
+            "kv/txn", {"compare": compare, "success": success, "failure": failure or []}
+        )
+        revision = int(answer.get("header", {}).get("revision", 0))
+        return bool(answer.get("succeeded")), list(answer.get("responses", [])), revision
+
+    def _store_ms(self, fallback: int) -> int:
+        """The store's clock at its latest (the end of the last ``Date`` second seen): what
+        quarantines and caps are computed from."""
+        found = self._gateway().now_ms()
+        return fallback if found is None else found + CLOCK_STEP_MS // 2
+
+    def _drop_inherited(self) -> None:
+        super()._drop_inherited()
+        self._etcd_lease, self._rev, self._record = 0, 0, None
+
+    # --- reading the store ----------------------------------------------------------------
+
+    def _snapshot(self, first: int, last: int) -> tuple[Kv | None, dict[int, Kv], dict[int, Kv]]:
+        """The meta record and the workers' records and held keys, from one revision."""
+        keys = self.keys
+        ok, responses, _ = self._txn(
+            [],
+            [
+                get(keys.meta),
+                get(keys.ceiling(first), keys.ceiling(last + 1)),
+                get(keys.held(first), keys.held(last + 1)),
+            ],
+        )
+        meta = next(iter(kvs(responses[0])), None)
+        records = {keys.worker_of(kv.key): kv for kv in kvs(responses[1])}
+        held = {keys.worker_of(kv.key): kv for kv in kvs(responses[2])}
+        del ok
+        return meta, records, held
+
+    def _meta(self, kv: Kv | None) -> dict[str, Any]:
+        """The meta record's fields; StoreMissing if there is none; a prefix whose meta
+        key is not snowid's is refused."""
+        if kv is None:
+            raise StoreMissing(f"the store's meta key {self.keys.meta} is gone")
+        data = read(kv.value)
+        if data is None or data.get("snowid") != MARK or "incarnation" not in data:
+            raise self._foreign(self.keys.meta)
+        return data
+
+    def _parse(self, kv: Kv) -> Record:
+        record = Record.parse(kv.value)
+        if record is None:
+            raise self._foreign(kv.key)
+        return record
+
+    def _foreign(self, key: str) -> StoreRefusedError:
+        return StoreRefusedError(
+            store=self.url,
+            reason=f"the key {key} under the prefix {self.keys.all} is not one of snowid's"
+            " lease records: the prefix holds someone else's data; name a prefix of snowid's"
+            " own in the URL's path",
+        )
+
+    @staticmethod
+    def _format(meta: dict[str, Any]) -> int:
+        value = meta.get("format")
+        return value if isinstance(value, int) and not isinstance(value, bool) else 1
+
+    # --- the store operations -----------------------------------------------------------
+
+    def _store_now_ms(self) -> int:
+        self._post("maintenance/status", {})
+        found = self._gateway().now_ms()
+        return self._clock.time_ms() if found is None else found
+
+    def _grant_etcd_lease(self) -> int:
+        answer = self._post("lease/grant", {"TTL": self.etcd_ttl, "ID": 0})
+        return int(answer["ID"])
+
+    def _revoke(self, lease: int) -> None:
+        if lease:
+            try:
+                self._post("lease/revoke", {"ID": str(lease)})
+            except StoreRefusedError as error:
+                if "lease not found" not in error.reason:
+                    raise
+
+    def _store_claim(self, owner: str, caller_ms: int, holder: str) -> Claimed | None:
+        lease = 0
+        try:
+            for _ in range(_ROUNDS):
+                meta_kv, records, held = self._snapshot(self.first, self.last)
+                meta = self._meta(meta_kv)
+                assert meta_kv is not None
+                if self._format(meta) < STORE_FORMAT:
+                    raise StoreOutdated
+                repaired = self._repair_missing(meta_kv, records)
+                if repaired is None:
+                    continue  # the store changed under the repair: read it again
+                if repaired:
+                    meta_kv, records, held = self._snapshot(self.first, self.last)
+                    meta = self._meta(meta_kv)
+                    assert meta_kv is not None
+                parsed = {w: self._parse(kv) for w, kv in records.items()}
+                free = [w for w in parsed if w not in held]
+                if not free:
+                    self._revoke(lease)
+                    lease = 0
+                    return None
+                if not lease:
+                    lease = self._grant_etcd_lease()
+                now = self._store_ms(caller_ms)
+                for worker in _candidates(free, parsed, caller_ms):
+                    claimed = self._try_claim(
+                        worker, records[worker], parsed[worker], meta_kv=meta_kv, owner=owner,
+                        caller_ms=caller_ms, now=now, holder=holder, lease=lease,
+                    )  # fmt: skip
+                    if claimed is not None:
+                        lease, self._etcd_lease = 0, lease
+                        return Claimed(
+                            worker, parsed[worker].ceiling, claimed, parsed[worker].epoch + 1,
+                            str(meta["incarnation"]), tuple(repaired),
+                        )  # fmt: skip
+            raise StoreUnreachableError(
+                store=self.url,
+                reason=f"every claim lost its race {_ROUNDS} times running: too many"
+                " claimants at once for the range",
+            )
+        finally:
+            if lease:
+                self._revoke_quietly(lease)
+
+    def _revoke_quietly(self, lease: int) -> None:
+        # Left alone, it runs out by itself, taking the held key it may have been given.
+        with contextlib.suppress(StoreRefusedError, StoreUnreachableError):
+            self._revoke(lease)
+
+    def _try_claim(
+        self, worker: int, kv: Kv, record: Record, *, meta_kv: Kv, owner: str,
+        caller_ms: int, now: int, holder: str, lease: int,
+    ) -> int | None:  # fmt: skip
+        """The ceiling of ``worker`` claimed, or None if another claimant was first."""
+        old = record.ceiling
+        proposal = min(caller_ms, now + self.max_skew_ms)
+        ceiling = max(old, min(max(old, proposal) + self.span_ms, _MAX_CEILING))
+        written = Record(ceiling, record.epoch + 1, owner, holder, now, None, uuid.uuid4().hex)
+        held = _held(owner, written.epoch, now + self.ttl_ms)
+        keys = self.keys
+        ok, _, revision = self._txn(
+            [same_mod(keys.meta, meta_kv.mod), same_mod(kv.key, kv.mod), absent(keys.held(worker))],
+            [put(kv.key, written.text()), put(keys.held(worker), held, lease)],
+        )
+        if not ok:
+            return None
+        self._meta_rev, self._rev, self._record = meta_kv.mod, revision, written
+        return ceiling
+
+    def _repair_missing(self, meta_kv: Kv, records: dict[int, Kv]) -> list[int] | None:
+        """Write the records missing in range again, quarantined; the workers (None: the
+        store changed meanwhile)."""
+        missing = [w for w in range(self.first, self.last + 1) if w not in records]
+        if not missing:
+            return []
+        floor = self._store_ms(self._clock.time_ms()) + self.quarantine_ms
+        writes = [
+            (absent(self.keys.ceiling(w)), put(self.keys.ceiling(w), _removed(floor)))
+            for w in missing
+        ]
+        if not self._write(writes, same_mod(self.keys.meta, meta_kv.mod)):
+            return None
+        return missing
+
+    def _write(self, writes: list[tuple[Any, Any]], *guards: Any) -> bool:
+        """(compare, put) pairs in transactions of ``_BATCH``; False if one failed."""
+        for start in range(0, len(writes), _BATCH):
+            batch = writes[start : start + _BATCH]
+            ok, _, _ = self._txn([*guards, *(c for c, _ in batch)], [p for _, p in batch])
+            if not ok:
+                return False
+        return True
+
+    def _store_renew(
+        self, worker: int, owner: str, epoch: int, caller_ms: int, acked_ms: int
+    ) -> Renewed:
+        record = self._record
+        if record is None or record.owner != owner or record.epoch != epoch:
+            return Renewed("lost")
+        self._keep_alive()
+        now = self._store_ms(caller_ms)
+        proposal = min(caller_ms + self.span_ms, now + self.span_ms + self.max_skew_ms)
+        keys = self.keys
+        for _ in range(2):
+            record = self._record
+            assert record is not None
+            ceiling = max(record.ceiling, min(proposal, _MAX_CEILING))
+            written = Record(
+                ceiling, epoch, owner, record.holder, record.since, None, uuid.uuid4().hex
+            )
+            ok, responses, revision = self._txn(
+                [same_mod(keys.meta, self._meta_rev), same_mod(keys.ceiling(worker), self._rev)],
+                [
+                    put(keys.ceiling(worker), written.text()),
+                    put(
+                        keys.held(worker), _held(owner, epoch, now + self.ttl_ms), self._etcd_lease
+                    ),
+                ],
+                [get(keys.meta), get(keys.ceiling(worker))],
+            )
+            if ok:
+                self._rev, self._record = revision, written
+                seen = self._gateway().now_ms()  # the middle of the Date second: the offset's
+                return Renewed("ok", record.ceiling, ceiling, store_ms=seen)
+            meta_kv = next(iter(kvs(responses[0])), None)
+            found = next(iter(kvs(responses[1])), None)
+            answer = self._failed_renewal(worker, acked_ms, meta_kv, found)
+            if answer is not None:
+                if answer.status != "ok":  # the worker is not ours: free its held key now
+                    self._revoke_quietly(self._etcd_lease)
+                    self._etcd_lease = 0
+                return answer
+        return Renewed("lost")
+
+    def _failed_renewal(
+        self, worker: int, acked_ms: int, meta_kv: Kv | None, found: Kv | None
+    ) -> Renewed | None:
+        """Why the renewal's compare-and-set failed; None when it was our own write whose
+        answer was lost, or an edit that kept its owner and epoch (adopted: the renewal
+        tries again)."""
+        meta = self._meta(meta_kv)
+        assert meta_kv is not None
+        if str(meta["incarnation"]) != self.incarnation:
+            return Renewed("lost")
+        if self._format(meta) < STORE_FORMAT:
+            raise StoreOutdated
+        if found is None:
+            floor = self._store_ms(self._clock.time_ms()) + self.quarantine_ms
+            key = self.keys.ceiling(worker)
+            self._write([(absent(key), put(key, _removed(max(floor, acked_ms))))])
+            return Renewed("removed")
+        record = self._parse(found)
+        if record.owner == self.owner and record.epoch == self._record_epoch():
+            # Still ours: a write of ours whose answer was lost, or an edit of the ceiling
+            # that kept owner and epoch. A ceiling below the acknowledged one is a store
+            # that went back: answered as it is, so the holder fails closed.
+            if record.ceiling < acked_ms:
+                return Renewed("ok", record.ceiling, acked_ms)
+            self._rev, self._record = found.mod, record
+            return None
+        return Renewed("lost")
+
+    def _record_epoch(self) -> int:
+        return -1 if self._record is None else self._record.epoch
+
+    def _keep_alive(self) -> None:
+        """Keep this holder's etcd lease alive; a new one if etcd let it run out (the
+        renewal's compare-and-set, not the etcd lease, says whether the worker is ours).
+
+        Past the holder's own deadline the old etcd lease is left to run out: a slow
+        network delivers keep-alives long after they timed out here, and they would keep
+        the worker held for a holder that no longer issues."""
+        if self._etcd_lease and not self._past_deadline():
+            answer = self._post("lease/keepalive", {"ID": str(self._etcd_lease)})
+            if int(answer.get("result", {}).get("TTL", 0)) > 0:
+                return
+        self._etcd_lease = self._grant_etcd_lease()
+
+    def _store_release(self, worker: int, owner: str, epoch: int) -> None:
+        del worker, owner, epoch
+        lease, self._etcd_lease = self._etcd_lease, 0
+        self._record = None
+        self._revoke(lease)
+
+    def _store_incarnation(self) -> str | None:
+        _, responses, _ = self._txn([], [get(self.keys.meta)])
+        meta_kv = next(iter(kvs(responses[0])), None)
+        if meta_kv is None:
+            return None
+        return str(self._meta(meta_kv)["incarnation"])
+
+    def _store_lost_how(self, worker: int, owner: str, epoch: int, acked_ms: int) -> LostHow:
+        meta_kv, records, _ = self._snapshot(worker, worker)
+        fmt = self._format(self._meta(meta_kv)) if meta_kv is not None else None
+        kv = records.get(worker)
+        if kv is None:
+            return lost_how((fmt, None, None, None), owner, epoch, acked_ms)
+        record = self._parse(kv)
+        found = (fmt, record.owner or None, record.epoch, record.ceiling)
+        return lost_how(found, owner, epoch, acked_ms)
+
+    # --- set-up and status --------------------------------------------------------------
+
+    def _store_init(self, quarantine_ms: int | None) -> Initialised:
+        for _ in range(_ROUNDS):
+            meta_kv, records, _ = self._snapshot(0, TWITTER.max_worker)
+            now = self._store_ms(self._clock.time_ms())
+            if meta_kv is not None:
+                done = self._init_again(meta_kv, records, now)
+            else:
+                done = self._init_new(records, now, quarantine_ms)
+            if done is not None:
+                return done
+        raise StoreRefusedError(
+            store=self.url, reason="its keys kept changing while snowid set it up"
+        )
+
+    def _init_again(self, meta_kv: Kv, records: dict[int, Kv], now: int) -> Initialised | None:
+        meta = self._meta(meta_kv)
+        upgraded = self._format(meta) < STORE_FORMAT
+        floor = now + self.quarantine_ms
+        writes, repaired = [], []
+        for worker in range(TWITTER.max_worker + 1):
+            key = self.keys.ceiling(worker)
+            kv = records.get(worker)
+            if kv is None:
+                writes.append((absent(key), put(key, _removed(floor))))
+                repaired.append(worker)
+            elif upgraded and (record := self._parse(kv)).ceiling < floor:
+                raised = Record(floor, record.epoch, record.owner, record.holder, record.since)
+                writes.append((same_mod(key, kv.mod), put(key, raised.text())))
+        if not self._write(writes, same_mod(self.keys.meta, meta_kv.mod)):
+            return None
+        if upgraded:
+            ok, _, _ = self._txn(
+                [same_mod(self.keys.meta, meta_kv.mod)],
+                [put(self.keys.meta, _meta_text({**meta, "format": STORE_FORMAT}))],
+            )
+            if not ok:
+                return None
+        return Initialised(str(meta["incarnation"]), False, upgraded, tuple(repaired))
+
+    def _init_new(
+        self, records: dict[int, Kv], now: int, quarantine_ms: int | None
+    ) -> Initialised | None:
+        self._check_prefix_is_ours()
+        floor = 0 if quarantine_ms is None else now + quarantine_ms
+        writes = []
+        for worker in range(TWITTER.max_worker + 1):
+            key = self.keys.ceiling(worker)
+            kv = records.get(worker)
+            if kv is None:
+                writes.append((absent(key), put(key, Record(floor).text())))
+            elif (record := self._parse(kv)).ceiling < floor:
+                raised = Record(floor, record.epoch, record.owner, record.holder, record.since)
+                writes.append((same_mod(key, kv.mod), put(key, raised.text())))
+        if not self._write(writes, absent(self.keys.meta)):
+            return None
+        incarnation = str(uuid.uuid4())
+        meta = {
+            "snowid": MARK, "incarnation": incarnation, "layout": "twitter", "created_ms": now,
+            "format": STORE_FORMAT,
+        }  # fmt: skip
+        ok, _, _ = self._txn([absent(self.keys.meta)], [put(self.keys.meta, _meta_text(meta))])
+        if not ok:
+            return None
+        return Initialised(incarnation, True)
+
+    def _check_prefix_is_ours(self) -> None:
+        answer = self._post(
+            "kv/range",
+            {
+                "key": get(self.keys.all)["request_range"]["key"],
+                "range_end": get(self.keys.all, self.keys.prefix + "0")["request_range"][
+                    "range_end"
+                ],
+                "keys_only": True,
+                "limit": 4096,
+            },
+        )
+        for kv in kvs({"response_range": answer}):
+            if not self.keys.ours(kv.key):
+                raise self._foreign(kv.key)
+
+    def _store_where(self) -> dict[str, object]:
+        return {"keys": f"{self.keys.all}*"}
+
+    def _store_missing(self) -> list[int]:
+        meta_kv, records, _ = self._snapshot(self.first, self.last)
+        if meta_kv is None or self._format(self._meta(meta_kv)) < STORE_FORMAT:
+            return []
+        return [w for w in range(self.first, self.last + 1) if w not in records]
+
+    def status(self) -> list[IdentityStatus]:
+        """Every identity ever claimed: holder, epoch, ceiling (read only)."""
+        with self._lock:
+            meta_kv, records, held = self._snapshot(self.first, self.last)
+        if meta_kv is None:
+            return []
+        rows = []
+        for worker, kv in sorted(records.items()):
+            record = self._parse(kv)
+            if record.epoch <= 0:
+                continue
+            holding = held.get(worker)
+            expires = None
+            if holding is not None:
+                expires = (read(holding.value) or {}).get("expires_ms")
+            rows.append(
+                (worker, holding is not None, record.holder, record.epoch, record.ceiling,
+                 record.since, expires if isinstance(expires, int) else None)
+            )  # fmt: skip
+        return self._status_rows(rows)
+
+
+def _candidates(free: list[int], records: dict[int, Record], caller_ms: int) -> list[int]:
+    """The order to try free workers in: the lowest ceiling first (the protocol's pick,
+    the successor most likely to start at once); after that one, which a claimant at the
+    same moment may have taken, those a claim may start at once in random order (so many
+    claimants spread out instead of racing for one key), then the rest, lowest ceiling
+    first."""
+    ranked = sorted(free, key=lambda w: (records[w].ceiling, w))
+    ready = [w for w in ranked[1:] if records[w].ceiling < caller_ms]
+    random.shuffle(ready)
+    waiting = [w for w in ranked[1:] if records[w].ceiling >= caller_ms]
+    return ranked[:1] + ready + waiting
+
+
+def _held(owner: str, epoch: int, expires_ms: int) -> str:
+    import json
+
+    return json.dumps({"owner": owner, "epoch": epoch, "expires_ms": expires_ms})
+
+
+def _removed(floor: int) -> str:
+    """A deleted record written again: quarantined at ``floor``, owned by nobody."""
+    return Record(floor, 0, "", "", None, floor).text()
+
+
+def _meta_text(meta: dict[str, Any]) -> str:
+    import json
+
+    return json.dumps(meta, separators=(",", ":"))
