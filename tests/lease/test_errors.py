@@ -122,6 +122,8 @@ BAD_URLS: list[tuple[str, str, str]] = [
     ("mysql://u:s3cret@h/db?password_file=/run/pw", "password_twice", "password_file="),
     ("host=h dbname=db password=s3cret", "not_a_url", "postgresql://HOST"),
     ("k8s://u:s3cret@h/var/lib", "no_location", "state_dir="),
+    ("etcd://u:s3cret@127.0.0.1:2379/fleet", "password_inline", "password_file="),
+    ("etcd://127.0.0.1:2379/a//b?password_file=/run/s3cret", "key_prefix", "ASCII letters"),
 ]
 
 
