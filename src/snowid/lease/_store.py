@@ -452,10 +452,8 @@ class StoreLease(Lease):
         done = self._store_quarantine(changed.seen, changed.found)
         # A release mark is only as good as the ceiling written beside it, and a ceiling
         # already above the quarantine's end is not raised: void every mark explicitly.
-        try:
+        with contextlib.suppress(NotImplementedError, StoreMissing):
             self._store_void_marks()
-        except (NotImplementedError, StoreMissing):
-            pass
         self.failovers += 1
         self.quarantine_until_ms = done.until_ms
         log.warning(
