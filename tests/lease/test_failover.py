@@ -218,7 +218,7 @@ def test_split_brain_an_old_primary_still_renewing_can_duplicate(pg_pair: PgPair
     from snowid.lease import init_lease
 
     # A shorter quarantine than the rounds': this test only shows the limit.
-    query = f"range=0-0&table={new_name()}&ttl=1&renew=0.2&max_skew=0.5&timeout=0.8"
+    query = f"range=0-0&table={new_name()}&ttl=2&renew=0.4&max_skew=0.5&timeout=1.5"
     init_lease(pg_pair.primary.url(query), first_deployment=True)
     _wait_replayed(pg_pair)
     holder = _open(pg_pair.primary.url(query))
