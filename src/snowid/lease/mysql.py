@@ -40,6 +40,7 @@ from snowid._exceptions import (
 )
 from snowid.ids import TWITTER, Clock
 from snowid.lease._base import IdentityStatus
+from snowid.lease._failover import HistoryChanged, Quarantine, from_row, quarantined
 from snowid.lease._mysqlconn import (
     MIN_VERSION,
     connection_class,
@@ -49,7 +50,7 @@ from snowid.lease._mysqlconn import (
     weak_settings,
 )
 from snowid.lease._mysqlconn import reason as reason_of
-from snowid.lease._mysqlsql import HANDOVER_COLUMNS, SESSION, Sql
+from snowid.lease._mysqlsql import FAILOVER_COLUMNS, HANDOVER_COLUMNS, SESSION, Sql
 from snowid.lease._redact import driver_detail, scrub
 from snowid.lease._store import (
     Claimed,
@@ -293,24 +294,33 @@ class MysqlLease(StoreLease):
             "span": self.span_ms,
         }  # fmt: skip
         ((row,),) = self._batch(self.sql.claim, params)
-        worker, old, ceiling, epoch, _now, incarnation, found = row
+        worker, old, ceiling, epoch, _now, incarnation, found, seen, history, until = row
         if incarnation is None:
             if worker is not None:  # the claim committed before the missing meta row showed
                 self._store_release(int(worker), owner, int(epoch))
             raise StoreMissing
         if found is None or int(found) < STORE_FORMAT:
             raise StoreOutdated  # nothing claimed
+        if worker is None and seen != history:  # nothing claimed: another history
+            if seen is not None:
+                raise HistoryChanged(str(seen), str(history))
+            self._batch(self.sql.adopt_history)  # set up by an older snowid: adopted
+            ((row,),) = self._batch(self.sql.claim, params)
+            worker, old, ceiling, epoch, _now, incarnation, _format, seen, history, until = row
         repaired: tuple[int, ...] = ()
         if worker is None:  # every worker held, or rows deleted: write those again
             repaired = self._repair(self.first, self.last)
             if not repaired:
                 return None
             ((row,),) = self._batch(self.sql.claim, params)
-            worker, old, ceiling, epoch, _now, incarnation, _format = row
+            worker, old, ceiling, epoch, _now, incarnation, _format, seen, history, until = row
             if worker is None or incarnation is None:  # taken by others meanwhile
                 self._log_repaired(repaired)
                 return None
-        return Claimed(int(worker), int(old), int(ceiling), int(epoch), str(incarnation), repaired)
+        return Claimed(
+            int(worker), int(old), int(ceiling), int(epoch), str(incarnation), repaired,
+            str(history), None if until is None else int(until),
+        )  # fmt: skip
 
     def _repair(self, first: int, last: int) -> tuple[int, ...]:
         """Write again the rows of ``first..last`` found missing, quarantined; which."""
@@ -327,7 +337,7 @@ class MysqlLease(StoreLease):
         params = {
             "worker": worker, "owner": owner, "epoch": epoch, "ttl": self.ttl_ms,
             "caller_ms": caller_ms, "span": self.span_ms, "max_skew": self.max_skew_ms,
-            "incarnation": self.incarnation or "",
+            "incarnation": self.incarnation or "", "history": self.history,
         }  # fmt: skip
         ((row,),) = self._batch(self.sql.renew, params)
         old, ceiling, now, incarnation = row
@@ -336,6 +346,23 @@ class MysqlLease(StoreLease):
         if old is None or ceiling is None:
             return Renewed("lost")
         return Renewed("ok", int(old), int(ceiling), store_ms=int(now))
+
+    # --- failover (docs/leases.md, "A store that failed over") ---------------------------
+
+    def _store_history(self) -> str | None:
+        ((row,),) = self._batch(self.sql.server_history)
+        return str(row[0])
+
+    def _store_quarantine(self, seen: str, found: str) -> Quarantine:
+        ((row,),) = self._batch(self.sql.failover_quarantine, {"ms": self.failover_quarantine_ms})
+        return quarantined(row, self._store_last_quarantine, seen, found)
+
+    def _store_last_quarantine(self) -> Quarantine | None:
+        try:
+            (rows,) = self._batch(self.sql.last_quarantine)
+        except StoreOutdated:  # a meta table made before the failover check
+            return None
+        return from_row(rows[0]) if rows else None
 
     def _store_release(self, worker: int, owner: str, epoch: int) -> None:
         self._batch(self.sql.release, {"worker": worker, "owner": owner, "epoch": epoch})
@@ -374,6 +401,11 @@ class MysqlLease(StoreLease):
             self._check_engines()  # CREATE TABLE may have substituted another engine
             if not self._batch(self.sql.has_format, self.sql.names)[0]:
                 self._batch(self.sql.add_format)  # a meta table made before formats
+            (columns,) = self._batch(self.sql.meta_columns, self.sql.names)
+            have = {str(row[0]).lower() for row in columns}
+            lacking = [column for column in FAILOVER_COLUMNS if column[0] not in have]
+            if lacking:  # a meta table made before the failover check
+                self._batch(self.sql.add_meta_columns(lacking))
             (columns,) = self._batch(self.sql.columns, self.sql.names)
             have = {str(row[0]).lower() for row in columns}
             missing = [name for name in HANDOVER_COLUMNS if name not in have]
@@ -399,7 +431,7 @@ class MysqlLease(StoreLease):
     def _init_meta(self, quarantine: int | None) -> Initialised:
         (found,) = self._batch(f"START TRANSACTION; {self.sql.meta_row}")
         if found:
-            self._batch("COMMIT")
+            self._batch(f"{self.sql.adopt_history}; COMMIT")
             repaired = self._repair(0, TWITTER.max_worker)
             stored = found[0][1]
             upgraded = stored is None or int(stored) < STORE_FORMAT

@@ -21,7 +21,7 @@ from typing import Any, Unpack
 from snowid._exceptions import StoreUnreachableError, detached
 from snowid.ids import Clock
 from snowid.lease._base import IdentityStatus
-from snowid.lease._failover import HistoryChanged, Quarantine
+from snowid.lease._failover import HistoryChanged, Quarantine, from_row, quarantined
 from snowid.lease._pgconn import (
     LIBPQ_PARAMETERS,
     StatementTimer,
@@ -235,19 +235,14 @@ class PostgresLease(StoreLease):
 
     def _store_quarantine(self, seen: str, found: str) -> Quarantine:
         rows = self._run(self.sql.quarantine, {"ms": self.failover_quarantine_ms})
-        if rows:
-            return _quarantine(rows[0], done_here=True)
-        last = self._store_last_quarantine()
-        if last is None:  # cannot be: the history differed, and nobody recorded a change
-            raise HistoryChanged(seen, found)
-        return last
+        return quarantined(rows[0] if rows else None, self._store_last_quarantine, seen, found)
 
     def _store_last_quarantine(self) -> Quarantine | None:
         try:
             rows = self._run(self.sql.last_quarantine)
         except StoreOutdated:
             return None
-        return _quarantine(rows[0]) if rows else None
+        return from_row(rows[0]) if rows else None
 
     def _store_renew(
         self, worker: int, owner: str, epoch: int, caller_ms: int, acked_ms: int
@@ -314,8 +309,3 @@ class PostgresLease(StoreLease):
             except StoreMissing:
                 return []
         return self._status_rows(rows)
-
-
-def _quarantine(row: tuple[Any, ...], *, done_here: bool = False) -> Quarantine:
-    seen, found, at_ms, until_ms = row
-    return Quarantine(str(seen), str(found), int(at_ms), int(until_ms), done_here)
