@@ -24,7 +24,7 @@ from snowid.ids import TWITTER
 from snowid.lease._storeops import STORE_FORMAT
 from snowid.lease._url import check_identifier
 
-__all__ = ["FAILOVER_COLUMNS", "HISTORY", "NOW_MS", "Sql"]
+__all__ = ["FAILOVER_COLUMNS", "HISTORY", "NOW_MS", "SEMI_SYNC_STATUS", "Sql"]
 
 _BIGINT_MAX = 2**63 - 1
 _INIT_LOCK = "LEFT(CONCAT('snowid:', DATABASE(), '.', %(table)s), 64)"
@@ -61,6 +61,21 @@ FAILOVER_COLUMNS = (
 """The meta table's columns of the failover check (docs/leases.md, "A store that failed
 over"), added to a meta table made before them."""
 
+_STATUS = (
+    "(SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
+    " WHERE VARIABLE_NAME = 'RPL_SEMI_SYNC_MASTER_{0}')"
+)
+SEMI_SYNC_STATUS = _STATUS.format("STATUS")
+"""MariaDB's semi-synchronous replication now: ON while every commit waits for a replica's
+acknowledgement, OFF after a wait timed out (it falls back to asynchronous silently, and
+back on when a replica catches up). Any user may read it, as the wait point below."""
+SEMI_SYNC_UNACKED = _STATUS.format("NO_TX")
+"""How many commits were not acknowledged by a replica since the server started: one more
+after a commit than before it, and that commit may not have been replicated."""
+SEMI_SYNC_WAIT_POINT = "@@global.rpl_semi_sync_master_wait_point"
+"""AFTER_SYNC: a commit is visible to other sessions only once a replica acknowledged it
+(AFTER_COMMIT lets another claimant read a ceiling a failover can still lose)."""
+
 SESSION = (
     "SET time_zone = '+00:00', innodb_lock_wait_timeout = {lock_wait};"
     " SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED"
@@ -73,12 +88,44 @@ near the client's timeout so a stalled statement does not linger on the server."
 class Sql:
     """Statements for one ``table`` (and its ``table_meta``) in the URL's database."""
 
-    def __init__(self, table: str) -> None:
+    def __init__(self, table: str, *, sync: bool = False) -> None:
+        self.sync = sync
+        """``replication=sync``: claims and renewals are written only while semi-synchronous
+        replication is on at AFTER_SYNC, and report whether their own commit was
+        acknowledged (a result set after the COMMIT: status, unacknowledged commits since
+        the batch began)."""
         self.table_name = check_identifier("table", table)
         self.names = {"table": table, "meta": f"{table}_meta"}
         """The parameters of the statements that name our tables (engines, init_lock)."""
         self.table = f"`{table}`"
         self.meta = f"`{table}_meta`"
+
+    # --- replication=sync ----------------------------------------------------------------
+
+    @property
+    def _sync_vars(self) -> str:
+        """Set first in a claim or renewal batch: @snowid_sync (whether to write at all) and
+        @snowid_unacked (the server's count of unacknowledged commits before ours)."""
+        if not self.sync:
+            return " @snowid_sync = TRUE, @snowid_unacked = 0"
+        return (
+            f" @snowid_sync = ({SEMI_SYNC_STATUS} = 'ON' AND {SEMI_SYNC_WAIT_POINT} = 'AFTER_SYNC'),"
+            f" @snowid_unacked = {SEMI_SYNC_UNACKED}"
+        )
+
+    @property
+    def _sync_columns(self) -> str:
+        """The last columns of a claim's or renewal's row: the semi-sync status and wait
+        point it was checked against (NULLs without ``replication=sync``)."""
+        return f", {SEMI_SYNC_STATUS}, {SEMI_SYNC_WAIT_POINT}" if self.sync else ", NULL, NULL"
+
+    @property
+    def _sync_after(self) -> str:
+        """After the COMMIT: whether semi-sync is still on and how many commits went
+        unacknowledged meanwhile (ours among them, maybe)."""
+        if not self.sync:
+            return ""
+        return f"; SELECT {SEMI_SYNC_STATUS}, {SEMI_SYNC_UNACKED} - @snowid_unacked"
 
     # --- set-up -------------------------------------------------------------------------
 
@@ -292,12 +339,12 @@ class Sql:
             "SET @snowid_w = NULL, @snowid_old = NULL, @snowid_floor = NULL,"
             f" @snowid_format = (SELECT format FROM {self.meta} WHERE id = 1),"
             f" @snowid_seen = (SELECT history FROM {self.meta} WHERE id = 1),"
-            f" @snowid_h = {HISTORY};"
+            f" @snowid_h = {HISTORY},{self._sync_vars};"
             " START TRANSACTION;"
             f" SELECT worker, ceiling_ms, {_MARKED} INTO @snowid_w, @snowid_old, @snowid_floor"
             f" FROM {self.table} FORCE INDEX (by_ceiling)"
             " WHERE worker BETWEEN %(first)s AND %(last)s"
-            f" AND @snowid_format >= {STORE_FORMAT} AND @snowid_seen = @snowid_h"
+            f" AND @snowid_format >= {STORE_FORMAT} AND @snowid_seen = @snowid_h AND @snowid_sync"
             f" AND expires_ms < {NOW_MS}"
             " ORDER BY ceiling_ms, worker LIMIT 1 FOR UPDATE SKIP LOCKED;"
             f" SET @snowid_now = {NOW_MS};"
@@ -314,8 +361,8 @@ class Sql:
             f" (SELECT epoch FROM {self.table} WHERE worker = @snowid_w),"
             f" @snowid_now, (SELECT incarnation FROM {self.meta} WHERE id = 1), @snowid_format,"
             " @snowid_seen, @snowid_h,"
-            f" (SELECT quarantine_until_ms FROM {self.meta} WHERE id = 1);"
-            " COMMIT"
+            f" (SELECT quarantine_until_ms FROM {self.meta} WHERE id = 1){self._sync_columns};"
+            f" COMMIT{self._sync_after}"
         )
 
     @property
@@ -328,12 +375,12 @@ class Sql:
         capped by the store's clock: a client far ahead cannot poison the worker."""
         cas = "worker = %(worker)s AND owner = %(owner)s AND epoch = %(epoch)s"
         return (
-            "SET @snowid_old = NULL;"
+            f"SET @snowid_old = NULL,{self._sync_vars};"
             " START TRANSACTION;"
             f" SELECT ceiling_ms INTO @snowid_old FROM {self.table} WHERE {cas}"
             f" AND EXISTS (SELECT 1 FROM {self.meta} WHERE id = 1"
             f" AND incarnation = %(incarnation)s AND format >= {STORE_FORMAT})"
-            f" AND {HISTORY} = %(history)s FOR UPDATE;"
+            f" AND {HISTORY} = %(history)s AND @snowid_sync FOR UPDATE;"
             f" SET @snowid_now = {NOW_MS};"
             f" UPDATE {self.table} SET renewed_ms = @snowid_now,"
             " expires_ms = @snowid_now + %(ttl)s,"
@@ -341,8 +388,8 @@ class Sql:
             " LEAST(%(caller_ms)s + %(span)s, @snowid_now + %(span)s + %(max_skew)s))"
             f" WHERE {cas} AND @snowid_old IS NOT NULL;"
             f" SELECT @snowid_old, (SELECT ceiling_ms FROM {self.table} WHERE {cas}),"
-            f" @snowid_now, (SELECT incarnation FROM {self.meta} WHERE id = 1);"
-            " COMMIT"
+            f" @snowid_now, (SELECT incarnation FROM {self.meta} WHERE id = 1){self._sync_columns};"
+            f" COMMIT{self._sync_after}"
         )
 
     @property
