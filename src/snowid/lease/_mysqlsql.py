@@ -325,11 +325,12 @@ class Sql:
     def claim(self) -> str:
         """Lowest ceiling first (the successor most likely to start at once); one row of
         (worker, old ceiling, ceiling, epoch, store now, incarnation, format, recorded
-        history, the server's history, the last quarantine's end): worker NULL when every
-        identity in range is held, the store is of an older format (format NULL or lower:
-        nothing is claimed there) or its recorded history is not the server's (a failover:
-        nothing is claimed before the quarantine), incarnation NULL when the meta row is
-        gone. A meta table made before formats (no format column) fails at once, error
+        history, the server's history, the last quarantine's end, semi-sync status, wait
+        point): worker NULL when every identity in range is held, the store is of an older
+        format (format NULL or lower: nothing is claimed there), its recorded history is
+        not the server's (a failover: nothing is claimed before the quarantine) or, with
+        ``sync``, semi-sync is off; incarnation NULL when the meta row is gone. With
+        ``sync``, a second result set after the COMMIT (``_sync_after``). A meta table made before formats (no format column) fails at once, error
         1054, before anything is written.
 
         The span is added in DECIMAL up to BIGINT's top, never past it: a stored ceiling
@@ -369,9 +370,10 @@ class Sql:
     def renew(self) -> str:
         """Compare-and-set on (worker, owner, epoch), the incarnation and the server's
         history (%(history)s: the server the lease was claimed on); one row of (old
-        ceiling, ceiling, store now, incarnation): old ceiling NULL when the CAS failed
-        (or the store is of an older format, or another server answers: nothing is
-        written). The proposal is
+        ceiling, ceiling, store now, incarnation, semi-sync status, wait point): old
+        ceiling NULL when the CAS failed (or the store is of an older format, another
+        server answers, or with ``sync`` semi-sync is off: nothing is written); with
+        ``sync``, a second result set after the COMMIT. The proposal is
         capped by the store's clock: a client far ahead cannot poison the worker."""
         cas = "worker = %(worker)s AND owner = %(owner)s AND epoch = %(epoch)s"
         return (

@@ -425,10 +425,16 @@ class MysqlLease(StoreLease):
         return quarantined(row, self._store_last_quarantine, seen, found)
 
     def _store_last_quarantine(self) -> Quarantine | None:
+        opened = self._conn is None
         try:
+            if opened:  # reading needs no durability (a connection of its own, dropped)
+                self._connect(check=False)
             (rows,) = self._batch(self.sql.last_quarantine)
         except StoreOutdated:  # a meta table made before the failover check
             return None
+        finally:
+            if opened:
+                self._drop_connection()
         return from_row(rows[0]) if rows else None
 
     def _store_release(self, worker: int, owner: str, epoch: int) -> None:
