@@ -124,6 +124,7 @@ BAD_URLS: list[tuple[str, str, str]] = [
     ("k8s://u:s3cret@h/var/lib", "no_location", "state_dir="),
     ("etcd://u:s3cret@127.0.0.1:2379/fleet", "password_inline", "password_file="),
     ("etcd://127.0.0.1:2379/a//b?password_file=/run/s3cret", "key_prefix", "ASCII letters"),
+    ("redis://:s3cret@h/0?replication=sync", "replication_sync", "WAIT"),
 ]
 
 

@@ -301,6 +301,12 @@ MESSAGES: dict[str, str] = {
         " {found}, chế độ nghiêm ngặt đòi hỏi {required}; hãy sửa cấu hình máy chủ, hoặc thêm"
         " durability=best_effort vào URL nếu chấp nhận rằng mất mức trần có thể sinh ID trùng"
     ),
+    "store_not_synchronous": (
+        "URL của kho lưu quyền thuê {store} ghi replication=sync, nhưng lúc này kho không sao"
+        " chép đồng bộ: {setting} đang là {found}, trong khi cần {required}; không có gì được"
+        " cấp dựa trên câu trả lời đó. Hãy sửa việc sao chép, hoặc bỏ replication=sync khỏi"
+        " URL (khi đó một lần chuyển đổi dự phòng sẽ cách ly kho)"
+    ),
     "store_config_hidden": (
         "kho lưu quyền thuê {store} không cho xem cấu hình lưu trữ bền vững ({reason}), nên chế"
         " độ nghiêm ngặt không thể bảo đảm cho nó; thêm durability=best_effort vào URL nếu chấp"
@@ -647,6 +653,12 @@ MESSAGES: dict[str, str] = {
         "không dùng được URL {field} {value}: lease {scheme} chỉ nhận mật khẩu từ"
         " password_file=PATH hoặc biến môi trường ETCDCTL_PASSWORD, không bao giờ từ URL"
         " (mật khẩu trong URL sẽ lọt vào dòng lệnh và nhật ký)"
+    ),
+    "invalid_lease_url.replication_sync": (
+        "không dùng được URL {field} {value}: không thể kiểm chứng replication=sync trên"
+        " {scheme}: theo chính tài liệu của Redis, WAIT chỉ là nỗ lực tốt nhất (một lần ghi"
+        " đã được xác nhận vẫn có thể mất khi chuyển đổi dự phòng); hãy bỏ tùy chọn này (khi"
+        " đó một lần chuyển đổi dự phòng sẽ cách ly kho)"
     ),
     "invalid_lease_url.env_name": (
         "không dùng được URL {field} {value}: {option}={text} không phải tên biến môi trường;"

@@ -60,7 +60,13 @@ from snowid.lease._store import (
     StoreOutdated,
     close_quietly,
 )
-from snowid.lease._storeops import DURABILITY, STORE_FORMAT, check_durability, first_line
+from snowid.lease._storeops import (
+    DURABILITY,
+    REPLICATION,
+    STORE_FORMAT,
+    check_durability,
+    first_line,
+)
 from snowid.lease._url import LeaseUrl, given
 
 __all__ = ["OPTIONS", "RedisLease"]
@@ -69,7 +75,7 @@ _FSYNC_OK = ("always", "everysec")
 _MIN_VERSION = (5, 0)  # scripts that read TIME and then write (effects replication)
 OPTIONS = (
     "range", "datacenter", "key", "ttl", "renew", "span", "max_skew", "timeout", "claim_wait",
-    "connect_timeout", "durability", "password_file",
+    "connect_timeout", "durability", "password_file", "replication",
 )  # fmt: skip
 _TLS_FILES = ("ssl_ca_certs", "ssl_certfile", "ssl_keyfile")
 _CERT_REQS = ("none", "optional", "required")  # redis-py's names of ssl.CERT_*
@@ -120,6 +126,8 @@ class RedisLease(StoreLease):
             for name in _TLS_FILES:
                 if name in url.options:
                     connection[name] = url.local_path(url.options[name])
+        if url.choice("replication", REPLICATION) == "sync":  # WAIT confirms, best effort
+            raise url.fail("replication_sync", scheme=f"{url.scheme}:")
         own = given(
             prefix=url.identifier("key"),
             connect_timeout=url.seconds("connect_timeout", 0.01),
