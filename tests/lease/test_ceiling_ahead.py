@@ -18,7 +18,7 @@ from snowid.lease import lease_status, open_lease
 from tests.support.holders import wait_until
 from tests.support.marks import write_mark
 from tests.support.pg import PG, open_pg, sql
-from tests.support.stores import Store, store
+from tests.support.stores import WITHOUT_ETCD, Store, store
 
 __all__ = ["store"]  # the fixture, imported for pytest
 
@@ -106,3 +106,25 @@ def test_a_ceiling_raised_near_the_top_of_64_bits_under_a_holder_renews_as_writt
         assert target <= row.ceiling_ms < 2**63
         wait_until(lambda: lease.ceiling_ms == row.ceiling_ms, 30, "the ceiling acknowledged")
         assert lease.state == "held"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("store", WITHOUT_ETCD, indirect=True)  # the stores that keep marks
+def test_claims_refused_for_a_start_too_far_ahead_never_push_that_start_further(
+    store: Store,
+) -> None:
+    """bench/faults.py found it: each refused claim had raised the ceiling by a span before
+    it was refused, so the next one's start was a span further on (2 s per try here). A
+    process retrying after a quarantine pushed the start ahead faster than the clock, and
+    the identity was never claimable again. Now every refusal names the same start, and
+    a claim that may wait long enough gets it, exactly there."""
+    store.push_ceiling(0, 20_000)
+    url = store.url("range=0-0&ttl=1&span=2&claim_wait=0.5&timeout=5")
+    refused = []
+    for _ in range(4):
+        with open_lease(url) as lease, pytest.raises(CeilingAheadError) as caught:
+            lease.acquire(0)
+        refused.append(caught.value.ceiling)
+    assert len(set(refused)) == 1, refused  # before: each 2,000 ms above the one before
+    rows = lease_status(url)
+    assert [r.held for r in rows] == [False]
