@@ -20,6 +20,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import random
 import re
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -28,16 +29,19 @@ from snowid.ids import TWITTER
 
 __all__ = [
     "MARK",
-    "PREFIX",
     "Keys",
     "Kv",
     "Record",
     "absent",
+    "candidates",
     "decode",
     "encode",
+    "held_text",
     "kvs",
+    "meta_text",
     "put",
     "read",
+    "removed_text",
     "same_mod",
 ]
 
@@ -45,8 +49,7 @@ MARK = "lease-store"
 """``meta["snowid"]``: the meta record is snowid's (a prefix holding anything else is
 someone else's data, refused)."""
 
-PREFIX = re.compile(r"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$")
-"""A key prefix: names of ASCII letters, digits and ``_ . -`` joined by ``/``."""
+_HANDOVER = ("start", "released", "released_epoch", "released_ceiling")
 _WORKER = re.compile(r"^(ceiling|held)/(\d{4})$")
 
 
@@ -108,7 +111,10 @@ class Record:
     claim made since its last repair owns it; ``removed`` is the ceiling it was given when
     it was found deleted and written again (a holder whose acknowledged ceiling is not
     above it had its record removed rather than taken over); ``op`` names the write, so a
-    holder whose reply was lost recognises its own write."""
+    holder whose reply was lost recognises its own write. The ZooKeeper store also keeps
+    the clean hand-over's fields: ``start`` (the first millisecond of the grant the last
+    claim made) and ``released`` (the mark a clean release wrote), which counts only while
+    ``released_epoch`` and ``released_ceiling`` are still the record's epoch and ceiling."""
 
     ceiling: int
     epoch: int = 0
@@ -117,9 +123,27 @@ class Record:
     since: int | None = None
     removed: int | None = None
     op: str = ""
+    start: int | None = None
+    released: int | None = None
+    released_epoch: int | None = None
+    released_ceiling: int | None = None
+
+    @property
+    def base(self) -> int:
+        """Where the next claim starts, minus 1: the release mark while it is the release of
+        this epoch at this ceiling, else the ceiling."""
+        marked = self.released is not None and (self.released_epoch, self.released_ceiling) == (
+            self.epoch,
+            self.ceiling,
+        )
+        return self.released if marked and self.released is not None else self.ceiling
 
     def text(self) -> str:
-        return json.dumps(asdict(self), separators=(",", ":"))
+        data = asdict(self)
+        for name in _HANDOVER:  # absent rather than null: etcd's records never carry them
+            if data[name] is None:
+                del data[name]
+        return json.dumps(data, separators=(",", ":"))
 
     @classmethod
     def parse(cls, text: str) -> Record | None:
@@ -131,13 +155,21 @@ class Record:
                 epoch=_int(data.get("epoch", 0)),
                 owner=str(data.get("owner", "")),
                 holder=str(data.get("holder", "")),
-                since=None if data.get("since") is None else _int(data["since"]),
-                removed=None if data.get("removed") is None else _int(data["removed"]),
+                since=_opt(data, "since"),
+                removed=_opt(data, "removed"),
                 op=str(data.get("op", "")),
+                start=_opt(data, "start"),
+                released=_opt(data, "released"),
+                released_epoch=_opt(data, "released_epoch"),
+                released_ceiling=_opt(data, "released_ceiling"),
             )
         except (ValueError, TypeError, KeyError, AttributeError):
             return None
         return record
+
+
+def _opt(data: dict[str, Any], name: str) -> int | None:
+    return None if data.get(name) is None else _int(data[name])
 
 
 def _int(value: object) -> int:
@@ -202,3 +234,32 @@ def kvs(response: dict[str, Any]) -> list[Kv]:
             )
         )
     return found
+
+
+# --- what etcd and ZooKeeper write alike --------------------------------------------------
+
+
+def candidates(free: list[int], records: dict[int, Record], caller_ms: int) -> list[int]:
+    """The order to try free workers in: the lowest ceiling first (the protocol's pick,
+    the successor most likely to start at once); after that one, which a claimant at the
+    same moment may have taken, those a claim may start at once in random order (so many
+    claimants spread out instead of racing for one key), then the rest, lowest ceiling
+    first."""
+    ranked = sorted(free, key=lambda w: (records[w].ceiling, w))
+    ready = [w for w in ranked[1:] if records[w].ceiling < caller_ms]
+    random.shuffle(ready)
+    waiting = [w for w in ranked[1:] if records[w].ceiling >= caller_ms]
+    return ranked[:1] + ready + waiting
+
+
+def held_text(owner: str, epoch: int, expires_ms: int) -> str:
+    return json.dumps({"owner": owner, "epoch": epoch, "expires_ms": expires_ms})
+
+
+def removed_text(floor: int) -> str:
+    """A deleted record written again: quarantined at ``floor``, owned by nobody."""
+    return Record(floor, 0, "", "", None, floor).text()
+
+
+def meta_text(meta: dict[str, Any]) -> str:
+    return json.dumps(meta, separators=(",", ":"))
