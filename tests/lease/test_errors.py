@@ -124,6 +124,8 @@ BAD_URLS: list[tuple[str, str, str]] = [
     ("k8s://u:s3cret@h/var/lib", "no_location", "state_dir="),
     ("etcd://u:s3cret@127.0.0.1:2379/fleet", "password_inline", "password_file="),
     ("etcd://127.0.0.1:2379/a//b?password_file=/run/s3cret", "key_prefix", "ASCII letters"),
+    ("zookeeper://app:s3cret@127.0.0.1:2181/fleet", "password_inline", "password_file="),
+    ("zookeeper://127.0.0.1:2181/fleet/../x?password_file=/run/s3cret", "key_prefix", "no name"),
 ]
 
 

@@ -34,7 +34,7 @@ from snowid.lease._store import StoreLease
 from tests.support.holders import Issuer, wait_until, worker_ms
 from tests.support.redis import redis_server
 from tests.support.servers import RedisServer, new_name
-from tests.support.stores import WITHOUT_ETCD, Store, store
+from tests.support.stores import WITHOUT_ZOOKEEPER, Store, store
 
 __all__ = ["store"]  # the fixture, imported for pytest
 
@@ -78,7 +78,7 @@ def _one_round(store: Store, how: str, rng: random.Random) -> tuple[list[int], l
     return first.ids, second.ids
 
 
-@pytest.mark.parametrize("store", WITHOUT_ETCD, indirect=True)  # gate budget (issue 27)
+@pytest.mark.parametrize("store", WITHOUT_ZOOKEEPER, indirect=True)  # gate budget (issue 27)
 def test_records_removed_under_a_live_holder_at_random_points_never_duplicate(
     store: Store,
 ) -> None:
@@ -188,7 +188,7 @@ def test_lease_init_upgrades_a_store_of_the_older_format_and_says_so(
     out = capsys.readouterr().out
     assert "upgraded the lease store to format 2" in out
     assert f"Every ceiling was raised to now + {QUARANTINE_MS} ms" in out
-    if store.name in ("redis", "etcd"):  # entries only for the workers ever claimed
+    if store.name in ("redis", "etcd", "zookeeper"):  # entries only for the workers ever claimed
         assert "lost the lease records of workers 1-1023 (1023 in all)" in out
     else:
         assert "lost the lease records" not in out

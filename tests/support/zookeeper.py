@@ -68,9 +68,10 @@ class ZkServer(OwnServer):
         ]  # fmt: skip
         if self.peers:
             (data / "myid").write_text(f"{self.myid}\n")
-            for myid, (peer, election, client) in sorted(self.peers.items()):
-                if myid == self.myid:  # its own line: the ports it listens on
-                    peer, election, client = self.peer_port, self.election_port, self.port
+            for myid, reached in sorted(self.peers.items()):
+                # its own line: the ports it listens on; the others': their proxies'
+                own = (self.peer_port, self.election_port, self.port)
+                peer, election, client = own if myid == self.myid else reached
                 lines.append(f"server.{myid}=127.0.0.1:{peer}:{election};127.0.0.1:{client}")
         config = self.root / "zoo.cfg"
         config.write_text("\n".join(lines) + "\n")
@@ -194,11 +195,13 @@ class ZkNodes:
             names = self.client.get_children("/" + parent)
         except NoNodeError:
             return {}
+        pending = [
+            (f"{parent}/{name}", self.client.get_async(f"/{parent}/{name}")) for name in names
+        ]
         found = {}
-        for name in names:
-            value = self.get(f"{parent}/{name}")
-            if value is not None:
-                found[f"{parent}/{name}"] = value
+        for path, result in pending:  # side by side: one round trip's wait
+            with contextlib.suppress(NoNodeError):
+                found[path] = bytes(result.get(timeout=30)[0] or b"").decode()
         return found
 
     def put(self, key: str, value: str) -> None:
@@ -209,10 +212,39 @@ class ZkNodes:
             self.client.create(path, value.encode(), makepath=True)
 
     def delete(self, key: str, prefix: bool = False) -> None:
+        """Delete ``key`` (with ``prefix``: and every node under it), in one transaction, so
+        that a live holder sees all of it gone at once or none (a few tries if one
+        writes under it meanwhile)."""
+        top = "/" + key.rstrip("/")
+        for _ in range(20):
+            if self.delete_many([top], nodes_under=prefix):
+                return
+        raise AssertionError(f"{top} kept changing while the test deleted it")
+
+    def delete_many(self, keys: list[str], *, nodes_under: bool = False) -> bool:
+        """Delete the nodes ``keys`` (absolute paths; ``nodes_under``: with the nodes under
+        them, deepest first) in one transaction; False if it failed (nothing deleted)."""
+        order: list[str] = []
+        for key in keys:
+            if self.client.exists(key):
+                order.extend(self._tree(key) if nodes_under else [key])
+        if not order:
+            return True
+        transaction = self.client.transaction()
+        for path in order:
+            transaction.delete(path)
+        return not any(isinstance(item, Exception) for item in transaction.commit())
+
+    def _tree(self, path: str) -> list[str]:
+        """``path`` and every node under it, deepest first."""
         from kazoo.exceptions import NoNodeError
 
-        with contextlib.suppress(NoNodeError):
-            self.client.delete("/" + key.rstrip("/"), recursive=prefix)
+        try:
+            names = self.client.get_children(path)
+        except NoNodeError:
+            return []
+        below = [node for name in names for node in self._tree(f"{path}/{name}")]
+        return [*below, path]
 
     def close(self) -> None:
         with contextlib.suppress(Exception):

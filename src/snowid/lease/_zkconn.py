@@ -122,7 +122,7 @@ class Session:
 
     def _why_not_connected(self) -> str:
         """Which servers turned the connection away, or did not answer (TCP alone)."""
-        refused, silent = [], []
+        refused, silent, unknown = [], [], []
         for host, port in self._endpoints:
             where = f"{host}:{port}"
             try:
@@ -130,9 +130,13 @@ class Session:
                     silent.append(where)
             except ConnectionRefusedError:
                 refused.append(where)
+            except socket.gaierror:
+                unknown.append(where)
             except OSError:
                 silent.append(where)
         parts = []
+        if unknown:
+            parts.append(f"{', '.join(unknown)}: no such host (check the host names in the URL)")
         if refused:
             parts.append(
                 f"{', '.join(refused)} refused the connection (is ZooKeeper running there and"

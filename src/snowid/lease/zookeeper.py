@@ -104,7 +104,10 @@ class ZookeeperLease(StoreLease):
         self.user = user
         self._password = password
         self.connect_timeout = connect_timeout
-        self.session_s = self.ttl_ms / 1000
+        # The session only frees a crashed holder's worker (the holder itself stops at its
+        # own deadline): twice the TTL, so that kazoo's heartbeats (a third of it apart)
+        # ride out a slow network instead of dropping the connection.
+        self.session_s = 2 * self.ttl_ms / 1000
         self._meta_version = 0
         self._version = -1  # our record's version, as we last wrote it
         self._record: Record | None = None
@@ -114,6 +117,8 @@ class ZookeeperLease(StoreLease):
         """``zookeeper://[USER@]HOST:PORT[,HOST:PORT…]/PATH?range=…&ttl=…``; the digest
         password only from ``password_file=``."""
         where = read_cluster_url(url, OPTIONS, _DEFAULT_PORT)
+        if where.path.split("/")[0] == "zookeeper":  # ZooKeeper's own (quotas, config)
+            raise url.fail("key_prefix", text=url.path)
         return cls(
             where.endpoints, path=where.path, user=where.user, password=where.password,
             url=url.shown, clock=clock, **where.own, **cls.read_options(url),
