@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 
 from tests.support.chaos import SPAN, TTL, Chaos, check_run
-from tests.support.stores import WITHOUT_ZOOKEEPER, Store, store
+from tests.support.stores import WITHOUT_ETCD, Store, store
 
 __all__ = ["store"]  # the fixture, imported for pytest
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(150)]
 
 
-@pytest.mark.parametrize("store", WITHOUT_ZOOKEEPER, indirect=True)  # gate budget (issue 27)
+@pytest.mark.parametrize("store", WITHOUT_ETCD, indirect=True)  # gate budget (issue 27)
 @pytest.mark.parametrize("seed", [int(os.environ.get("SNOWID_CHAOS_SEED", "20261130"))])
 def test_three_hosts_three_processes_never_share_a_worker_millisecond(
     seed: int, store: Store, tmp_path: Path

@@ -34,7 +34,7 @@ from snowid.lease._store import StoreLease
 from tests.support.holders import Issuer, wait_until, worker_ms
 from tests.support.redis import redis_server
 from tests.support.servers import RedisServer, new_name
-from tests.support.stores import WITHOUT_ZOOKEEPER, Store, store
+from tests.support.stores import WITHOUT_ETCD, Store, store
 
 __all__ = ["store"]  # the fixture, imported for pytest
 
@@ -78,7 +78,7 @@ def _one_round(store: Store, how: str, rng: random.Random) -> tuple[list[int], l
     return first.ids, second.ids
 
 
-@pytest.mark.parametrize("store", WITHOUT_ZOOKEEPER, indirect=True)  # gate budget (issue 27)
+@pytest.mark.parametrize("store", WITHOUT_ETCD, indirect=True)  # gate budget (issue 27)
 def test_records_removed_under_a_live_holder_at_random_points_never_duplicate(
     store: Store,
 ) -> None:

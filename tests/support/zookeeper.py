@@ -83,7 +83,12 @@ class ZkServer(OwnServer):
         args = [
             self.java, "-Xmx64m", "-Xms16m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
             "-Djava.net.preferIPv4Stack=true", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-            "-Dzookeeper.jmx.log4j.disable=true", "-cp", f"{JAR}:{LOGGER}",
+            "-Dzookeeper.jmx.log4j.disable=true",
+            # An election on a busy machine: ask peers again every 0.2-1 s (ZooKeeper backs
+            # off to 60 s) and give up on a dead peer's connection after 1 s (5 s).
+            "-Dzookeeper.fastleader.minNotificationInterval=200",
+            "-Dzookeeper.fastleader.maxNotificationInterval=1000", "-Dzookeeper.cnxTimeout=1000",
+            "-cp", f"{JAR}:{LOGGER}",
             "org.apache.zookeeper.server.quorum.QuorumPeerMain", str(config),
         ]  # fmt: skip
         with open(self.log, "ab") as log:
@@ -236,15 +241,18 @@ class ZkNodes:
         return not any(isinstance(item, Exception) for item in transaction.commit())
 
     def _tree(self, path: str) -> list[str]:
-        """``path`` and every node under it, deepest first."""
+        """``path`` and every node under it, deepest first (one round trip's wait a level)."""
         from kazoo.exceptions import NoNodeError
 
-        try:
-            names = self.client.get_children(path)
-        except NoNodeError:
-            return []
-        below = [node for name in names for node in self._tree(f"{path}/{name}")]
-        return [*below, path]
+        levels, level = [], [path]
+        while level:
+            levels.append(level)
+            pending = [(node, self.client.get_children_async(node)) for node in level]
+            level = []
+            for node, result in pending:
+                with contextlib.suppress(NoNodeError):
+                    level.extend(f"{node}/{name}" for name in result.get(timeout=30))
+        return [node for nodes in reversed(levels) for node in nodes]
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
