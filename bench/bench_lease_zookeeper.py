@@ -17,17 +17,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-
-def _pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def main() -> None:
@@ -39,6 +33,7 @@ def main() -> None:
     from kazoo.client import KazooClient
     from tests.support.zookeeper import zookeeper_server
 
+    from bench_lease_common import percentiles
     from snowid.lease import init_lease, open_lease
     from snowid.lease._store import StoreLease
     from snowid.lease.zookeeper import ZookeeperLease
@@ -77,10 +72,7 @@ def main() -> None:
         holder.stop()
         holder.close()
     for name, values in (("session", sessions), ("claim", claims), ("renew", renewals)):
-        print(
-            f"zookeeper {name} with 1000/1024 held: p50 {statistics.median(values):.2f} ms,"
-            f" p99 {_pct(values, 99):.2f} ms (n={len(values)})"
-        )
+        print(f"zookeeper {name} with 1000/1024 held: {percentiles([v / 1000 for v in values])}")
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ from snowid.lease import open_lease
 from snowid.lease._store import StoreLease
 from tests.support.cleanup import Cleanup
 from tests.support.cluster import Cluster
-from tests.support.holders import FAIL_CLOSED_CODES, Issuer, wait_until, worker_ms
+from tests.support.holders import FAIL_CLOSED_CODES, Issuer, assert_unique, wait_until
 from tests.support.procs import read_ids, start_worker, wait_for_file
 from tests.support.proxy import TcpProxy
 from tests.support.servers import new_name
@@ -65,16 +65,6 @@ def _leader(ensemble: Cluster[ZkServer]) -> int:
         if member.running and member.mode == "leader":
             return index
     raise AssertionError("no leader")
-
-
-def _unique(*streams: list[int]) -> None:
-    every = [v for stream in streams for v in stream]
-    assert len(every) == len(set(every)), "duplicate ids"
-    seen: set[tuple[int, int]] = set()
-    for stream in streams:
-        mine = worker_ms(stream)
-        assert not (mine & seen), "two writers shared a worker millisecond"
-        seen |= mine
 
 
 def test_leader_killed_then_quorum_lost_and_restored_gives_no_duplicate(
@@ -121,7 +111,7 @@ def test_leader_killed_then_quorum_lost_and_restored_gives_no_duplicate(
         holder.assert_within_acked_ceilings()
         assert {code for _, code in holder.errors} <= FAIL_CLOSED_CODES | {"no_free_identity"}
         holder.lease.close()
-    _unique(*(h.ids for h in holders))
+    assert_unique(*(h.ids for h in holders))
     for member in ensemble.members:
         member.wait_ready()
 
@@ -160,7 +150,7 @@ def test_a_holder_cut_off_fails_closed_before_its_grant_ends(
     holder.assert_within_acked_ceilings()
     assert {code for _, code in holder.errors} <= FAIL_CLOSED_CODES | {"no_free_identity"}
     holder.lease.close()
-    _unique(holder.ids, taken)
+    assert_unique(holder.ids, taken)
 
 
 def test_a_sigkilled_holders_worker_is_claimable_after_its_session(
@@ -184,4 +174,4 @@ def test_a_sigkilled_holders_worker_is_claimable_after_its_session(
     assert grant.start_ms > max(TWITTER.timestamp_of(v) for v in before)
     # Its session (2 × TTL) expired: not before the TTL, and within a harness margin.
     assert TTL < freed_after < 2 * TTL + 10
-    _unique(before, ids)
+    assert_unique(before, ids)

@@ -25,13 +25,16 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from snowid._exceptions import StoreRefusedError
 from snowid.ids import TWITTER
+from snowid.lease._storeops import LostHow, StoreMissing, lost_how
 
 __all__ = [
     "MARK",
     "Keys",
     "Kv",
     "Record",
+    "RecordChecks",
     "absent",
     "candidates",
     "decode",
@@ -263,3 +266,74 @@ def removed_text(floor: int) -> str:
 
 def meta_text(meta: dict[str, Any]) -> str:
     return json.dumps(meta, separators=(",", ":"))
+
+
+class RecordChecks:
+    """What an etcd or ZooKeeper lease checks alike in the records it read (a mixin of
+    ``StoreLease``): ``noun`` is what the store keeps (a key, a node), ``place`` where (a
+    prefix, a path)."""
+
+    url: str
+    keys: Keys
+    noun, place = "key", "prefix"
+
+    def _meta_data(self, where: str, text: str | None) -> dict[str, Any]:
+        """The meta record's fields; StoreMissing if there is none; a meta record that is
+        not snowid's is refused."""
+        if text is None:
+            raise StoreMissing(f"the store's meta {self.noun} {where} is gone")
+        data = read(text)
+        if data is None or data.get("snowid") != MARK or "incarnation" not in data:
+            raise self._foreign(where)
+        return data
+
+    def _record_at(self, where: str, text: str) -> Record:
+        record = Record.parse(text)
+        if record is None:
+            raise self._foreign(where)
+        return record
+
+    def _foreign(self, where: str) -> StoreRefusedError:
+        place = self.place
+        return StoreRefusedError(
+            store=self.url,
+            reason=f"the {self.noun} {where} under the {place} {self.keys.all} is not one of"
+            f" snowid's lease records: the {place} holds someone else's data; name a {place}"
+            " of snowid's own in the URL's path",
+        )
+
+    @staticmethod
+    def _format(meta: dict[str, Any]) -> int:
+        value = meta.get("format")
+        return value if isinstance(value, int) and not isinstance(value, bool) else 1
+
+    def _lost(
+        self, meta: str | None, where: str, record: str | None, *, owner: str, epoch: int,
+        acked_ms: int,
+    ) -> LostHow:  # fmt: skip
+        """``_store_lost_how`` from the meta record's and the worker record's texts."""
+        fmt = self._format(self._meta_data(self.keys.meta, meta)) if meta is not None else None
+        if record is None:
+            return lost_how((fmt, None, None, None), owner, epoch, acked_ms)
+        found = self._record_at(where, record)
+        return lost_how(
+            (fmt, found.owner or None, found.epoch, found.ceiling), owner, epoch, acked_ms
+        )
+
+    def _rows(
+        self, records: dict[int, tuple[str, str]], held: dict[int, str]
+    ) -> list[tuple[int, bool, str, int, int, int | None, int | None]]:
+        """``status`` rows from the records ((where, text) by worker) and the held
+        markers' texts by worker: the workers ever claimed."""
+        rows = []
+        for worker, (where, text) in sorted(records.items()):
+            record = self._record_at(where, text)
+            if record.epoch <= 0:
+                continue
+            holding = held.get(worker)
+            expires = None if holding is None else (read(holding) or {}).get("expires_ms")
+            rows.append(
+                (worker, holding is not None, record.holder, record.epoch, record.ceiling,
+                 record.since, expires if isinstance(expires, int) else None)
+            )  # fmt: skip
+        return rows

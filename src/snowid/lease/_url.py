@@ -39,6 +39,7 @@ from snowid.lease._redact import MASK, hide, redact, secret_tail
 from snowid.lease._urltext import UrlText, split_url
 
 __all__ = [
+    "CLUSTER_OPTIONS",
     "ClusterUrl",
     "LeaseUrl",
     "check_identifier",
@@ -282,14 +283,22 @@ class ClusterUrl:
     own: dict[str, Any]
 
 
+CLUSTER_OPTIONS = (
+    "range", "datacenter", "ttl", "renew", "span", "max_skew", "timeout", "claim_wait",
+    "connect_timeout", "password_file",
+)  # fmt: skip
+"""The options of an ``etcd:`` or ``zookeeper:`` URL: the protocol's, ``connect_timeout``
+and ``password_file``."""
+
 CLUSTER_PATH = re.compile(r"^(?!.*(^|/)\.\.?(/|$))[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$")
 """The path of an ``etcd:`` or ``zookeeper:`` URL: names of ASCII letters, digits and
 ``_ . -`` joined by ``/`` (no name ``.`` or ``..``)."""
 
 
 def read_cluster_url(
-    url: LeaseUrl, known: Iterable[str], default_port: int, default_path: str = "snowid"
-) -> ClusterUrl:
+    url: LeaseUrl, default_port: int, known: Iterable[str] = CLUSTER_OPTIONS,
+    default_path: str = "snowid",
+) -> ClusterUrl:  # fmt: skip
     """The location of a consensus engine's store in ``url``, checked: unknown options
     refused, every ``HOST[:PORT]`` (``127.0.0.1:default_port`` when none is given), a
     path of at most 100 characters (``key_prefix``), no password in the URL itself

@@ -40,6 +40,7 @@ from snowid.lease._etcdkv import (
     Keys,
     Kv,
     Record,
+    RecordChecks,
     absent,
     candidates,
     get,
@@ -47,7 +48,6 @@ from snowid.lease._etcdkv import (
     kvs,
     meta_text,
     put,
-    read,
     removed_text,
     same_mod,
 )
@@ -57,26 +57,22 @@ from snowid.lease._store import (
     LostHow,
     Renewed,
     StoreLease,
-    StoreMissing,
     StoreOptions,
     StoreOutdated,
 )
-from snowid.lease._storeops import STORE_FORMAT, lost_how
-from snowid.lease._url import LeaseUrl, read_cluster_url
+from snowid.lease._storeops import STORE_FORMAT
+from snowid.lease._url import CLUSTER_OPTIONS, LeaseUrl, read_cluster_url
 
 __all__ = ["OPTIONS", "EtcdLease"]
 
-OPTIONS = (
-    "range", "datacenter", "ttl", "renew", "span", "max_skew", "timeout", "claim_wait",
-    "connect_timeout", "password_file",
-)  # fmt: skip
+OPTIONS = CLUSTER_OPTIONS
 _DEFAULT_PORT = 2379
 _BATCH = 64  # compares and puts per transaction (etcd's --max-txn-ops is 128 by default)
 _MAX_CEILING = 2**63 - 1
 _ROUNDS = 20  # snapshots a claim or set-up reads before it gives up on a store that churns
 
 
-class EtcdLease(StoreLease):
+class EtcdLease(RecordChecks, StoreLease):
     """A worker identity in ``[first, last]`` leased from etcd keys under ``prefix``."""
 
     clock_step_ms = CLOCK_STEP_MS
@@ -109,7 +105,7 @@ class EtcdLease(StoreLease):
     def from_url(cls, url: LeaseUrl, *, clock: Clock | None = None) -> EtcdLease:
         """``etcd://[USER@]HOST:PORT[,HOST:PORT…]/PREFIX?range=…&ttl=…``; the password
         only from ``password_file=`` or ``ETCDCTL_PASSWORD`` (with ``ETCDCTL_USER``)."""
-        where = read_cluster_url(url, OPTIONS, _DEFAULT_PORT)
+        where = read_cluster_url(url, _DEFAULT_PORT)
         options = cls.read_options(url)
         user, password = where.user, where.password
         env_user, _, env_password = os.environ.get("ETCDCTL_USER", "").partition(":")
@@ -176,33 +172,10 @@ class EtcdLease(StoreLease):
         return meta, records, held
 
     def _meta(self, kv: Kv | None) -> dict[str, Any]:
-        """The meta record's fields; StoreMissing if there is none; a prefix whose meta
-        key is not snowid's is refused."""
-        if kv is None:
-            raise StoreMissing(f"the store's meta key {self.keys.meta} is gone")
-        data = read(kv.value)
-        if data is None or data.get("snowid") != MARK or "incarnation" not in data:
-            raise self._foreign(self.keys.meta)
-        return data
+        return self._meta_data(self.keys.meta, None if kv is None else kv.value)
 
     def _parse(self, kv: Kv) -> Record:
-        record = Record.parse(kv.value)
-        if record is None:
-            raise self._foreign(kv.key)
-        return record
-
-    def _foreign(self, key: str) -> StoreRefusedError:
-        return StoreRefusedError(
-            store=self.url,
-            reason=f"the key {key} under the prefix {self.keys.all} is not one of snowid's"
-            " lease records: the prefix holds someone else's data; name a prefix of snowid's"
-            " own in the URL's path",
-        )
-
-    @staticmethod
-    def _format(meta: dict[str, Any]) -> int:
-        value = meta.get("format")
-        return value if isinstance(value, int) and not isinstance(value, bool) else 1
+        return self._record_at(kv.key, kv.value)
 
     # --- the store operations -----------------------------------------------------------
 
@@ -419,13 +392,11 @@ class EtcdLease(StoreLease):
 
     def _store_lost_how(self, worker: int, owner: str, epoch: int, acked_ms: int) -> LostHow:
         meta_kv, records, _ = self._snapshot(worker, worker)
-        fmt = self._format(self._meta(meta_kv)) if meta_kv is not None else None
         kv = records.get(worker)
-        if kv is None:
-            return lost_how((fmt, None, None, None), owner, epoch, acked_ms)
-        record = self._parse(kv)
-        found = (fmt, record.owner or None, record.epoch, record.ceiling)
-        return lost_how(found, owner, epoch, acked_ms)
+        meta, text = (None if x is None else x.value for x in (meta_kv, kv))
+        return self._lost(
+            meta, self.keys.ceiling(worker), text, owner=owner, epoch=epoch, acked_ms=acked_ms
+        )
 
     # --- set-up and status --------------------------------------------------------------
 
@@ -525,17 +496,6 @@ class EtcdLease(StoreLease):
             meta_kv, records, held = self._snapshot(self.first, self.last)
         if meta_kv is None:
             return []
-        rows = []
-        for worker, kv in sorted(records.items()):
-            record = self._parse(kv)
-            if record.epoch <= 0:
-                continue
-            holding = held.get(worker)
-            expires = None
-            if holding is not None:
-                expires = (read(holding.value) or {}).get("expires_ms")
-            rows.append(
-                (worker, holding is not None, record.holder, record.epoch, record.ceiling,
-                 record.since, expires if isinstance(expires, int) else None)
-            )  # fmt: skip
+        texts = {w: (kv.key, kv.value) for w, kv in records.items()}
+        rows = self._rows(texts, {w: kv.value for w, kv in held.items()})
         return self._status_rows(rows)

@@ -39,10 +39,10 @@ from snowid.lease._etcdkv import (
     MARK,
     Keys,
     Record,
+    RecordChecks,
     candidates,
     held_text,
     meta_text,
-    read,
     removed_text,
 )
 from snowid.lease._store import (
@@ -51,20 +51,16 @@ from snowid.lease._store import (
     LostHow,
     Renewed,
     StoreLease,
-    StoreMissing,
     StoreOptions,
     StoreOutdated,
 )
-from snowid.lease._storeops import STORE_FORMAT, lost_how
-from snowid.lease._url import LeaseUrl, read_cluster_url
+from snowid.lease._storeops import STORE_FORMAT
+from snowid.lease._url import CLUSTER_OPTIONS, LeaseUrl, read_cluster_url
 from snowid.lease._zkconn import Session
 
 __all__ = ["OPTIONS", "ZookeeperLease"]
 
-OPTIONS = (
-    "range", "datacenter", "ttl", "renew", "span", "max_skew", "timeout", "claim_wait",
-    "connect_timeout", "password_file",
-)  # fmt: skip
+OPTIONS = CLUSTER_OPTIONS
 _DEFAULT_PORT = 2181
 _BATCH = 128  # operations per multi-op transaction (well under jute.maxbuffer's 1 MB)
 _MAX_CEILING = 2**63 - 1
@@ -83,8 +79,10 @@ class Node:
     version: int
 
 
-class ZookeeperLease(StoreLease):
+class ZookeeperLease(RecordChecks, StoreLease):
     """A worker identity in ``[first, last]`` leased from ZooKeeper nodes under ``path``."""
+
+    noun, place = "node", "path"
 
     def __init__(
         self,
@@ -116,7 +114,7 @@ class ZookeeperLease(StoreLease):
     def from_url(cls, url: LeaseUrl, *, clock: Clock | None = None) -> ZookeeperLease:
         """``zookeeper://[USER@]HOST:PORT[,HOST:PORT…]/PATH?range=…&ttl=…``; the digest
         password only from ``password_file=``."""
-        where = read_cluster_url(url, OPTIONS, _DEFAULT_PORT)
+        where = read_cluster_url(url, _DEFAULT_PORT)
         if where.path.split("/")[0] == "zookeeper":  # ZooKeeper's own (quotas, config)
             raise url.fail("key_prefix", text=url.path)
         return cls(
@@ -200,31 +198,10 @@ class ZookeeperLease(StoreLease):
     # --- reading the store ----------------------------------------------------------------
 
     def _meta(self, node: Node | None) -> dict[str, Any]:
-        if node is None:
-            raise StoreMissing(f"the store's meta node {self.keys.meta} is gone")
-        data = read(node.value)
-        if data is None or data.get("snowid") != MARK or "incarnation" not in data:
-            raise self._foreign(self.keys.meta)
-        return data
+        return self._meta_data(self.keys.meta, None if node is None else node.value)
 
     def _parse(self, node: Node) -> Record:
-        record = Record.parse(node.value)
-        if record is None:
-            raise self._foreign(node.path)
-        return record
-
-    def _foreign(self, path: str) -> StoreRefusedError:
-        return StoreRefusedError(
-            store=self.url,
-            reason=f"the node {path} under {self.keys.prefix} is not one of snowid's lease"
-            " records: the path holds someone else's data; name a path of snowid's own in the"
-            " URL",
-        )
-
-    @staticmethod
-    def _format(meta: dict[str, Any]) -> int:
-        value = meta.get("format")
-        return value if isinstance(value, int) and not isinstance(value, bool) else 1
+        return self._record_at(node.path, node.value)
 
     def _records(self, workers: set[int]) -> dict[int, Node]:
         found = self._gets([self.keys.ceiling(w) for w in sorted(workers)])
@@ -465,14 +442,10 @@ class ZookeeperLease(StoreLease):
         return None if node is None else str(self._meta(node)["incarnation"])
 
     def _store_lost_how(self, worker: int, owner: str, epoch: int, acked_ms: int) -> LostHow:
-        meta_node = self._get(self.keys.meta)
-        fmt = self._format(self._meta(meta_node)) if meta_node is not None else None
-        node = self._get(self.keys.ceiling(worker))
-        if node is None:
-            return lost_how((fmt, None, None, None), owner, epoch, acked_ms)
-        record = self._parse(node)
-        return lost_how(
-            (fmt, record.owner or None, record.epoch, record.ceiling), owner, epoch, acked_ms
+        meta, node = self._get(self.keys.meta), self._get(self.keys.ceiling(worker))
+        meta_text, text = (None if x is None else x.value for x in (meta, node))
+        return self._lost(
+            meta_text, self.keys.ceiling(worker), text, owner=owner, epoch=epoch, acked_ms=acked_ms
         )
 
     # --- set-up and status --------------------------------------------------------------
@@ -589,17 +562,8 @@ class ZookeeperLease(StoreLease):
             records = self._records(present)
             holding = self._workers(f"{self.keys.prefix}/held", self.first, self.last)
             held = self._gets([self.keys.held(w) for w in sorted(holding)])
-        rows = []
-        for worker, node in sorted(records.items()):
-            record = self._parse(node)
-            if record.epoch <= 0:
-                continue
-            found = held.get(self.keys.held(worker))
-            expires = None if found is None else (read(found.value) or {}).get("expires_ms")
-            rows.append(
-                (worker, found is not None, record.holder, record.epoch, record.ceiling,
-                 record.since, expires if isinstance(expires, int) else None)
-            )  # fmt: skip
+        texts = {w: (node.path, node.value) for w, node in records.items()}
+        rows = self._rows(texts, {self.keys.worker_of(p): n.value for p, n in held.items()})
         return self._status_rows(rows)
 
 
