@@ -64,6 +64,7 @@ OPTIONS = CLUSTER_OPTIONS
 _DEFAULT_PORT = 2181
 _BATCH = 128  # operations per multi-op transaction (well under jute.maxbuffer's 1 MB)
 _MAX_CEILING = 2**63 - 1
+_MIN_SESSION_S = 3.0
 _ROUNDS = 20  # reads a claim or set-up makes before it gives up on a store that churns
 _OURS = ("meta", "ceiling", "held", "clock")
 Op = tuple[str, tuple[Any, ...], dict[str, Any]]
@@ -103,9 +104,10 @@ class ZookeeperLease(RecordChecks, StoreLease):
         self._password = password
         self.connect_timeout = connect_timeout
         # The session only frees a crashed holder's worker (the holder itself stops at its
-        # own deadline): twice the TTL, so that kazoo's heartbeats (a third of it apart)
-        # ride out a slow network instead of dropping the connection.
-        self.session_s = 2 * self.ttl_ms / 1000
+        # own deadline): twice the TTL, and 3 s at least, so that kazoo's heartbeats (a
+        # third of it apart, less up to 0.4 s of jitter) ride out a slow network or a busy
+        # server instead of dropping the connection.
+        self.session_s = max(2 * self.ttl_ms / 1000, _MIN_SESSION_S)
         self._meta_version = 0
         self._version = -1  # our record's version, as we last wrote it
         self._record: Record | None = None
