@@ -472,8 +472,8 @@ LeaseUrlReason = Literal[
     "password_twice",  # a password in the URL and ``password_file=`` too
     "not_a_url",  # no scheme at all: empty, or a libpq ``key=value`` string
     "no_location",  # a ``scheme`` (k8s:) that takes no host or path was given ``text``
-    "key_prefix",  # an etcd: URL whose path ``text`` is not a key prefix
-    "password_inline",  # a ``scheme`` (etcd:) that takes its password only from a file or env
+    "key_prefix",  # an etcd: or zookeeper: URL whose path ``text`` is not a key prefix
+    "password_inline",  # a ``scheme`` (etcd:, zookeeper:) taking its password from a file or env
     "replication_sync",  # replication=sync for a ``scheme`` (redis:) that cannot verify it
 ]
 LEASE_URL_REASONS: tuple[str, ...] = get_args(LeaseUrlReason)

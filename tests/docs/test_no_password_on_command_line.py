@@ -62,6 +62,7 @@ def test_the_documents_have_command_lines() -> None:
         "lease-redis.md",
         "lease-mysql.md",
         "lease-etcd.md",
+        "lease-zookeeper.md",
     ):
         path = next(path for path in DOCUMENTS if path.name == name)
         assert command_lines(path.read_text()), name

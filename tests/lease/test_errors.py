@@ -125,6 +125,8 @@ BAD_URLS: list[tuple[str, str, str]] = [
     ("etcd://u:s3cret@127.0.0.1:2379/fleet", "password_inline", "password_file="),
     ("etcd://127.0.0.1:2379/a//b?password_file=/run/s3cret", "key_prefix", "ASCII letters"),
     ("redis://:s3cret@h/0?replication=sync", "replication_sync", "WAIT"),
+    ("zookeeper://app:s3cret@127.0.0.1:2181/fleet", "password_inline", "password_file="),
+    ("zookeeper://127.0.0.1:2181/fleet/../x?password_file=/run/s3cret", "key_prefix", "no name"),
 ]
 
 

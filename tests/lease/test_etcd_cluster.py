@@ -22,7 +22,7 @@ from snowid.lease._store import StoreLease
 from tests.support.cleanup import Cleanup
 from tests.support.cluster import Cluster
 from tests.support.etcd import EtcdKv, EtcdServer, etcd_cluster
-from tests.support.holders import FAIL_CLOSED_CODES, Issuer, wait_until, worker_ms
+from tests.support.holders import FAIL_CLOSED_CODES, Issuer, assert_unique, wait_until
 from tests.support.proxy import TcpProxy
 from tests.support.servers import new_name
 from tests.support.stores import wait_for_claim
@@ -59,16 +59,6 @@ def _leader(cluster: Cluster[EtcdServer]) -> int:
     raise AssertionError("no leader")
 
 
-def _unique(*streams: list[int]) -> None:
-    every = [v for stream in streams for v in stream]
-    assert len(every) == len(set(every)), "duplicate ids"
-    seen: set[tuple[int, int]] = set()
-    for stream in streams:
-        mine = worker_ms(stream)
-        assert not (mine & seen), "two writers shared a worker millisecond"
-        seen |= mine
-
-
 def test_leader_killed_while_holders_issue_gives_no_duplicate(
     cluster: Cluster[EtcdServer],
 ) -> None:
@@ -92,7 +82,7 @@ def test_leader_killed_while_holders_issue_gives_no_duplicate(
         holder.assert_within_acked_ceilings()
         assert {code for _, code in holder.errors} <= FAIL_CLOSED_CODES
         holder.lease.close()
-    _unique(*(h.ids for h in holders))
+    assert_unique(*(h.ids for h in holders))
     cluster[leader].wait_ready()
 
 
@@ -133,4 +123,4 @@ def test_a_holder_cut_off_fails_closed_before_its_grant_ends(
     holder.assert_within_acked_ceilings()
     assert {code for _, code in holder.errors} <= FAIL_CLOSED_CODES | {"no_free_identity"}
     holder.lease.close()
-    _unique(holder.ids, taken)
+    assert_unique(holder.ids, taken)

@@ -23,7 +23,7 @@ from snowid.errors import GeneratorSealedError, StoreUnreachableError
 from snowid.lease._handover import mark_of
 from snowid.testing import FakeClock
 from tests.support.memstore import MemoryStoreLease
-from tests.support.stores import WITHOUT_ETCD, MysqlStore, PgStore, Store, store
+from tests.support.stores import WITH_MARKS, MysqlStore, PgStore, Store, store
 
 __all__ = ["store"]  # the fixture, imported for pytest
 
@@ -162,7 +162,7 @@ def _issue(generator: Generator, out: list[int], batch: int, stop: threading.Eve
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("store", WITHOUT_ETCD, indirect=True)  # etcd keeps no release mark yet
+@pytest.mark.parametrize("store", WITH_MARKS, indirect=True)  # etcd keeps no release mark yet
 def test_threads_issuing_while_close_runs_hand_over_with_no_duplicate(store: Store) -> None:
     """Four threads issue (single ids and batches) while ``close()`` runs; the next holder
     of the same worker starts right after the last id, at once, and above every id."""
@@ -238,7 +238,7 @@ def test_a_release_after_a_takeover_writes_no_mark(store: Store) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("store", WITHOUT_ETCD, indirect=True)  # etcd keeps no release mark yet
+@pytest.mark.parametrize("store", WITH_MARKS, indirect=True)  # etcd keeps no release mark yet
 def test_a_moved_ceiling_or_void_release_marks_voids_the_mark(store: Store) -> None:
     """A mark counts only beside the ceiling it was written with, and until voided."""
     for void in ("ceiling", "void"):

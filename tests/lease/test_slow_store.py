@@ -23,7 +23,7 @@ from snowid import TWITTER, Generator
 from tests.support.holders import FAIL_CLOSED_CODES, Issuer, wait_until, worker_ms
 from tests.support.pg import PG, open_pg, sql
 from tests.support.proxy import DelayProxy
-from tests.support.stores import Store, store, wait_for_claim
+from tests.support.stores import WITHOUT_ZOOKEEPER, Store, store, wait_for_claim
 
 __all__ = ["store"]  # the fixture, imported for pytest
 
@@ -39,6 +39,7 @@ def proxy(store: Store) -> Iterator[DelayProxy]:
         proxy.close()
 
 
+@pytest.mark.parametrize("store", WITHOUT_ZOOKEEPER, indirect=True)  # gate budget (issue 27)
 def test_latency_above_the_renew_interval_keeps_issuing_without_duplicates(
     store: Store, proxy: DelayProxy
 ) -> None:
@@ -73,6 +74,7 @@ def test_latency_above_the_renew_interval_keeps_issuing_without_duplicates(
         issuer.lease.close()
 
 
+@pytest.mark.parametrize("store", WITHOUT_ZOOKEEPER, indirect=True)  # gate budget (issue 27)
 def test_latency_beyond_the_timeout_fails_closed_then_recovers(
     store: Store, proxy: DelayProxy
 ) -> None:

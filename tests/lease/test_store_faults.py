@@ -22,7 +22,7 @@ from snowid.testing import OffsetClock
 from tests.support.holders import wait_until, worker_ms
 from tests.support.procs import read_ids, read_log, start_worker, wait_all, wait_for_file
 from tests.support.proxy import TcpProxy
-from tests.support.stores import Store, store, wait_for_claim
+from tests.support.stores import WITHOUT_ZOOKEEPER, Store, store, wait_for_claim
 
 __all__ = ["store"]  # the fixture, imported for pytest
 
@@ -105,6 +105,7 @@ def test_n_claimants_exhaustion_and_sigterm_release(store: Store, tmp_path: Path
     assert len({v for x in ids for v in x}) == 6000
 
 
+@pytest.mark.parametrize("store", WITHOUT_ZOOKEEPER, indirect=True)  # its ensemble test
 def test_sigkilled_holder_is_reclaimable_only_after_ttl(store: Store, tmp_path: Path) -> None:
     """Case 15: after SIGKILL the worker stays held until its TTL; the successor starts above."""
     url = store.url("range=0-0&ttl=1.5&renew=0.3")
@@ -176,6 +177,7 @@ def test_sigstopped_holder_past_its_ttl_never_overlaps(store: Store, tmp_path: P
     assert {w for w, _ in worker_ms(held)} == {0, 1}
 
 
+@pytest.mark.parametrize("store", WITHOUT_ZOOKEEPER, indirect=True)  # its ensemble test
 def test_partitioned_holder_rides_to_its_ceiling_then_fails_closed(
     store: Store, tmp_path: Path
 ) -> None:

@@ -605,13 +605,13 @@ MESSAGES: dict[str, str] = {
     ),
     "invalid_lease_url.key_prefix": (
         "{field} URL {value} cannot be used: the key prefix {text} is not allowed; allowed:"
-        " ASCII letters, digits, _ . - and / between names, at most 100 characters, such as"
-        " etcd://HOST:2379/snowid/leases"
+        " ASCII letters, digits, _ . - and / between names (no name . or ..), at most 100"
+        " characters, such as etcd://HOST:2379/snowid/leases or zookeeper://HOST:2181/snowid"
     ),
     "invalid_lease_url.password_inline": (
         "{field} URL {value} cannot be used: a {scheme} lease takes its password only from"
-        " password_file=PATH or the ETCDCTL_PASSWORD environment variable, never from the"
-        " URL (it would reach command lines and logs)"
+        " password_file=PATH (etcd: also from the ETCDCTL_PASSWORD environment variable),"
+        " never from the URL (it would reach command lines and logs)"
     ),
     "invalid_lease_url.replication_sync": (
         "{field} URL {value} cannot be used: replication=sync cannot be verified on {scheme}:"

@@ -646,12 +646,12 @@ MESSAGES: dict[str, str] = {
     ),
     "invalid_lease_url.key_prefix": (
         "không dùng được URL {field} {value}: tiền tố khóa {text} không hợp lệ; chỉ chấp nhận"
-        " chữ cái ASCII, chữ số, _ . - và dấu / giữa các tên, tối đa 100 ký tự, ví dụ"
-        " etcd://HOST:2379/snowid/leases"
+        " chữ cái ASCII, chữ số, _ . - và dấu / giữa các tên (không có tên . hay ..), tối đa"
+        " 100 ký tự, ví dụ etcd://HOST:2379/snowid/leases hoặc zookeeper://HOST:2181/snowid"
     ),
     "invalid_lease_url.password_inline": (
         "không dùng được URL {field} {value}: lease {scheme} chỉ nhận mật khẩu từ"
-        " password_file=PATH hoặc biến môi trường ETCDCTL_PASSWORD, không bao giờ từ URL"
+        " password_file=PATH (etcd: cả từ biến môi trường ETCDCTL_PASSWORD), không bao giờ từ URL"
         " (mật khẩu trong URL sẽ lọt vào dòng lệnh và nhật ký)"
     ),
     "invalid_lease_url.replication_sync": (

@@ -20,24 +20,31 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import random
 import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from snowid._exceptions import StoreRefusedError
 from snowid.ids import TWITTER
+from snowid.lease._storeops import LostHow, StoreMissing, lost_how
 
 __all__ = [
     "MARK",
-    "PREFIX",
     "Keys",
     "Kv",
     "Record",
+    "RecordChecks",
     "absent",
+    "candidates",
     "decode",
     "encode",
+    "held_text",
     "kvs",
+    "meta_text",
     "put",
     "read",
+    "removed_text",
     "same_mod",
 ]
 
@@ -45,8 +52,7 @@ MARK = "lease-store"
 """``meta["snowid"]``: the meta record is snowid's (a prefix holding anything else is
 someone else's data, refused)."""
 
-PREFIX = re.compile(r"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$")
-"""A key prefix: names of ASCII letters, digits and ``_ . -`` joined by ``/``."""
+_HANDOVER = ("start", "released", "released_epoch", "released_ceiling")
 _WORKER = re.compile(r"^(ceiling|held)/(\d{4})$")
 
 
@@ -108,7 +114,10 @@ class Record:
     claim made since its last repair owns it; ``removed`` is the ceiling it was given when
     it was found deleted and written again (a holder whose acknowledged ceiling is not
     above it had its record removed rather than taken over); ``op`` names the write, so a
-    holder whose reply was lost recognises its own write."""
+    holder whose reply was lost recognises its own write. The ZooKeeper store also keeps
+    the clean hand-over's fields: ``start`` (the first millisecond of the grant the last
+    claim made) and ``released`` (the mark a clean release wrote), which counts only while
+    ``released_epoch`` and ``released_ceiling`` are still the record's epoch and ceiling."""
 
     ceiling: int
     epoch: int = 0
@@ -117,9 +126,27 @@ class Record:
     since: int | None = None
     removed: int | None = None
     op: str = ""
+    start: int | None = None
+    released: int | None = None
+    released_epoch: int | None = None
+    released_ceiling: int | None = None
+
+    @property
+    def base(self) -> int:
+        """Where the next claim starts, minus 1: the release mark while it is the release of
+        this epoch at this ceiling, else the ceiling."""
+        marked = self.released is not None and (self.released_epoch, self.released_ceiling) == (
+            self.epoch,
+            self.ceiling,
+        )
+        return self.released if marked and self.released is not None else self.ceiling
 
     def text(self) -> str:
-        return json.dumps(asdict(self), separators=(",", ":"))
+        data = asdict(self)
+        for name in _HANDOVER:  # absent rather than null: etcd's records never carry them
+            if data[name] is None:
+                del data[name]
+        return json.dumps(data, separators=(",", ":"))
 
     @classmethod
     def parse(cls, text: str) -> Record | None:
@@ -131,13 +158,21 @@ class Record:
                 epoch=_int(data.get("epoch", 0)),
                 owner=str(data.get("owner", "")),
                 holder=str(data.get("holder", "")),
-                since=None if data.get("since") is None else _int(data["since"]),
-                removed=None if data.get("removed") is None else _int(data["removed"]),
+                since=_opt(data, "since"),
+                removed=_opt(data, "removed"),
                 op=str(data.get("op", "")),
+                start=_opt(data, "start"),
+                released=_opt(data, "released"),
+                released_epoch=_opt(data, "released_epoch"),
+                released_ceiling=_opt(data, "released_ceiling"),
             )
         except (ValueError, TypeError, KeyError, AttributeError):
             return None
         return record
+
+
+def _opt(data: dict[str, Any], name: str) -> int | None:
+    return None if data.get(name) is None else _int(data[name])
 
 
 def _int(value: object) -> int:
@@ -202,3 +237,103 @@ def kvs(response: dict[str, Any]) -> list[Kv]:
             )
         )
     return found
+
+
+# --- what etcd and ZooKeeper write alike --------------------------------------------------
+
+
+def candidates(free: list[int], records: dict[int, Record], caller_ms: int) -> list[int]:
+    """The order to try free workers in: the lowest ceiling first (the protocol's pick,
+    the successor most likely to start at once); after that one, which a claimant at the
+    same moment may have taken, those a claim may start at once in random order (so many
+    claimants spread out instead of racing for one key), then the rest, lowest ceiling
+    first."""
+    ranked = sorted(free, key=lambda w: (records[w].ceiling, w))
+    ready = [w for w in ranked[1:] if records[w].ceiling < caller_ms]
+    random.shuffle(ready)
+    waiting = [w for w in ranked[1:] if records[w].ceiling >= caller_ms]
+    return ranked[:1] + ready + waiting
+
+
+def held_text(owner: str, epoch: int, expires_ms: int) -> str:
+    return json.dumps({"owner": owner, "epoch": epoch, "expires_ms": expires_ms})
+
+
+def removed_text(floor: int) -> str:
+    """A deleted record written again: quarantined at ``floor``, owned by nobody."""
+    return Record(floor, 0, "", "", None, floor).text()
+
+
+def meta_text(meta: dict[str, Any]) -> str:
+    return json.dumps(meta, separators=(",", ":"))
+
+
+class RecordChecks:
+    """What an etcd or ZooKeeper lease checks alike in the records it read (a mixin of
+    ``StoreLease``): ``noun`` is what the store keeps (a key, a node), ``place`` where (a
+    prefix, a path)."""
+
+    url: str
+    keys: Keys
+    noun, place = "key", "prefix"
+
+    def _meta_data(self, where: str, text: str | None) -> dict[str, Any]:
+        """The meta record's fields; StoreMissing if there is none; a meta record that is
+        not snowid's is refused."""
+        if text is None:
+            raise StoreMissing(f"the store's meta {self.noun} {where} is gone")
+        data = read(text)
+        if data is None or data.get("snowid") != MARK or "incarnation" not in data:
+            raise self._foreign(where)
+        return data
+
+    def _record_at(self, where: str, text: str) -> Record:
+        record = Record.parse(text)
+        if record is None:
+            raise self._foreign(where)
+        return record
+
+    def _foreign(self, where: str) -> StoreRefusedError:
+        place = self.place
+        return StoreRefusedError(
+            store=self.url,
+            reason=f"the {self.noun} {where} under the {place} {self.keys.all} is not one of"
+            f" snowid's lease records: the {place} holds someone else's data; name a {place}"
+            " of snowid's own in the URL's path",
+        )
+
+    @staticmethod
+    def _format(meta: dict[str, Any]) -> int:
+        value = meta.get("format")
+        return value if isinstance(value, int) and not isinstance(value, bool) else 1
+
+    def _lost(
+        self, meta: str | None, where: str, record: str | None, *, owner: str, epoch: int,
+        acked_ms: int,
+    ) -> LostHow:  # fmt: skip
+        """``_store_lost_how`` from the meta record's and the worker record's texts."""
+        fmt = self._format(self._meta_data(self.keys.meta, meta)) if meta is not None else None
+        if record is None:
+            return lost_how((fmt, None, None, None), owner, epoch, acked_ms)
+        found = self._record_at(where, record)
+        return lost_how(
+            (fmt, found.owner or None, found.epoch, found.ceiling), owner, epoch, acked_ms
+        )
+
+    def _rows(
+        self, records: dict[int, tuple[str, str]], held: dict[int, str]
+    ) -> list[tuple[int, bool, str, int, int, int | None, int | None]]:
+        """``status`` rows from the records ((where, text) by worker) and the held
+        markers' texts by worker: the workers ever claimed."""
+        rows = []
+        for worker, (where, text) in sorted(records.items()):
+            record = self._record_at(where, text)
+            if record.epoch <= 0:
+                continue
+            holding = held.get(worker)
+            expires = None if holding is None else (read(holding) or {}).get("expires_ms")
+            rows.append(
+                (worker, holding is not None, record.holder, record.epoch, record.ceiling,
+                 record.since, expires if isinstance(expires, int) else None)
+            )  # fmt: skip
+        return rows

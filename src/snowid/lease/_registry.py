@@ -29,6 +29,7 @@ BACKENDS: dict[str, str] = {
     "mysql": "snowid.lease.mysql:MysqlLease",
     "mariadb": "snowid.lease.mysql:MysqlLease",
     "etcd": "snowid.lease.etcd:EtcdLease",
+    "zookeeper": "snowid.lease.zookeeper:ZookeeperLease",
     "k8s": "snowid.lease.k8s:PodLease",
     "ordinal": "snowid.lease.k8s:PodLease",
 }
@@ -51,7 +52,7 @@ def backend_for(url: LeaseUrl) -> type[Lease]:
 
 
 def url_kind(text: str | None) -> str:
-    """``postgresql``, ``redis``, ``mysql``, ``etcd``, ``k8s``, ``file`` or ``static`` (``postgres:``
+    """``postgresql``, ``redis``, ``mysql``, ``etcd``, ``zookeeper``, ``k8s``, ``file`` or ``static`` (``postgres:``
     counts as postgresql, ``rediss:`` as redis, ``mariadb:`` as mysql, ``ordinal:`` as
     k8s); ``other`` for anything else. Says nothing about where the store is."""
     if not text:

@@ -38,7 +38,15 @@ from snowid.ids import TWITTER, to_int
 from snowid.lease._redact import MASK, hide, redact, secret_tail
 from snowid.lease._urltext import UrlText, split_url
 
-__all__ = ["LeaseUrl", "check_identifier", "given", "parse_lease_url"]
+__all__ = [
+    "CLUSTER_OPTIONS",
+    "ClusterUrl",
+    "LeaseUrl",
+    "check_identifier",
+    "given",
+    "parse_lease_url",
+    "read_cluster_url",
+]
 
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
@@ -259,6 +267,59 @@ class LeaseUrl:
         """Every host of the (possibly multi-host) authority has a port in 1..65535 or
         none (for backends that connect to hosts: a bad port is an error naming it)."""
         self.hosts()
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterUrl:
+    """What a URL of a consensus engine's store (``etcd:``, ``zookeeper:``) names besides
+    the protocol's options: its members, the path (decoded, without the slashes around it),
+    the user (decoded, or None), the password of ``password_file=`` (or None) and the
+    ``connect_timeout=`` given (an empty dict: the backend's default)."""
+
+    endpoints: list[tuple[str, int]]
+    path: str
+    user: str | None
+    password: str | None = field(repr=False)
+    own: dict[str, Any]
+
+
+CLUSTER_OPTIONS = (
+    "range", "datacenter", "ttl", "renew", "span", "max_skew", "timeout", "claim_wait",
+    "connect_timeout", "password_file",
+)  # fmt: skip
+"""The options of an ``etcd:`` or ``zookeeper:`` URL: the protocol's, ``connect_timeout``
+and ``password_file``."""
+
+CLUSTER_PATH = re.compile(r"^(?!.*(^|/)\.\.?(/|$))[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$")
+"""The path of an ``etcd:`` or ``zookeeper:`` URL: names of ASCII letters, digits and
+``_ . -`` joined by ``/`` (no name ``.`` or ``..``)."""
+
+
+def read_cluster_url(
+    url: LeaseUrl, default_port: int, known: Iterable[str] = CLUSTER_OPTIONS,
+    default_path: str = "snowid",
+) -> ClusterUrl:  # fmt: skip
+    """The location of a consensus engine's store in ``url``, checked: unknown options
+    refused, every ``HOST[:PORT]`` (``127.0.0.1:default_port`` when none is given), a
+    path of at most 100 characters (``key_prefix``), no password in the URL itself
+    (``password_inline``: it takes one from ``password_file=`` or the engine's own
+    environment, never from a command line) and ``connect_timeout=``. The protocol's
+    options are the lease's ``read_options``; the engine's environment is the backend's."""
+    url.check_known(known)
+    endpoints = [(host or "127.0.0.1", port or default_port) for host, port in url.hosts()]
+    path = url.path.strip("/") or default_path
+    if len(path) > 100 or not CLUSTER_PATH.match(path):
+        raise url.fail("key_prefix", text=url.path)
+    if url.parts.password:
+        raise url.fail("password_inline", scheme=f"{url.scheme}:")
+    file = url.options.get("password_file")  # (url.password() takes one host only)
+    return ClusterUrl(
+        endpoints=endpoints or [("127.0.0.1", default_port)],
+        path=path,
+        user=unquote(url.parts.user) if url.parts.user else None,
+        password=None if file is None else read_password_file(url.local_path(file), url.shown),
+        own=given(connect_timeout=url.seconds("connect_timeout", 0.01)),
+    )
 
 
 def given(**options: Any) -> dict[str, Any]:

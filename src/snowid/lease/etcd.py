@@ -28,10 +28,8 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-import random
 import uuid
 from typing import Any, Unpack
-from urllib.parse import unquote
 
 from snowid._exceptions import StoreRefusedError, StoreUnreachableError
 from snowid.ids import TWITTER, Clock
@@ -39,15 +37,18 @@ from snowid.lease._base import IdentityStatus
 from snowid.lease._etcdgw import CLOCK_STEP_MS, Gateway
 from snowid.lease._etcdkv import (
     MARK,
-    PREFIX,
     Keys,
     Kv,
     Record,
+    RecordChecks,
     absent,
+    candidates,
     get,
+    held_text,
     kvs,
+    meta_text,
     put,
-    read,
+    removed_text,
     same_mod,
 )
 from snowid.lease._store import (
@@ -56,26 +57,22 @@ from snowid.lease._store import (
     LostHow,
     Renewed,
     StoreLease,
-    StoreMissing,
     StoreOptions,
     StoreOutdated,
 )
-from snowid.lease._storeops import STORE_FORMAT, lost_how
-from snowid.lease._url import LeaseUrl, given, read_password_file
+from snowid.lease._storeops import STORE_FORMAT
+from snowid.lease._url import CLUSTER_OPTIONS, LeaseUrl, read_cluster_url
 
 __all__ = ["OPTIONS", "EtcdLease"]
 
-OPTIONS = (
-    "range", "datacenter", "ttl", "renew", "span", "max_skew", "timeout", "claim_wait",
-    "connect_timeout", "password_file",
-)  # fmt: skip
+OPTIONS = CLUSTER_OPTIONS
 _DEFAULT_PORT = 2379
 _BATCH = 64  # compares and puts per transaction (etcd's --max-txn-ops is 128 by default)
 _MAX_CEILING = 2**63 - 1
 _ROUNDS = 20  # snapshots a claim or set-up reads before it gives up on a store that churns
 
 
-class EtcdLease(StoreLease):
+class EtcdLease(RecordChecks, StoreLease):
     """A worker identity in ``[first, last]`` leased from etcd keys under ``prefix``."""
 
     clock_step_ms = CLOCK_STEP_MS
@@ -108,28 +105,17 @@ class EtcdLease(StoreLease):
     def from_url(cls, url: LeaseUrl, *, clock: Clock | None = None) -> EtcdLease:
         """``etcd://[USER@]HOST:PORT[,HOST:PORT…]/PREFIX?range=…&ttl=…``; the password
         only from ``password_file=`` or ``ETCDCTL_PASSWORD`` (with ``ETCDCTL_USER``)."""
-        url.check_known(OPTIONS)
-        endpoints = [(host or "127.0.0.1", port or _DEFAULT_PORT) for host, port in url.hosts()]
-        if not endpoints:
-            endpoints = [("127.0.0.1", _DEFAULT_PORT)]
-        prefix = url.path.strip("/") or "snowid"
-        if len(prefix) > 100 or not PREFIX.match(prefix):
-            raise url.fail("key_prefix", text=url.path)
-        if url.parts.password:
-            raise url.fail("password_inline", scheme=f"{url.scheme}:")
-        own = given(connect_timeout=url.seconds("connect_timeout", 0.01))
+        where = read_cluster_url(url, _DEFAULT_PORT)
         options = cls.read_options(url)
-        user = unquote(url.parts.user) if url.parts.user else None
-        path = url.options.get("password_file")  # (url.password() takes one host only)
-        password = None if path is None else read_password_file(url.local_path(path), url.shown)
+        user, password = where.user, where.password
         env_user, _, env_password = os.environ.get("ETCDCTL_USER", "").partition(":")
         if user is None and env_user:
             user = env_user
         if password is None and user is not None:
             password = os.environ.get("ETCDCTL_PASSWORD") or env_password or None
         return cls(
-            endpoints, prefix=prefix, user=user, password=password, url=url.shown, clock=clock,
-            **own, **options,
+            where.endpoints, prefix=where.path, user=user, password=password, url=url.shown,
+            clock=clock, **where.own, **options,
         )  # fmt: skip
 
     # --- the connection -----------------------------------------------------------------
@@ -186,33 +172,10 @@ class EtcdLease(StoreLease):
         return meta, records, held
 
     def _meta(self, kv: Kv | None) -> dict[str, Any]:
-        """The meta record's fields; StoreMissing if there is none; a prefix whose meta
-        key is not snowid's is refused."""
-        if kv is None:
-            raise StoreMissing(f"the store's meta key {self.keys.meta} is gone")
-        data = read(kv.value)
-        if data is None or data.get("snowid") != MARK or "incarnation" not in data:
-            raise self._foreign(self.keys.meta)
-        return data
+        return self._meta_data(self.keys.meta, None if kv is None else kv.value)
 
     def _parse(self, kv: Kv) -> Record:
-        record = Record.parse(kv.value)
-        if record is None:
-            raise self._foreign(kv.key)
-        return record
-
-    def _foreign(self, key: str) -> StoreRefusedError:
-        return StoreRefusedError(
-            store=self.url,
-            reason=f"the key {key} under the prefix {self.keys.all} is not one of snowid's"
-            " lease records: the prefix holds someone else's data; name a prefix of snowid's"
-            " own in the URL's path",
-        )
-
-    @staticmethod
-    def _format(meta: dict[str, Any]) -> int:
-        value = meta.get("format")
-        return value if isinstance(value, int) and not isinstance(value, bool) else 1
+        return self._record_at(kv.key, kv.value)
 
     # --- the store operations -----------------------------------------------------------
 
@@ -258,7 +221,7 @@ class EtcdLease(StoreLease):
                 if not lease:
                     lease = self._grant_etcd_lease()
                 now = self._store_ms(caller_ms)
-                for worker in _candidates(free, parsed, caller_ms):
+                for worker in candidates(free, parsed, caller_ms):
                     claimed = self._try_claim(
                         worker, records[worker], parsed[worker], meta_kv=meta_kv, owner=owner,
                         caller_ms=caller_ms, now=now, holder=holder, lease=lease,
@@ -292,7 +255,7 @@ class EtcdLease(StoreLease):
         proposal = min(caller_ms, now + self.max_skew_ms)
         ceiling = max(old, min(max(old, proposal) + self.span_ms, _MAX_CEILING))
         written = Record(ceiling, record.epoch + 1, owner, holder, now, None, uuid.uuid4().hex)
-        held = _held(owner, written.epoch, now + self.ttl_ms)
+        held = held_text(owner, written.epoch, now + self.ttl_ms)
         keys = self.keys
         ok, _, revision = self._txn(
             [same_mod(keys.meta, meta_kv.mod), same_mod(kv.key, kv.mod), absent(keys.held(worker))],
@@ -311,7 +274,7 @@ class EtcdLease(StoreLease):
             return []
         floor = self._store_ms(self._clock.time_ms()) + self.quarantine_ms
         writes = [
-            (absent(self.keys.ceiling(w)), put(self.keys.ceiling(w), _removed(floor)))
+            (absent(self.keys.ceiling(w)), put(self.keys.ceiling(w), removed_text(floor)))
             for w in missing
         ]
         if not self._write(writes, same_mod(self.keys.meta, meta_kv.mod)):
@@ -349,7 +312,9 @@ class EtcdLease(StoreLease):
                 [
                     put(keys.ceiling(worker), written.text()),
                     put(
-                        keys.held(worker), _held(owner, epoch, now + self.ttl_ms), self._etcd_lease
+                        keys.held(worker),
+                        held_text(owner, epoch, now + self.ttl_ms),
+                        self._etcd_lease,
                     ),
                 ],
                 [get(keys.meta), get(keys.ceiling(worker))],
@@ -383,7 +348,7 @@ class EtcdLease(StoreLease):
         if found is None:
             floor = self._store_ms(self._clock.time_ms()) + self.quarantine_ms
             key = self.keys.ceiling(worker)
-            self._write([(absent(key), put(key, _removed(max(floor, acked_ms))))])
+            self._write([(absent(key), put(key, removed_text(max(floor, acked_ms))))])
             return Renewed("removed")
         record = self._parse(found)
         if record.owner == self.owner and record.epoch == self._record_epoch():
@@ -427,13 +392,11 @@ class EtcdLease(StoreLease):
 
     def _store_lost_how(self, worker: int, owner: str, epoch: int, acked_ms: int) -> LostHow:
         meta_kv, records, _ = self._snapshot(worker, worker)
-        fmt = self._format(self._meta(meta_kv)) if meta_kv is not None else None
         kv = records.get(worker)
-        if kv is None:
-            return lost_how((fmt, None, None, None), owner, epoch, acked_ms)
-        record = self._parse(kv)
-        found = (fmt, record.owner or None, record.epoch, record.ceiling)
-        return lost_how(found, owner, epoch, acked_ms)
+        meta, text = (None if x is None else x.value for x in (meta_kv, kv))
+        return self._lost(
+            meta, self.keys.ceiling(worker), text, owner=owner, epoch=epoch, acked_ms=acked_ms
+        )
 
     # --- set-up and status --------------------------------------------------------------
 
@@ -460,7 +423,7 @@ class EtcdLease(StoreLease):
             key = self.keys.ceiling(worker)
             kv = records.get(worker)
             if kv is None:
-                writes.append((absent(key), put(key, _removed(floor))))
+                writes.append((absent(key), put(key, removed_text(floor))))
                 repaired.append(worker)
             elif upgraded and (record := self._parse(kv)).ceiling < floor:
                 raised = Record(floor, record.epoch, record.owner, record.holder, record.since)
@@ -470,7 +433,7 @@ class EtcdLease(StoreLease):
         if upgraded:
             ok, _, _ = self._txn(
                 [same_mod(self.keys.meta, meta_kv.mod)],
-                [put(self.keys.meta, _meta_text({**meta, "format": STORE_FORMAT}))],
+                [put(self.keys.meta, meta_text({**meta, "format": STORE_FORMAT}))],
             )
             if not ok:
                 return None
@@ -497,7 +460,7 @@ class EtcdLease(StoreLease):
             "snowid": MARK, "incarnation": incarnation, "layout": "twitter", "created_ms": now,
             "format": STORE_FORMAT,
         }  # fmt: skip
-        ok, _, _ = self._txn([absent(self.keys.meta)], [put(self.keys.meta, _meta_text(meta))])
+        ok, _, _ = self._txn([absent(self.keys.meta)], [put(self.keys.meta, meta_text(meta))])
         if not ok:
             return None
         return Initialised(incarnation, True)
@@ -533,47 +496,6 @@ class EtcdLease(StoreLease):
             meta_kv, records, held = self._snapshot(self.first, self.last)
         if meta_kv is None:
             return []
-        rows = []
-        for worker, kv in sorted(records.items()):
-            record = self._parse(kv)
-            if record.epoch <= 0:
-                continue
-            holding = held.get(worker)
-            expires = None
-            if holding is not None:
-                expires = (read(holding.value) or {}).get("expires_ms")
-            rows.append(
-                (worker, holding is not None, record.holder, record.epoch, record.ceiling,
-                 record.since, expires if isinstance(expires, int) else None)
-            )  # fmt: skip
+        texts = {w: (kv.key, kv.value) for w, kv in records.items()}
+        rows = self._rows(texts, {w: kv.value for w, kv in held.items()})
         return self._status_rows(rows)
-
-
-def _candidates(free: list[int], records: dict[int, Record], caller_ms: int) -> list[int]:
-    """The order to try free workers in: the lowest ceiling first (the protocol's pick,
-    the successor most likely to start at once); after that one, which a claimant at the
-    same moment may have taken, those a claim may start at once in random order (so many
-    claimants spread out instead of racing for one key), then the rest, lowest ceiling
-    first."""
-    ranked = sorted(free, key=lambda w: (records[w].ceiling, w))
-    ready = [w for w in ranked[1:] if records[w].ceiling < caller_ms]
-    random.shuffle(ready)
-    waiting = [w for w in ranked[1:] if records[w].ceiling >= caller_ms]
-    return ranked[:1] + ready + waiting
-
-
-def _held(owner: str, epoch: int, expires_ms: int) -> str:
-    import json
-
-    return json.dumps({"owner": owner, "epoch": epoch, "expires_ms": expires_ms})
-
-
-def _removed(floor: int) -> str:
-    """A deleted record written again: quarantined at ``floor``, owned by nobody."""
-    return Record(floor, 0, "", "", None, floor).text()
-
-
-def _meta_text(meta: dict[str, Any]) -> str:
-    import json
-
-    return json.dumps(meta, separators=(",", ":"))
