@@ -18,7 +18,7 @@ from snowid.lease import lease_status, open_lease
 from tests.support.holders import wait_until
 from tests.support.marks import write_mark
 from tests.support.pg import PG, open_pg, sql
-from tests.support.stores import WITHOUT_ETCD, Store, store
+from tests.support.stores import WITH_MARKS, Store, store
 
 __all__ = ["store"]  # the fixture, imported for pytest
 
@@ -109,7 +109,7 @@ def test_a_ceiling_raised_near_the_top_of_64_bits_under_a_holder_renews_as_writt
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("store", WITHOUT_ETCD, indirect=True)  # the stores that keep marks
+@pytest.mark.parametrize("store", WITH_MARKS, indirect=True)  # the stores that keep marks
 def test_claims_refused_for_a_start_too_far_ahead_never_push_that_start_further(
     store: Store,
 ) -> None:
