@@ -9,7 +9,7 @@ import sys
 import time
 import weakref
 from array import array
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,13 +19,19 @@ STARTED: weakref.WeakSet[subprocess.Popen[bytes]] = weakref.WeakSet()
 
 
 def start_worker(
-    lease: str, out: Path, *extra: str, log: Path | None = None
+    lease: str,
+    out: Path,
+    *extra: str,
+    log: Path | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> subprocess.Popen[bytes]:
+    """A worker process (tests/support/worker.py); ``env`` is added to its environment
+    (bench/faults.py preloads libfaketime through it)."""
     argv = [sys.executable, "-m", "tests.support.worker", "--lease", lease, "--out", str(out)]
     if log is not None:
         argv += ["--log", str(log)]
-    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"}  # this checkout's snowid
-    proc = subprocess.Popen([*argv, *extra], cwd=ROOT, env=env)
+    environ = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}", **(env or {})}
+    proc = subprocess.Popen([*argv, *extra], cwd=ROOT, env=environ)  # this checkout's snowid
     STARTED.add(proc)
     return proc
 
