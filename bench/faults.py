@@ -406,9 +406,7 @@ class Harness:
 
     # --- processes ---
 
-    def spawn(
-        self, role: str, worker: int, *, url: str | None = None, clock_ms: int = 0
-    ) -> Writer:
+    def spawn(self, role: str, worker: int, *, url: str | None = None, clock_ms: int = 0) -> Writer:
         self.count += 1
         name = f"{role}{self.count}-w{worker}"
         ids, log = self.dir / f"{name}.ids", self.dir / f"{name}.log"
@@ -431,6 +429,7 @@ class Harness:
             str(until),
             log=log,
             env=env,
+            stderr=self.dir / f"{name}.err",
         )
         self.cleanup.process(proc)
         writer = Writer(name, role, worker, ids, log, clock, until, proc)
@@ -438,9 +437,7 @@ class Harness:
         return writer
 
     def claimed_holders(self) -> list[Writer]:
-        return [
-            w for w in self.holders.values() if w.proc.poll() is None and w.claimed()
-        ]
+        return [w for w in self.holders.values() if w.proc.poll() is None and w.claimed()]
 
     def wait(self, check: Callable[[], bool], seconds: float = WAIT_S) -> bool:
         deadline = time.monotonic() + seconds
@@ -535,9 +532,7 @@ class Harness:
         pair.kill_primary()
         pair.promote()
         behind = -int(self.rng.uniform(0.0, MAX_SKEW_S) * 1000)
-        claimant = self.spawn(
-            "claimant", worker, url=target.promoted_url(worker), clock_ms=behind
-        )
+        claimant = self.spawn("claimant", worker, url=target.promoted_url(worker), clock_ms=behind)
         self.wait(claimant.claimed, 60)  # the quarantine, and a slow start
         pair.move_clients()
         self.wait(lambda: _has_written(claimant), 5)
@@ -675,12 +670,26 @@ def machine() -> str:
     return f"{platform.node()}, {os.cpu_count()} cores, Python {platform.python_version()}, load {load}"
 
 
-def run(store_name: str, minutes: float, seed: int, holders: int, max_faults: int) -> Result:
+def run(
+    store_name: str,
+    minutes: float,
+    seed: int,
+    *,
+    holders: int = 3,
+    max_faults: int = 1000,
+    keep: Path | None = None,
+) -> Result:
+    """One run; ``keep``: a directory to leave the id files and logs in."""
     started = time.monotonic()
-    with Cleanup() as cleanup, tempfile.TemporaryDirectory(prefix="snowid-faults-") as work:
+    with Cleanup() as cleanup:
+        if keep is None:
+            work = Path(cleanup.enter(tempfile.TemporaryDirectory(prefix="snowid-faults-")))
+        else:
+            work = keep
+            work.mkdir(parents=True, exist_ok=True)
         target = STORES[store_name](cleanup)
         harness = Harness(
-            target, cleanup, Path(work),
+            target, cleanup, work,
             holders=holders, seed=seed, seconds=minutes * 60, max_faults=max_faults,
         )  # fmt: skip
         try:
@@ -691,12 +700,15 @@ def run(store_name: str, minutes: float, seed: int, holders: int, max_faults: in
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.faults", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.faults", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--store", choices=sorted(STORES))
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--holders", type=int, default=3)
     parser.add_argument("--max-faults", type=int, default=1000)
+    parser.add_argument("--keep", type=Path, default=None, help="leave id files and logs here")
     parser.add_argument("--list", action="store_true", help="the stores and their faults")
     args = parser.parse_args(argv)
     if args.list:
@@ -717,9 +729,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"# {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; {machine()}", flush=True)
     print(f"# {command}", flush=True)
-    result = run(args.store, args.minutes, seed, args.holders, args.max_faults)
-    print(f"# {result.seconds:.0f} s; load at the end {os.getloadavg()[0]:.2f}; fail-closed"
-          f" events by code: {dict(sorted(result.codes.items()))}")
+    result = run(
+        args.store,
+        args.minutes,
+        seed,
+        holders=args.holders,
+        max_faults=args.max_faults,
+        keep=args.keep,
+    )
+    print(
+        f"# {result.seconds:.0f} s; load at the end {os.getloadavg()[0]:.2f}; fail-closed"
+        f" events by code: {dict(sorted(result.codes.items()))}"
+    )
     print(table([result]))
     return 1 if result.duplicates else 0
 

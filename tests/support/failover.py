@@ -147,7 +147,9 @@ class PgPair:
         self.relay.close()
         self.primary, self.promoted = self.standby, False
         self.standby, self.relay = self._new_standby()
-        self.move_clients()
+        self.vip.target = ("127.0.0.1", self.primary.port)  # not the new standby's
+        self.vip.set_mode("reset")
+        self.vip.set_mode("pass")
         shutil.rmtree(old.root, ignore_errors=True)
 
     def close(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -24,14 +25,18 @@ def start_worker(
     *extra: str,
     log: Path | None = None,
     env: Mapping[str, str] | None = None,
+    stderr: Path | None = None,
 ) -> subprocess.Popen[bytes]:
     """A worker process (tests/support/worker.py); ``env`` is added to its environment
-    (bench/faults.py preloads libfaketime through it)."""
+    (bench/faults.py preloads libfaketime through it); ``stderr``: a file for its stderr
+    (its lease's warnings), else ours."""
     argv = [sys.executable, "-m", "tests.support.worker", "--lease", lease, "--out", str(out)]
     if log is not None:
         argv += ["--log", str(log)]
     environ = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}", **(env or {})}
-    proc = subprocess.Popen([*argv, *extra], cwd=ROOT, env=environ)  # this checkout's snowid
+    with contextlib.ExitStack() as files:
+        err = files.enter_context(stderr.open("ab")) if stderr is not None else None
+        proc = subprocess.Popen([*argv, *extra], cwd=ROOT, env=environ, stderr=err)
     STARTED.add(proc)
     return proc
 
