@@ -77,8 +77,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import datetime
 import glob
+import json
 import os
 import platform
 import random
@@ -104,6 +106,8 @@ TIMINGS = f"ttl={TTL_S:g}&renew={RENEW_S:g}&span={SPAN_S:g}&max_skew={MAX_SKEW_S
 """Scaled-down lease timings (a store's round trip may take 1 s: a harness margin)."""
 
 LIBFAKETIME = sorted(glob.glob("/usr/lib/*/faketime/libfaketime.so.1"))
+FATAL = {"store_regressed"}
+"""Error codes after which a holder refuses every claim for good: its supervisor restarts it."""
 WAIT_S = 30.0  # the longest the harness waits for a process or a store (a margin)
 
 
@@ -152,6 +156,7 @@ class Result:
     recovered: int
     codes: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
+    restarts: int = 0
 
 
 # --- the stores ----------------------------------------------------------------------------
@@ -261,7 +266,7 @@ class PgPairTarget(ServerTarget):
     """PostgreSQL: a primary and its streaming standby (tests/support/failover.PgPair);
     holders through the virtual IP."""
 
-    kinds = (*ServerTarget.kinds, "failover")
+    kinds = (*ServerTarget.kinds, "failover", "rollback")
 
     def __init__(self, cleanup: Cleanup, timings: str) -> None:
         from tests.support.failover import PgPair
@@ -300,6 +305,25 @@ class PgPairTarget(ServerTarget):
         self.store.server = self.pair.standby
         return super().url(worker, self.pair.standby.port)
 
+    def rollback(self, rng: random.Random) -> str:
+        """The lease tables copied now, restored into another cluster 1-4 s later, the
+        primary killed and the clients moved there (another system identifier)."""
+        from snowid.lease import init_lease
+
+        table, pair = self.store.table, self.pair
+        backup = pair.new_cluster()  # before the copy: initdb takes seconds
+        init_lease(backup.url(f"table={table}"), first_deployment=True)
+        tables = (table, f"{table}_meta")
+        saved = {name: _pg_copy_out(pair.primary, name) for name in tables}
+        behind = rng.uniform(1.0, 4.0)
+        time.sleep(behind)  # grants and ids the copy does not have
+        for name, data in saved.items():
+            _pg_copy_in(backup, name, data)
+        pair.kill_primary()
+        pair.replace(backup)
+        self.store.server = backup
+        return f"{behind:.1f} s back"
+
     def crash_restart(self, down_s: float) -> None:
         super().crash_restart(down_s)
         self.pair.relay.set_mode("pass")
@@ -309,7 +333,7 @@ class RedisPairTarget(ServerTarget):
     """Redis: a durable primary and its replica (tests/support/failover.RedisPair); holders
     through the virtual IP."""
 
-    kinds = (*ServerTarget.kinds, "failover")
+    kinds = (*ServerTarget.kinds, "failover", "rollback")
 
     def __init__(self, cleanup: Cleanup, timings: str) -> None:
         from tests.support.failover import RedisPair
@@ -335,6 +359,106 @@ class RedisPairTarget(ServerTarget):
     def promoted_url(self, worker: int) -> str:
         self.store.server = self.pair.replica
         return super().url(worker, self.pair.replica.port)
+
+    def rollback(self, rng: random.Random) -> str:
+        """The primary's append-only files copied now, the primary killed 1-4 s later and
+        started again on the copy (a new replication id, as at every restart)."""
+        import shutil
+
+        from tests.support.failover import wait_for
+
+        primary = self.pair.primary
+        aof = primary.root / "appendonlydir"
+        with tempfile.TemporaryDirectory(prefix="snowid-faults-aof-") as saved:
+            shutil.copytree(aof, Path(saved) / "aof")
+            behind = rng.uniform(1.0, 4.0)
+            time.sleep(behind)  # grants and ids the copy does not have
+            primary.crash()
+            shutil.rmtree(aof)
+            shutil.copytree(Path(saved) / "aof", aof)
+        primary.start()
+        try:
+            wait_for("the replica to sync", self.pair.synced, 15)
+        except RuntimeError:
+            # Seen under load: the replica's reconnection hangs in its handshake until
+            # repl-timeout (60 s). A new REPLICAOF makes it connect afresh.
+            self.pair.replica.client().execute_command("REPLICAOF", "NO", "ONE")
+            self.pair.attach()
+        return f"{behind:.1f} s back"
+
+
+class EtcdClusterTarget(Target):
+    """etcd: a cluster of three members on loopback (tests/support/etcd.etcd_cluster), every
+    byte through the cluster's proxies; holders name every member. Its own faults: the
+    leader killed, a member cut off from the others and from clients, two members killed
+    (the quorum lost), each for 0.2-4 s."""
+
+    name = "etcd-cluster"
+    kinds = (*Target.kinds, "leader_kill", "member_cut", "quorum_loss")
+
+    def __init__(self, cleanup: Cleanup) -> None:
+        from tests.support.etcd import etcd_cluster
+        from tests.support.servers import new_name
+        from tests.support.stores import EtcdStore
+
+        from snowid.lease import init_lease
+
+        self.cluster = etcd_cluster(3, cleanup)
+        self.store = EtcdStore(self.cluster.members[0], new_name())
+        self.hosts = ",".join(f"127.0.0.1:{self.cluster.port(i)}" for i in range(3))
+        init_lease(self.url(0).partition("?")[0], first_deployment=True)
+
+    def url(self, worker: int, port: int | None = None) -> str:
+        del port
+        return f"etcd://{self.hosts}/{self.store.prefix}?range={worker}-{worker}&{TIMINGS}"
+
+    lose_records = ServerTarget.lose_records
+
+    def _down(self, members: list[int], down_s: float) -> str:
+        for index in members:
+            self.cluster.kill(index)
+        time.sleep(down_s)
+        for index in members:
+            self.cluster.start(index)
+        for index in members:
+            self.cluster[index].wait_ready()
+        return f"member {','.join(map(str, members))} down {down_s:.1f} s"
+
+    def fault_leader_kill(self, run: Harness, fault: Fault) -> None:
+        from tests.support.etcd import leader_of
+
+        fault.detail = self._down([leader_of(self.cluster)], run.rng.uniform(0.2, 4.0))
+
+    def fault_quorum_loss(self, run: Harness, fault: Fault) -> None:
+        members = run.rng.sample(range(3), 2)
+        fault.identities = tuple(run._held())
+        fault.detail = self._down(members, run.rng.uniform(0.2, 4.0))
+
+    def fault_member_cut(self, run: Harness, fault: Fault) -> None:
+        index = run.rng.randrange(3)
+        self.cluster.partition(index)
+        time.sleep(run.rng.uniform(0.2, 4.0))
+        self.cluster.heal()
+        fault.detail = f"member {index}"
+
+
+def _pg_copy_out(server: Any, table: str) -> bytes:
+    import psycopg
+
+    with (
+        psycopg.connect(server.url(), autocommit=True, connect_timeout=3) as conn,
+        conn.cursor().copy(f"COPY {table} TO STDOUT") as copy,
+    ):
+        return b"".join(bytes(block) for block in copy)
+
+
+def _pg_copy_in(server: Any, table: str, data: bytes) -> None:
+    import psycopg
+
+    with psycopg.connect(server.url(), autocommit=True, connect_timeout=3) as conn:
+        conn.execute(f"TRUNCATE {table}")
+        with conn.cursor().copy(f"COPY {table} FROM STDIN") as copy:
+            copy.write(data)
 
 
 def _need(name: str) -> str:
@@ -376,6 +500,12 @@ def _etcd(cleanup: Cleanup) -> Target:
     return ServerTarget(cleanup, server, after_start=server.wait_ready)
 
 
+@store("etcd-cluster")
+def _etcd_cluster(cleanup: Cleanup) -> Target:
+    _need("etcd")
+    return EtcdClusterTarget(cleanup)
+
+
 # --- the run -------------------------------------------------------------------------------
 
 
@@ -390,16 +520,24 @@ class Harness:
         seed: int,
         seconds: float,
         max_faults: int,
+        kinds: tuple[str, ...] = (),
     ) -> None:
         if not LIBFAKETIME:
             raise SystemExit("bench.faults: libfaketime is missing (apt-get install faketime)")
         self.target, self.cleanup, self.dir = target, cleanup, workdir
         self.rng = random.Random(seed)
         self.seconds, self.max_faults = seconds, max_faults
+        self.kinds = kinds or target.kinds
+        unknown = sorted(set(self.kinds) - set(target.kinds))
+        if unknown:
+            raise SystemExit(
+                f"bench.faults: --faults {','.join(unknown)}: not a fault of {target.name}"
+                f" (it has {', '.join(target.kinds)})"
+            )
         self.writers: list[Writer] = []
         self.holders: dict[int, Writer] = {}  # identity -> its current holder
         self.faults: list[Fault] = []
-        self.count = 0
+        self.count = self.restarts = 0
         self.stall = Stall(self)
         for worker in range(holders):
             self.holders[worker] = self.spawn("holder", worker)
@@ -436,6 +574,19 @@ class Harness:
         self.writers.append(writer)
         return writer
 
+    def supervise(self) -> None:
+        """What a process manager does: a holder that exited, or failed closed for good
+        (its store broke its promises: FATAL), is started again."""
+        for worker, holder in list(self.holders.items()):
+            record = _last_record(holder.log)
+            if holder.proc.poll() is not None or (
+                record.get("kind") == "error" and record.get("code") in FATAL
+            ):
+                holder.proc.kill()
+                holder.proc.wait()
+                self.holders[worker] = self.spawn("holder", worker)
+                self.restarts += 1
+
     def claimed_holders(self) -> list[Writer]:
         return [w for w in self.holders.values() if w.proc.poll() is None and w.claimed()]
 
@@ -455,7 +606,8 @@ class Harness:
         # Every holder claimed before the first fault (interpreters start slowly when busy).
         self.wait(lambda: all(w.claimed() for w in self.holders.values()), 120)
         while time.monotonic() - start < self.seconds and len(self.faults) < self.max_faults:
-            kind = self.rng.choice(self.target.kinds)
+            self.supervise()
+            kind = self.rng.choice(self.kinds)
             fault = Fault(kind, now_ms())
             self.stall.fault = kind
             apply = getattr(self, f"fault_{kind}", None)
@@ -465,6 +617,8 @@ class Harness:
                 continue  # nothing to do it to now (no holder has claimed yet)
             fault.heal_ms = fault.heal_ms or now_ms()
             self.faults.append(fault)
+            with (self.dir / "faults.jsonl").open("a") as log:
+                log.write(json.dumps(dataclasses.asdict(fault)) + "\n")
             time.sleep(self.rng.uniform(1.0, 3.0))
         self.finish()
 
@@ -543,6 +697,13 @@ class Harness:
         fault.detail = f"lag {lag:.1f} s, claimant {behind} ms"
         return True
 
+    def fault_rollback(self, fault: Fault) -> bool:
+        held = self._held()
+        fault.detail = self.target.rollback(self.rng)  # type: ignore[attr-defined]
+        fault.heal_ms = now_ms()
+        fault.identities = tuple(held)
+        return True
+
     def _held(self) -> list[int]:
         return sorted(w.worker for w in self.claimed_holders())
 
@@ -550,6 +711,8 @@ class Harness:
 
     def finish(self) -> None:
         """Every process asked to stop (its lease released), then ended; bounded."""
+        if self.stall.is_alive():
+            self.stall.stop()
         for writer in self.writers:
             writer.until.touch()
             if writer.proc.poll() is None:
@@ -561,7 +724,6 @@ class Harness:
         for writer in self.writers:
             if writer.proc.poll() is None:
                 writer.proc.terminate()
-        self.stall.stop()
 
     def result(self, seconds: float) -> Result:
         streams = [read_ids(w.ids) for w in self.writers]
@@ -570,18 +732,19 @@ class Harness:
         for records in logs.values():
             codes.update(str(r["code"]) for r in records if r["kind"] == "error")
             codes.update(str(r["kind"]) for r in records if r["kind"] == "lost")
+        last: dict[tuple[str, object], int] = {}  # (kind, worker) -> when it was last logged
+        for records in logs.values():
+            for r in records:
+                if r["kind"] in ("claim", "extend"):
+                    key = (str(r["kind"]), r["worker"])
+                    last[key] = max(last.get(key, 0), int(str(r["at"])))
         taken = recovered = 0
-        events = [r for records in logs.values() for r in records]
         for fault in self.faults:
             for worker in fault.identities:
                 taken += 1
-                recovered += any(
-                    r.get("worker") == worker
-                    and (
-                        (r["kind"] == "claim" and int(str(r["at"])) > fault.start_ms)
-                        or (r["kind"] == "extend" and int(str(r["at"])) > fault.heal_ms)
-                    )
-                    for r in events
+                recovered += (
+                    last.get(("claim", worker), 0) > fault.start_ms
+                    or last.get(("extend", worker), 0) > fault.heal_ms
                 )
         return Result(
             store=self.target.name,
@@ -594,6 +757,7 @@ class Harness:
             recovered=recovered,
             codes=codes,
             seconds=seconds,
+            restarts=self.restarts,
         )
 
 
@@ -616,9 +780,13 @@ class Stall(threading.Thread):
                     total += writer.ids.stat().st_size
             now = time.monotonic()
             if total != size:
-                if size > 0 and now - since > self.longest_s:  # not before the first id
-                    self.longest_s, self.longest_after = now - since, after
+                self._gap(size, now - since, after)
                 size, since, after = total, now, self.fault
+        self._gap(size, time.monotonic() - since, after)  # one still open at the end
+
+    def _gap(self, size: int, seconds: float, after: str) -> None:
+        if size > 0 and seconds > self.longest_s:  # not before the first id
+            self.longest_s, self.longest_after = seconds, after
 
     def stop(self) -> None:
         self.halt.set()
@@ -635,6 +803,20 @@ def count_duplicates(streams: Iterable[Iterable[int]]) -> int:
             seen.add(value)
             total += 1
     return total - len(seen)
+
+
+def _last_record(path: Path) -> dict[str, object]:
+    """The last line of a worker's log ({} if none yet)."""
+    try:
+        with path.open("rb") as log:
+            log.seek(max(0, log.seek(0, os.SEEK_END) - 4096))
+            lines = log.read().splitlines()
+    except OSError:
+        return {}
+    with contextlib.suppress(ValueError, IndexError):
+        found: dict[str, object] = json.loads(lines[-1])
+        return found
+    return {}
 
 
 def _has_written(writer: Writer) -> bool:
@@ -678,6 +860,7 @@ def run(
     holders: int = 3,
     max_faults: int = 1000,
     keep: Path | None = None,
+    kinds: tuple[str, ...] = (),
 ) -> Result:
     """One run; ``keep``: a directory to leave the id files and logs in."""
     started = time.monotonic()
@@ -691,6 +874,7 @@ def run(
         harness = Harness(
             target, cleanup, work,
             holders=holders, seed=seed, seconds=minutes * 60, max_faults=max_faults,
+            kinds=kinds,
         )  # fmt: skip
         try:
             harness.execute()
@@ -708,6 +892,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--holders", type=int, default=3)
     parser.add_argument("--max-faults", type=int, default=1000)
+    parser.add_argument("--faults", default="", help="KIND,KIND: only these (default: all)")
     parser.add_argument("--keep", type=Path, default=None, help="leave id files and logs here")
     parser.add_argument("--list", action="store_true", help="the stores and their faults")
     args = parser.parse_args(argv)
@@ -721,11 +906,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--minutes must be in (0, 1440], not {args.minutes}")
     if not 1 <= args.holders <= 64:
         parser.error(f"--holders must be in 1..64, not {args.holders}")
+    kinds = tuple(k for k in args.faults.split(",") if k)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     signal.signal(signal.SIGTERM, _interrupted)
     command = "python -m bench.faults " + shlex.join(
         ["--store", args.store, "--minutes", f"{args.minutes:g}", "--seed", str(seed)]
         + (["--holders", str(args.holders)] if args.holders != 3 else [])
+        + (["--faults", args.faults] if args.faults else [])
     )
     print(f"# {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; {machine()}", flush=True)
     print(f"# {command}", flush=True)
@@ -736,10 +923,12 @@ def main(argv: list[str] | None = None) -> int:
         holders=args.holders,
         max_faults=args.max_faults,
         keep=args.keep,
+        kinds=kinds,
     )
     print(
         f"# {result.seconds:.0f} s; load at the end {os.getloadavg()[0]:.2f}; fail-closed"
-        f" events by code: {dict(sorted(result.codes.items()))}"
+        f" events by code: {dict(sorted(result.codes.items()))}; holders restarted after"
+        f" failing closed for good: {result.restarts}"
     )
     print(table([result]))
     return 1 if result.duplicates else 0

@@ -152,6 +152,24 @@ class PgPair:
         self.vip.set_mode("pass")
         shutil.rmtree(old.root, ignore_errors=True)
 
+    def new_cluster(self) -> PgCluster:
+        """Another cluster, started (a restore's target: another system identifier)."""
+        cluster: PgCluster = self._own(PgCluster(self.bindir, _PRIMARY))
+        cluster.start()
+        return cluster
+
+    def replace(self, cluster: PgCluster) -> None:
+        """The clients moved to ``cluster`` (a backup restored into another cluster); the
+        old primary and standby closed, a new standby made from it."""
+        old = (self.primary, self.standby, self.relay)
+        self.primary, self.promoted = cluster, False
+        self.vip.target = ("127.0.0.1", cluster.port)
+        self.vip.set_mode("reset")
+        self.vip.set_mode("pass")
+        for part in old:
+            part.close()
+        self.standby, self.relay = self._new_standby()
+
     def close(self) -> None:
         for part in reversed(self._parts):
             with contextlib.suppress(Exception):
