@@ -894,7 +894,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-faults", type=int, default=1000)
     parser.add_argument("--faults", default="", help="KIND,KIND: only these (default: all)")
     parser.add_argument("--keep", type=Path, default=None, help="leave id files and logs here")
-    parser.add_argument("--list", action="store_true", help="the stores and their faults")
+    parser.add_argument("--list", action="store_true", help="the stores it knows")
     args = parser.parse_args(argv)
     if args.list:
         for name in sorted(STORES):
@@ -906,9 +906,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--minutes must be in (0, 1440], not {args.minutes}")
     if not 1 <= args.holders <= 64:
         parser.error(f"--holders must be in 1..64, not {args.holders}")
+    if args.max_faults < 1:
+        parser.error(f"--max-faults must be at least 1, not {args.max_faults}")
     kinds = tuple(k for k in args.faults.split(",") if k)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     signal.signal(signal.SIGTERM, _interrupted)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # also when started with & (ignored)
     command = "python -m bench.faults " + shlex.join(
         ["--store", args.store, "--minutes", f"{args.minutes:g}", "--seed", str(seed)]
         + (["--holders", str(args.holders)] if args.holders != 3 else [])
@@ -916,7 +919,22 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"# {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; {machine()}", flush=True)
     print(f"# {command}", flush=True)
-    result = run(
+    try:
+        result = _run_args(args, seed, kinds)
+    except KeyboardInterrupt:
+        print("# interrupted: everything the harness started is stopped", flush=True)
+        return 130
+    print(
+        f"# {result.seconds:.0f} s; load at the end {os.getloadavg()[0]:.2f}; fail-closed"
+        f" events by code: {dict(sorted(result.codes.items()))}; holders restarted after"
+        f" failing closed for good: {result.restarts}"
+    )
+    print(table([result]))
+    return 1 if result.duplicates else 0
+
+
+def _run_args(args: argparse.Namespace, seed: int, kinds: tuple[str, ...]) -> Result:
+    return run(
         args.store,
         args.minutes,
         seed,
@@ -925,13 +943,6 @@ def main(argv: list[str] | None = None) -> int:
         keep=args.keep,
         kinds=kinds,
     )
-    print(
-        f"# {result.seconds:.0f} s; load at the end {os.getloadavg()[0]:.2f}; fail-closed"
-        f" events by code: {dict(sorted(result.codes.items()))}; holders restarted after"
-        f" failing closed for good: {result.restarts}"
-    )
-    print(table([result]))
-    return 1 if result.duplicates else 0
 
 
 def _interrupted(signum: int, frame: object) -> None:
