@@ -308,8 +308,11 @@ class PgPairTarget(ServerTarget):
     def rollback(self, rng: random.Random) -> str:
         """The lease tables copied now, restored into another cluster 1-4 s later, the
         primary killed and the clients moved there (another system identifier)."""
+        from tests.support.stores import SqlStore
+
         from snowid.lease import init_lease
 
+        assert isinstance(self.store, SqlStore)
         table, pair = self.store.table, self.pair
         backup = pair.new_cluster()  # before the copy: initdb takes seconds
         init_lease(backup.url(f"table={table}"), first_deployment=True)
