@@ -108,6 +108,8 @@ TIMINGS = f"ttl={TTL_S:g}&renew={RENEW_S:g}&span={SPAN_S:g}&max_skew={MAX_SKEW_S
 LIBFAKETIME = sorted(glob.glob("/usr/lib/*/faketime/libfaketime.so.1"))
 FATAL = {"store_regressed"}
 """Error codes after which a holder refuses every claim for good: its supervisor restarts it."""
+TAIL_S = TTL_S + SPAN_S + 2 * MAX_SKEW_S + 4.0
+"""After the last fault: a quarantine's length and some, with no fault."""
 WAIT_S = 30.0  # the longest the harness waits for a process or a store (a margin)
 
 
@@ -623,6 +625,8 @@ class Harness:
             with (self.dir / "faults.jsonl").open("a") as log:
                 log.write(json.dumps(dataclasses.asdict(fault)) + "\n")
             time.sleep(self.rng.uniform(1.0, 3.0))
+        self.supervise()
+        time.sleep(TAIL_S)  # no fault: the last fault's identities have time to come back
         self.finish()
 
     def fault_holder_kill(self, fault: Fault) -> bool:
