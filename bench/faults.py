@@ -606,10 +606,11 @@ class Harness:
     # --- faults ---
 
     def execute(self) -> None:
-        start = time.monotonic()
         self.stall.start()
-        # Every holder claimed before the first fault (interpreters start slowly when busy).
+        # Every holder claimed before the first fault (interpreters start slowly when busy);
+        # the schedule's time counts from there.
         self.wait(lambda: all(w.claimed() for w in self.holders.values()), 120)
+        start = time.monotonic()
         while time.monotonic() - start < self.seconds and len(self.faults) < self.max_faults:
             self.supervise()
             kind = self.rng.choice(self.kinds)
@@ -626,7 +627,7 @@ class Harness:
                 log.write(json.dumps(dataclasses.asdict(fault)) + "\n")
             time.sleep(self.rng.uniform(1.0, 3.0))
         self.supervise()
-        time.sleep(TAIL_S)  # no fault: the last fault's identities have time to come back
+        time.sleep(min(TAIL_S, self.seconds / 3))  # no fault: time for the last to heal
         self.finish()
 
     def fault_holder_kill(self, fault: Fault) -> bool:
