@@ -9,7 +9,8 @@ table (Markdown), the machine and the exact command above it:
 
     store | ids | faults by kind | duplicates | longest stall | identities recovered
 
-and exits 1 if any id was issued twice.
+and exits 1 if any id was issued twice (2 if the harness itself failed: it stops the schedule
+there, says why, and the table counts what ran).
 
 What it does
 ------------
@@ -91,6 +92,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -159,6 +161,7 @@ class Result:
     codes: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
     restarts: int = 0
+    error: str = ""
 
 
 # --- the stores ----------------------------------------------------------------------------
@@ -543,6 +546,7 @@ class Harness:
         self.holders: dict[int, Writer] = {}  # identity -> its current holder
         self.faults: list[Fault] = []
         self.count = self.restarts = 0
+        self.error = ""  # the harness's own failure that ended the schedule early
         self.stall = Stall(self)
         for worker in range(holders):
             self.holders[worker] = self.spawn("holder", worker)
@@ -617,10 +621,15 @@ class Harness:
             fault = Fault(kind, now_ms())
             self.stall.fault = kind
             apply = getattr(self, f"fault_{kind}", None)
-            if apply is None:
-                getattr(self.target, f"fault_{kind}")(self, fault)
-            elif not apply(fault):
-                continue  # nothing to do it to now (no holder has claimed yet)
+            try:
+                if apply is None:
+                    getattr(self.target, f"fault_{kind}")(self, fault)
+                elif not apply(fault):
+                    continue  # nothing to do it to now (no holder has claimed yet)
+            except Exception as error:  # the harness's own failure: stop, count what ran
+                traceback.print_exc()
+                self.error = f"{kind}: {type(error).__name__}: {error}"
+                break
             fault.heal_ms = fault.heal_ms or now_ms()
             self.faults.append(fault)
             with (self.dir / "faults.jsonl").open("a") as log:
@@ -766,6 +775,7 @@ class Harness:
             codes=codes,
             seconds=seconds,
             restarts=self.restarts,
+            error=self.error,
         )
 
 
@@ -937,8 +947,10 @@ def main(argv: list[str] | None = None) -> int:
         f" events by code: {dict(sorted(result.codes.items()))}; holders restarted after"
         f" failing closed for good: {result.restarts}"
     )
+    if result.error:
+        print(f"# the schedule stopped early, the harness failed: {result.error}")
     print(table([result]))
-    return 1 if result.duplicates else 0
+    return 1 if result.duplicates else 2 if result.error else 0
 
 
 def _run_args(args: argparse.Namespace, seed: int, kinds: tuple[str, ...]) -> Result:
