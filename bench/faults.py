@@ -4,7 +4,8 @@ it starts itself on free loopback ports, while holder PROCESSES issue real ids.
     python -m bench.faults --store STORE --minutes N [--seed S] [--holders H]
     python -m bench.faults --list
 
-Run from the checkout's root with ``PYTHONPATH=src:.`` (or snowid installed). It prints one
+Run from the checkout's root with ``PYTHONPATH=src:.`` and the ``test`` extra installed (it
+uses tests/support/); stores: file, postgres, redis, mysql, etcd, etcd-cluster. It prints one
 table (Markdown), the machine and the exact command above it:
 
     store | ids | faults by kind | duplicates | longest stall | identities recovered
@@ -37,6 +38,13 @@ waits 1-3 s:
   primary killed, the replica promoted, a fresh claimant pinned to a holder's identity with its
   clock up to ``max_skew`` behind reaching the promoted store first, then the clients' proxy
   (the virtual IP) moved to it; afterwards the old primary is replaced by a new replica.
+- ``rollback`` (PostgreSQL, Redis): the store put back 1-4 s (PostgreSQL: the lease tables
+  copied, then restored into another cluster the clients are moved to; Redis: restarted on an
+  older copy of its append-only files).
+- ``leader_kill``, ``member_cut``, ``quorum_loss`` (``etcd-cluster``, three members): the
+  leader killed, one member cut off from the others and from clients, two members killed.
+
+A holder that fails closed for good (``FATAL``) is restarted, as a process manager would.
 
 Counted at the end, from the files:
 
