@@ -21,7 +21,7 @@ from snowid.lease import open_lease
 from snowid.lease._store import StoreLease
 from tests.support.cleanup import Cleanup
 from tests.support.cluster import Cluster
-from tests.support.etcd import EtcdKv, EtcdServer, etcd_cluster
+from tests.support.etcd import EtcdServer, etcd_cluster, leader_of
 from tests.support.holders import FAIL_CLOSED_CODES, Issuer, assert_unique, wait_until
 from tests.support.proxy import TcpProxy
 from tests.support.servers import new_name
@@ -48,17 +48,6 @@ def _hosts(cluster: Cluster[EtcdServer], members: list[int]) -> str:
     return ",".join(f"127.0.0.1:{cluster.port(i)}" for i in members)
 
 
-def _leader(cluster: Cluster[EtcdServer]) -> int:
-    for index, member in enumerate(cluster.members):
-        if member.running:
-            status = EtcdKv(member.port).call("maintenance/status", {})
-            header = status["header"]
-            assert isinstance(header, dict)
-            if status.get("leader") == header.get("member_id"):
-                return index
-    raise AssertionError("no leader")
-
-
 def test_leader_killed_while_holders_issue_gives_no_duplicate(
     cluster: Cluster[EtcdServer],
 ) -> None:
@@ -69,7 +58,7 @@ def test_leader_killed_while_holders_issue_gives_no_duplicate(
         holder.start()
     try:
         wait_until(lambda: all(h.last_ok > 0 for h in holders), 30, "every holder to issue")
-        leader = _leader(cluster)
+        leader = leader_of(cluster)
         cluster.kill(leader)
         killed = time.monotonic()
         # A new leader within the election timeout (2 s) and some: holders issue again.

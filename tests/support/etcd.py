@@ -149,6 +149,18 @@ def etcd_cluster(size: int, cleanup: Cleanup) -> Cluster[EtcdServer]:
     return cluster
 
 
+def leader_of(cluster: Cluster[EtcdServer]) -> int:
+    """The index of the cluster's leader (asked of each running member)."""
+    for index, member in enumerate(cluster.members):
+        if member.running:
+            status = EtcdKv(member.port).call("maintenance/status", {})
+            header = status["header"]
+            assert isinstance(header, dict)
+            if status.get("leader") == header.get("member_id"):
+                return index
+    raise AssertionError("no leader")
+
+
 class EtcdKv:
     """Keys on an etcd member, read and written from outside the lease (the tests' faults),
     through the JSON gateway."""

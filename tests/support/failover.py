@@ -11,7 +11,9 @@
   standby from it, so one pair serves several rounds.
 - ``RedisPair``: a Redis primary and its replica (``redis_replicas``), the link cut,
   the primary killed, the replica promoted with ``REPLICAOF NO ONE``, clients moved
-  through the cluster's proxy of the primary.
+  through the cluster's proxy of the primary; ``next_round()`` starts the old primary
+  again as the promoted one's replica (the two swap roles), so one pair serves several
+  rounds (bench/faults.py).
 
 Everything is closed by the ``Cleanup`` given (pass or fail). Nothing here needs pytest.
 """
@@ -145,8 +147,28 @@ class PgPair:
         self.relay.close()
         self.primary, self.promoted = self.standby, False
         self.standby, self.relay = self._new_standby()
-        self.move_clients()
+        self.vip.target = ("127.0.0.1", self.primary.port)  # not the new standby's
+        self.vip.set_mode("reset")
+        self.vip.set_mode("pass")
         shutil.rmtree(old.root, ignore_errors=True)
+
+    def new_cluster(self) -> PgCluster:
+        """Another cluster, started (a restore's target: another system identifier)."""
+        cluster: PgCluster = self._own(PgCluster(self.bindir, _PRIMARY))
+        cluster.start()
+        return cluster
+
+    def replace(self, cluster: PgCluster) -> None:
+        """The clients moved to ``cluster`` (a backup restored into another cluster); the
+        old primary and standby closed, a new standby made from it."""
+        old = (self.primary, self.standby, self.relay)
+        self.primary, self.promoted = cluster, False
+        self.vip.target = ("127.0.0.1", cluster.port)
+        self.vip.set_mode("reset")
+        self.vip.set_mode("pass")
+        for part in old:
+            part.close()
+        self.standby, self.relay = self._new_standby()
 
     def close(self) -> None:
         for part in reversed(self._parts):
@@ -180,12 +202,16 @@ class RedisPair:
         so its writes are not confirmed by WAIT: a replica attached later lags unseen)."""
         self.replica.client().execute_command("REPLICAOF", "NO", "ONE")
 
+    def _index(self, member: RedisServer) -> int:
+        return self.cluster.members.index(member)
+
     def attach(self) -> None:
-        self.replica.client().execute_command("REPLICAOF", "127.0.0.1", str(self.cluster.port(0)))
+        primary = str(self.cluster.port(self._index(self.primary)))
+        self.replica.client().execute_command("REPLICAOF", "127.0.0.1", primary)
         wait_for("the replica to sync", self.synced)
 
     def cut(self) -> None:
-        self.cluster.partition(1, clients=False)
+        self.cluster.partition(self._index(self.replica), clients=False)
 
     def kill_primary(self) -> None:
         self.primary.crash()
@@ -197,3 +223,17 @@ class RedisPair:
         self.vip.target = ("127.0.0.1", self.replica.port)
         self.vip.set_mode("reset")
         self.vip.set_mode("pass")
+
+    def next_round(self) -> None:
+        """After a failover: the old primary, started again on its data, replicates from the
+        promoted replica; the two swap roles (each keeps its role across a restart)."""
+        old, new = self.primary, self.replica
+        self.cluster.heal()
+        new.settings.pop("replicaof", None)
+        old.settings["replicaof"] = f"127.0.0.1 {self.cluster.port(self._index(new))}"
+        self.primary, self.replica = new, old
+        if old.running:
+            self.attach()
+        else:
+            old.start()
+            wait_for("the replica to sync", self.synced)

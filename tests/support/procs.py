@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -9,7 +10,7 @@ import sys
 import time
 import weakref
 from array import array
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,13 +20,23 @@ STARTED: weakref.WeakSet[subprocess.Popen[bytes]] = weakref.WeakSet()
 
 
 def start_worker(
-    lease: str, out: Path, *extra: str, log: Path | None = None
+    lease: str,
+    out: Path,
+    *extra: str,
+    log: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    stderr: Path | None = None,
 ) -> subprocess.Popen[bytes]:
+    """A worker process (tests/support/worker.py); ``env`` is added to its environment
+    (bench/faults.py preloads libfaketime through it); ``stderr``: a file for its stderr
+    (its lease's warnings), else ours."""
     argv = [sys.executable, "-m", "tests.support.worker", "--lease", lease, "--out", str(out)]
     if log is not None:
         argv += ["--log", str(log)]
-    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"}  # this checkout's snowid
-    proc = subprocess.Popen([*argv, *extra], cwd=ROOT, env=env)
+    environ = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}", **(env or {})}
+    with contextlib.ExitStack() as files:
+        err = files.enter_context(stderr.open("ab")) if stderr is not None else None
+        proc = subprocess.Popen([*argv, *extra], cwd=ROOT, env=environ, stderr=err)
     STARTED.add(proc)
     return proc
 

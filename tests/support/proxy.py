@@ -129,7 +129,7 @@ class TcpProxy:
         self._call(apply())
 
     def _call(self, coro: Coroutine[Any, Any, None]) -> None:
-        asyncio.run_coroutine_threadsafe(coro, self._loop).result(5)
+        asyncio.run_coroutine_threadsafe(coro, self._loop).result(30)  # a harness wait: a busy loop
 
     def close(self) -> None:
         if self not in OPEN:  # closed already
