@@ -58,6 +58,8 @@ __all__ = [
     "PasswordFileEmptyError",
     "PasswordFileError",
     "ReversedWindowError",
+    "SentinelServiceUnknownError",
+    "SentinelUnreachableError",
     "SignBitSetError",
     "SlotEntryError",
     "SlotQuarantinedError",
@@ -473,6 +475,7 @@ LeaseUrlReason = Literal[
     "no_location",  # a ``scheme`` (k8s:) that takes no host or path was given ``text``
     "key_prefix",  # an etcd: URL whose path ``text`` is not a key prefix
     "password_inline",  # a ``scheme`` (etcd:) that takes its password only from a file or env
+    "sentinel_service",  # a redis+sentinel: URL whose path ``text`` is not /SERVICE[/DB]
 ]
 LEASE_URL_REASONS: tuple[str, ...] = get_args(LeaseUrlReason)
 """Every ``InvalidLeaseUrlError.reason``; each has its message ``invalid_lease_url.<reason>``."""
@@ -677,6 +680,27 @@ class StoreUnreachableError(LeaseError, ConnectionError, DriverDetail):
     code = "store_unreachable"
     store: str
     reason: str
+
+
+@_data
+class SentinelUnreachableError(StoreUnreachableError):
+    """None of the Redis Sentinels ``sentinels`` (``host:port, …``) of the lease ``store``
+    answered (``reason``: what each said, without secrets)."""
+
+    code = "sentinel_unreachable"
+    sentinels: str
+
+
+@_data
+class SentinelServiceUnknownError(LeaseError):
+    """The Redis Sentinels of the lease ``store`` answered, but none monitors a primary
+    named ``service``; ``known`` lists the names they do monitor ("" if none)."""
+
+    code = "sentinel_service_unknown"
+    _shown = frozenset({"service", "known"})
+    store: str
+    service: str
+    known: str
 
 
 @_data

@@ -62,6 +62,8 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
         │   ├── LeaseModifiedError             its record was edited under it (owner, epoch)
         │   └── StoreFailedOverError           the store failed over or was restored
         ├── StoreUnreachableError (+ ConnectionError)
+        │   └── SentinelUnreachableError       redis+sentinel: no sentinel answered
+        ├── SentinelServiceUnknownError        redis+sentinel: no sentinel knows the service
         ├── ClockSkewError
         ├── CeilingAheadError
         ├── UnsupportedFileSystemError
@@ -153,6 +155,8 @@ from snowid._exceptions import (
     SignBitSetError,
     SlotEntryError,
     SlotQuarantinedError,
+    SentinelServiceUnknownError,
+    SentinelUnreachableError,
     SnowIdError,
     StateDirUnusableError,
     StaticIdentityInUseError,
@@ -334,6 +338,8 @@ __all__ = [
     "PasswordFileError",
     "ReleaseFailedError",
     "ReversedWindowError",
+    "SentinelServiceUnknownError",
+    "SentinelUnreachableError",
     "ServerStartError",
     "ServiceAnswerError",
     "ServiceAuthError",
