@@ -124,6 +124,17 @@ BAD_URLS: list[tuple[str, str, str]] = [
     ("k8s://u:s3cret@h/var/lib", "no_location", "state_dir="),
     ("etcd://u:s3cret@127.0.0.1:2379/fleet", "password_inline", "password_file="),
     ("etcd://127.0.0.1:2379/a//b?password_file=/run/s3cret", "key_prefix", "ASCII letters"),
+    ("redis+sentinel://:s3cret@h1:26379,h2:26379/", "sentinel_service", "/SERVICE/DB"),
+    ("redis+sentinel://:s3cret@h1:26379/a/0/b", "sentinel_service", "redis+sentinel://HOST"),
+    ("redis+sentinel://:s3cret@h1:26379,h2/mymaster/x", "integer", "0..65535"),
+    ("redis+sentinel://:s3cret@h1:26379/mymaster/65536", "range", "0..65535"),
+    ("redis+sentinel://:s3cret@h1:26379,h2:0/mymaster/0", "port", "1..65535"),
+    ("redis+sentinel://:s3cret@h1/m/0?password_file=/run/pw", "password_twice", "password_file="),
+    (
+        "redis+sentinel://h1/m/0?sentinel_pasword_file=/run/s3cret",
+        "unknown_option",
+        "did you mean sentinel_password_file?",
+    ),
 ]
 
 

@@ -44,8 +44,9 @@ FAILOVER_TIMEOUT_MS = 6000
 class SentinelServer(OwnServer):
     """One ``redis-sentinel`` monitoring ``service`` at 127.0.0.1:``primary_port``.
 
-    ``password``: the sentinel's own (``requirepass``) and the one it gives the primary
-    and its replicas (``auth-pass``) and the other sentinels (``sentinel-pass``)."""
+    ``password``: the sentinel's own (``requirepass``), which it also gives the other
+    sentinels (``sentinel-pass``); ``primary_password``: the one it gives the primary and
+    its replicas (``auth-pass``)."""
 
     name = "redis-sentinel"
 
@@ -55,7 +56,9 @@ class SentinelServer(OwnServer):
         service: str,
         primary_port: int,
         quorum: int,
+        *,
         password: str | None = None,
+        primary_password: str | None = None,
     ) -> None:
         self.binary = found
         self.root = Path(tempfile.mkdtemp(prefix="snowid-sentinel-"))
@@ -71,11 +74,9 @@ class SentinelServer(OwnServer):
             f"sentinel parallel-syncs {service} 1",
         ]  # fmt: skip
         if password is not None:
-            self.lines += [
-                f"requirepass {password}",
-                f"sentinel auth-pass {service} {password}",
-                f"sentinel sentinel-pass {password}",
-            ]
+            self.lines += [f"requirepass {password}", f"sentinel sentinel-pass {password}"]
+        if primary_password is not None:
+            self.lines.append(f"sentinel auth-pass {service} {primary_password}")
 
     def start(self) -> None:
         assert not self.running
@@ -124,6 +125,7 @@ class Sentinels:
         size: int = 3,
         service: str = SERVICE,
         password: str | None = None,
+        primary_password: str | None = None,
     ) -> None:
         found = binary("redis-sentinel")
         if found is None:  # scripts/test installs it
@@ -133,7 +135,10 @@ class Sentinels:
         self.via: list[TcpProxy] = []
         cleanup.add(self.close, "the Redis sentinels")
         for _ in range(size):
-            member = SentinelServer(found, service, primary_port, size // 2 + 1, password)
+            member = SentinelServer(
+                found, service, primary_port, size // 2 + 1,
+                password=password, primary_password=primary_password,
+            )  # fmt: skip
             self.members.append(member)
             member.start()
             self.via.append(TcpProxy("127.0.0.1", member.port))
@@ -177,7 +182,8 @@ class Sentinels:
             proxy.set_mode("pass")
 
     def close(self) -> None:
-        for part in [*self.via, *self.members]:
+        parts: list[TcpProxy | SentinelServer] = [*self.via, *self.members]
+        for part in parts:
             with contextlib.suppress(Exception):
                 part.close()
 
