@@ -11,8 +11,9 @@
   with the failover sequence's steps (``cut``, ``kill_primary``, ``promote``: wait until
   every sentinel names the promoted replica, ``move_clients``: the holders' way to the
   sentinels opens again). The sentinels watch the primary through the cluster's proxy of it
-  (the address its replica replicates from), so they never "fix" the replica's link past the
-  proxy that ``cut`` holds.
+  (the address its replica replicates from: a sentinel that sees a replica replicate from
+  another address than its own for the primary "fixes" it), and ``cut`` holds the
+  replica's link in that proxy, nothing else.
 
 Timings are small (a primary is down after ``DOWN_AFTER_MS`` without an answer; a failover
 that makes no progress is abandoned after ``FAILOVER_TIMEOUT_MS``) but hold on a busy
@@ -213,7 +214,19 @@ class SentinelPair:
         self.pair.attach()
 
     def cut(self) -> None:
-        self.pair.cut()
+        """Hold the replica's replication link in the primary's proxy, and nothing else:
+        the sentinels talk to the primary through that proxy too, and a partition
+        (``Cluster.partition``) reads /proc for every connection it holds, with the
+        proxy's traffic paused meanwhile (on a loaded machine long enough for the
+        sentinels to see the primary down). The link is the replica's connection whose
+        flags are M (its master) in its CLIENT LIST; its local port is the proxy's client
+        port."""
+        clients = self.pair.replica.client().execute_command("CLIENT", "LIST")
+        text = clients if isinstance(clients, str) else "\n".join(map(str, clients))
+        link = next(line for line in text.splitlines() if " flags=M " in f" {line} ")
+        fields = dict(part.split("=", 1) for part in link.split() if "=" in part)
+        port = int(fields["laddr"].rpartition(":")[2])
+        self.pair.cluster.proxies(0)["client"].hold(lambda client_port: client_port == port)
 
     def kill_primary(self) -> None:
         self.sentinels.block()
