@@ -24,7 +24,6 @@ is one a test killed. Everything is closed by the ``Cleanup`` given, pass or fai
 from __future__ import annotations
 
 import contextlib
-import subprocess
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -33,7 +32,7 @@ from tests.support.cleanup import Cleanup
 from tests.support.failover import RedisPair, wait_for
 from tests.support.need import unavailable
 from tests.support.proxy import TcpProxy
-from tests.support.servers import OwnServer, _wait_ready, binary, free_port
+from tests.support.servers import RedisServer, binary
 
 __all__ = ["SERVICE", "SentinelPair", "SentinelServer", "Sentinels"]
 
@@ -42,12 +41,12 @@ DOWN_AFTER_MS = 1500
 FAILOVER_TIMEOUT_MS = 6000
 
 
-class SentinelServer(OwnServer):
+class SentinelServer(RedisServer):
     """One ``redis-sentinel`` monitoring ``service`` at 127.0.0.1:``primary_port``.
 
     ``password``: the sentinel's own (``requirepass``), which it also gives the other
     sentinels (``sentinel-pass``); ``primary_password``: the one it gives the primary and
-    its replicas (``auth-pass``)."""
+    its replicas (``auth-pass``). Started once (it rewrites its config file as it learns)."""
 
     name = "redis-sentinel"
 
@@ -61,45 +60,27 @@ class SentinelServer(OwnServer):
         password: str | None = None,
         primary_password: str | None = None,
     ) -> None:
-        self.binary = found
-        self.root = Path(tempfile.mkdtemp(prefix="snowid-sentinel-"))
-        self.port = free_port()
+        super().__init__(found, root=Path(tempfile.mkdtemp(prefix="snowid-sentinel-")))
         self.service = service
-        self.password = password
+        self.settings = {} if password is None else {"requirepass": password}
         self.lines = [
-            f"port {self.port}", "bind 127.0.0.1", "daemonize no", f"dir {self.root}",
-            f"logfile {self.root / 'sentinel.log'}",
             f"sentinel monitor {service} 127.0.0.1 {primary_port} {quorum}",
             f"sentinel down-after-milliseconds {service} {DOWN_AFTER_MS}",
             f"sentinel failover-timeout {service} {FAILOVER_TIMEOUT_MS}",
             f"sentinel parallel-syncs {service} 1",
-        ]  # fmt: skip
+        ]
         if password is not None:
-            self.lines += [f"requirepass {password}", f"sentinel sentinel-pass {password}"]
+            self.lines.append(f"sentinel sentinel-pass {password}")
         if primary_password is not None:
             self.lines.append(f"sentinel auth-pass {service} {primary_password}")
 
-    def start(self) -> None:
-        assert not self.running
-        config = self.root / "sentinel.conf"
-        if not config.exists():  # a restart keeps what the sentinel wrote into it
-            config.write_text("".join(f"{line}\n" for line in self.lines))
-        self.proc = subprocess.Popen(
-            [self.binary, str(config)],
-            cwd=self.root,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        log = self.root / "sentinel.log"
-        _wait_ready(f"redis-sentinel on port {self.port}", self.client().ping, self.proc, log, 30)
-
-    def client(self) -> Any:
-        import redis
-
-        return redis.Redis(
-            port=self.port, password=self.password, socket_timeout=5, decode_responses=True
-        )
+    def config(self) -> str:
+        own = [
+            f"port {self.port}", "bind 127.0.0.1", "daemonize no", f"dir {self.root}",
+            f"logfile {self.root / 'redis.log'}", *self.lines,
+            *(f"{key} {value}" for key, value in self.settings.items()),
+        ]  # fmt: skip
+        return "".join(f"{line}\n" for line in own)
 
     def primary(self) -> tuple[str, int] | None:
         """The primary's address this sentinel names now (None if it names none)."""

@@ -484,17 +484,9 @@ class SentinelLease(RedisLease):
         connection: dict[str, Any],
         *,
         sentinel_auth: dict[str, str] | None = None,
-        prefix: str = "snowid",
-        connect_timeout: float = 2.0,
-        durability: str = "strict",
-        url: str = "redis+sentinel://",
-        clock: Clock | None = None,
-        **options: Unpack[StoreOptions],
+        **options: Any,  # RedisLease's
     ) -> None:
-        super().__init__(
-            connection, prefix=prefix, connect_timeout=connect_timeout,
-            durability=durability, url=url, clock=clock, **options,
-        )  # fmt: skip
+        super().__init__(connection, **options)
         self.sentinels = list(sentinels)
         self.service = service
         self._sentinel_auth = dict(sentinel_auth or {})  # username, password
