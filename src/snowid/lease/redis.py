@@ -561,7 +561,6 @@ class SentinelLease(RedisLease):
             # The sentinels are asked again at the next connection (a new client).
             sentinel.close()
 
-    @detached()
     def _no_primary(self, sentinel: Any) -> LeaseError:
         """Why the sentinels named no primary: none answered, none knows the service, or
         they see its primary down (asked again, each; never raises)."""
