@@ -68,6 +68,7 @@ __all__ = [
     "StaticIdentityInUseError",
     "StoreConfigHiddenError",
     "StoreNotDurableError",
+    "StoreNotSynchronousError",
     "StoreRefusedError",
     "StoreRegressedError",
     "StoreReplicationError",
@@ -476,6 +477,7 @@ LeaseUrlReason = Literal[
     "key_prefix",  # an etcd: URL whose path ``text`` is not a key prefix
     "password_inline",  # a ``scheme`` (etcd:) that takes its password only from a file or env
     "sentinel_service",  # a redis+sentinel: URL whose path ``text`` is not /SERVICE[/DB]
+    "replication_sync",  # replication=sync for a ``scheme`` (redis:) that cannot verify it
 ]
 LEASE_URL_REASONS: tuple[str, ...] = get_args(LeaseUrlReason)
 """Every ``InvalidLeaseUrlError.reason``; each has its message ``invalid_lease_url.<reason>``."""
@@ -804,6 +806,18 @@ class StoreNotDurableError(LeaseError):
     setting: str
     found: str
     required: str
+
+
+@_data
+class StoreNotSynchronousError(StoreNotDurableError):
+    """The lease URL says ``replication=sync``, but ``store`` does not replicate
+    synchronously now: its ``setting`` is ``found`` where ``required`` is needed
+    (PostgreSQL: ``synchronous_standby_names`` empty; MariaDB: semi-synchronous replication
+    off, fallen back to asynchronous, or waiting at another point than ``AFTER_SYNC``).
+    Nothing was granted on that answer: a claim is refused, a renewal's ceiling is not
+    used (the holder keeps issuing below the last verified one, then fails closed)."""
+
+    code = "store_not_synchronous"
 
 
 @_data

@@ -72,6 +72,7 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
         ├── StateDirUnusableError
         ├── StoreRegressedError
         ├── StoreNotDurableError             strict mode: the store can lose writes
+        │   └── StoreNotSynchronousError     replication=sync, but the store is not now
         ├── StoreConfigHiddenError           strict mode: its settings cannot be read
         ├── StoreReplicationError            a replica did not confirm a write in time
         ├── StoreRefusedError                the store refused a command
@@ -163,6 +164,7 @@ from snowid._exceptions import (
     StoreConfigHiddenError,
     StoreFailedOverError,
     StoreNotDurableError,
+    StoreNotSynchronousError,
     StoreRefusedError,
     StoreRegressedError,
     StoreReplicationError,
@@ -360,6 +362,7 @@ __all__ = [
     "StoreConfigHiddenError",
     "StoreFailedOverError",
     "StoreNotDurableError",
+    "StoreNotSynchronousError",
     "StoreRefusedError",
     "StoreRegressedError",
     "StoreReplicationError",

@@ -135,6 +135,7 @@ BAD_URLS: list[tuple[str, str, str]] = [
         "unknown_option",
         "did you mean sentinel_password_file?",
     ),
+    ("redis://:s3cret@h/0?replication=sync", "replication_sync", "WAIT"),
 ]
 
 

@@ -90,6 +90,13 @@ def test_a_path_that_is_not_service_and_db_is_refused(path: str, reason: str) ->
     assert caught.value.reason == reason
 
 
+def test_replication_sync_is_refused_as_for_redis() -> None:
+    """WAIT is best effort with Sentinel too: nothing to verify a synchronous store by."""
+    with pytest.raises(InvalidLeaseUrlError) as caught:
+        open_lease("redis+sentinel://h:26379/m/0?replication=sync")
+    assert (caught.value.reason, caught.value.scheme) == ("replication_sync", "redis+sentinel:")
+
+
 def test_tls_options_are_not_taken() -> None:
     """Sentinel over TLS is not supported (yet): its options are refused by name."""
     with pytest.raises(InvalidLeaseUrlError) as caught:

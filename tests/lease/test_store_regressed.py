@@ -6,8 +6,8 @@ restart is in test_store_restart.py.
 Expected: a holder whose store was wiped, recreated or rolled back fails closed for good
 (StoreRegressedError); a process that never saw the store sets it up again, quarantined
 above now + ttl + span + max_skew. A rollback that changes the store's history identity
-(PostgreSQL: lease tables restored into another cluster, a promoted replica) is caught by
-the claim, which quarantines the store; rollbacks that leave no such trace (rows edited
+(PostgreSQL: lease tables restored into another cluster, a promoted replica; MariaDB:
+restored into another server, a promoted replica) is caught by the claim, which quarantines the store; rollbacks that leave no such trace (rows edited
 back, a dump restored into the same server) can let a *new* claimant duplicate: strict
 expected failures keep those documented limits visible, each naming what would reveal it.
 
@@ -111,8 +111,9 @@ def test_store_rolled_back_ceiling_trips_the_holders_regression_check(store: Sto
     strict=True,
     reason="documented limit: rows edited back on the same server leave no trace in the"
     " store's history identity (the same PostgreSQL system identifier and timeline, the same"
-    " Redis replication id; MariaDB tracks none yet); only a record kept outside the store, such as the"
-    " old holder's own acknowledged ceiling, would reveal it, and a new claimant has none",
+    " Redis replication id, the same MariaDB server_id); only a record kept outside the store,"
+    " such as the old holder's own acknowledged ceiling, would reveal it, and a new claimant"
+    " has none",
 )
 def test_rolled_back_store_can_duplicate_for_a_new_claimant(store: Store) -> None:
     """The limit made visible: with the ceiling AND the lease edited back on the same
@@ -129,34 +130,53 @@ def test_rolled_back_store_can_duplicate_for_a_new_claimant(store: Store) -> Non
 # --- rollbacks a history identity reveals (issue 26) --------------------------------------
 
 
-@pytest.mark.parametrize("store", ["postgres"], indirect=True)
+@pytest.mark.parametrize("store", ["postgres", "mysql"], indirect=True)
 def test_rolled_back_by_a_restore_from_another_cluster_quarantines_the_new_claimant(
     store: Store,
 ) -> None:
-    """Lease tables restored into another cluster (or a replica promoted: the same, on a
-    new timeline; tests/lease/test_failover.py): the meta row carries the history of the
-    server that wrote it, the claim sees that it is not the server's, raises every ceiling
-    above any grant the old store could have made, and starts above what was issued."""
+    """Lease tables restored into another cluster or server (or a replica promoted: the
+    same, on a new timeline or another server_id; tests/lease/test_failover.py and
+    test_failover_mariadb.py): the meta row carries the history of the server that wrote
+    it, the claim sees that it is not the server's, raises every ceiling above any grant
+    the old store could have made, and starts above what was issued."""
     assert isinstance(store, SqlStore)
     query = "range=0-0&ttl=1&max_skew=0.5&timeout=0.8"
     with store.open(f"{query}&renew=5") as holder:  # closed even when it fails
         held = Generator(fence=holder).next_ids(1000)
         store.set_ceiling(0, 0)
         store.expire(0)
-        store.sql(f"UPDATE {store.table}_meta SET history = '1/1'")  # another cluster's
+        store.sql(f"UPDATE {store.table}_meta SET history = '1/1'")  # another server's
         with store.open(query, claim_wait=10) as successor:
             grant = successor.acquire(0)
             assert grant.start_ms > max(TWITTER.timestamp_of(v) for v in held)
             assert successor.failovers == 1
 
 
-@pytest.mark.parametrize("store", ["postgres"], indirect=True)
-@pytest.mark.xfail(
-    strict=True,
-    reason="documented limit: a dump restored into the same server keeps that server's system"
-    " identifier and timeline, so nothing in the store tells it from the live tables; a"
-    " restore tool that rewrote the meta row's history (or a point-in-time recovery, which"
-    " starts a new timeline) would reveal it",
+@pytest.mark.parametrize(
+    "store",
+    [
+        pytest.param(
+            "postgres",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="documented limit: a dump restored into the same server keeps that"
+                " server's system identifier and timeline, so nothing in the store tells it"
+                " from the live tables; a restore tool that rewrote the meta row's history"
+                " (or a point-in-time recovery, which starts a new timeline) would reveal it",
+            ),
+        ),
+        pytest.param(
+            "mysql",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="documented limit: a dump restored into the same server keeps its"
+                " server_id, so nothing in the store tells it from the live tables; a restore"
+                " tool that rewrote the meta row's history would reveal it (a GTID position"
+                " does not: the restore's own writes move it forward)",
+            ),
+        ),
+    ],
+    indirect=True,
 )
 def test_dump_restored_into_the_same_server_can_duplicate_for_a_new_claimant(
     store: Store,

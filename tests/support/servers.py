@@ -351,8 +351,9 @@ class MariaServer(MariaDb, OwnServer):
             **(options or {}),
         }  # fmt: skip
 
-    def start(self) -> None:
-        assert not self.running
+    def install_data(self) -> Path:
+        """The data directory made by ``mariadb-install-db`` if it is not there yet; the
+        server's own temporary directory."""
         # Its own temporary directory: two set-ups at once in /tmp (two xdist workers) once
         # took each other's temporary tables ("Can't find file: '/tmp/#sql-temptable-…'").
         tmpdir = self.root / "tmp"
@@ -368,6 +369,11 @@ class MariaServer(MariaDb, OwnServer):
             )  # fmt: skip
             if proc.returncode != 0:
                 raise RuntimeError(f"mariadb-install-db failed:\n{proc.stdout}{proc.stderr}")
+        return tmpdir
+
+    def start(self) -> None:
+        assert not self.running
+        tmpdir = self.install_data()
         self.proc = subprocess.Popen(
             [
                 self.server, "--no-defaults", f"--datadir={self.data}", f"--port={self.port}",

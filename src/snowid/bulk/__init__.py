@@ -35,7 +35,6 @@ from snowid._exceptions import (
     ExtraMissingError,
     InvalidLayoutError,
     InvalidValueError,
-    UnknownFieldError,
 )
 from snowid.bulk._columns import (
     Bad,
@@ -131,14 +130,7 @@ def compose(
     fields (a column each, or one int for every row; a field not given is 0), cut to the
     layout's tick as ``snowid.compose`` cuts it."""
     spec, nulls = _setup(layout, errors)
-    unknown = [name for name in fields if name not in spec.field_names]
-    if unknown:
-        raise UnknownFieldError(
-            field=unknown[0],
-            value=fields[unknown[0]],
-            layout=spec.name,
-            allowed=", ".join(spec.field_names),
-        )
+    spec.check_field_names(fields)
     np = numpy()
     column = column_in(times)
     ms, bad, found = read_times(

@@ -291,6 +291,12 @@ MESSAGES: dict[str, str] = {
         " needs {required}; fix the server, or add durability=best_effort to the URL to accept"
         " that a lost ceiling can duplicate ids"
     ),
+    "store_not_synchronous": (
+        "the lease store {store} was named with replication=sync, but it does not replicate"
+        " synchronously now: {setting} is {found}, where {required} is needed; nothing was"
+        " granted on that answer. Fix the replication, or drop replication=sync from the URL"
+        " (a failover then quarantines the store)"
+    ),
     "store_config_hidden": (
         "the lease store {store} does not show its persistence settings ({reason}), so strict"
         " mode cannot vouch for it; add durability=best_effort to the URL to accept the risk"
@@ -620,6 +626,11 @@ MESSAGES: dict[str, str] = {
         "{field} URL {value} cannot be used: its path {text} does not name a Redis Sentinel"
         " service; allowed: /SERVICE or /SERVICE/DB (ASCII letters, digits, _ . -, at most 100"
         " characters; DB 0..65535), such as redis+sentinel://HOST:26379,HOST:26379/mymaster/0"
+    ),
+    "invalid_lease_url.replication_sync": (
+        "{field} URL {value} cannot be used: replication=sync cannot be verified on {scheme}:"
+        " WAIT is best effort by Redis's own documentation (a write it confirmed can still be"
+        " lost at a failover); leave the option out (a failover then quarantines the store)"
     ),
     "invalid_lease_url.env_name": (
         "{field} URL {value} cannot be used: {option}={text} is not an environment variable"

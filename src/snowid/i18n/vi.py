@@ -310,6 +310,12 @@ MESSAGES: dict[str, str] = {
         " {found}, chế độ nghiêm ngặt đòi hỏi {required}; hãy sửa cấu hình máy chủ, hoặc thêm"
         " durability=best_effort vào URL nếu chấp nhận rằng mất mức trần có thể sinh ID trùng"
     ),
+    "store_not_synchronous": (
+        "URL của kho lưu quyền thuê {store} ghi replication=sync, nhưng lúc này kho không sao"
+        " chép đồng bộ: {setting} đang là {found}, trong khi cần {required}; không có gì được"
+        " cấp dựa trên câu trả lời đó. Hãy sửa việc sao chép, hoặc bỏ replication=sync khỏi"
+        " URL (khi đó một lần chuyển đổi dự phòng sẽ cách ly kho)"
+    ),
     "store_config_hidden": (
         "kho lưu quyền thuê {store} không cho xem cấu hình lưu trữ bền vững ({reason}), nên chế"
         " độ nghiêm ngặt không thể bảo đảm cho nó; thêm durability=best_effort vào URL nếu chấp"
@@ -662,6 +668,12 @@ MESSAGES: dict[str, str] = {
         " Sentinel; dạng đúng: /DỊCH_VỤ hoặc /DỊCH_VỤ/CSDL (chữ cái ASCII, chữ số, _ . -, tối"
         " đa 100 ký tự; CSDL 0..65535), ví dụ"
         " redis+sentinel://MÁY:26379,MÁY:26379/mymaster/0"
+    ),
+    "invalid_lease_url.replication_sync": (
+        "không dùng được URL {field} {value}: không thể kiểm chứng replication=sync trên"
+        " {scheme}: theo chính tài liệu của Redis, WAIT chỉ là nỗ lực tốt nhất (một lần ghi"
+        " đã được xác nhận vẫn có thể mất khi chuyển đổi dự phòng); hãy bỏ tùy chọn này (khi"
+        " đó một lần chuyển đổi dự phòng sẽ cách ly kho)"
     ),
     "invalid_lease_url.env_name": (
         "không dùng được URL {field} {value}: {option}={text} không phải tên biến môi trường;"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Final
 
-from snowid._exceptions import IdTooLargeError, NegativeIdError, UnknownFieldError
+from snowid._exceptions import IdTooLargeError, NegativeIdError
 from snowid.ids._anchors import LAST_SEQUENTIAL_TWEET_ID, counted_tweet
 from snowid.ids._breakdown import Breakdown, Decoded
 from snowid.ids._builtins import INSTAGRAM, LAYOUTS, get_layout
@@ -87,14 +87,7 @@ def compose(
     else:
         ms = strict_int("timestamp", timestamp, function)
     spec.check_timestamp(ms)
-    unknown = [name for name in fields if name not in spec.field_names]
-    if unknown:
-        raise UnknownFieldError(
-            field=unknown[0],
-            value=fields[unknown[0]],
-            layout=spec.name,
-            allowed=", ".join(spec.field_names),
-        )
+    spec.check_field_names(fields)
     values = [spec.ticks(ms)]
     for name in spec.field_names:
         given = strict_int(name, fields.get(name, 0), function)

@@ -18,7 +18,7 @@ The other built-in layouts and the reading of layout names live in ``_builtins.p
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
@@ -29,6 +29,7 @@ from snowid._exceptions import (
     SignBitSetError,
     TimestampAfterEndError,
     TimestampBeforeEpochError,
+    UnknownFieldError,
 )
 from snowid.ids._validate import ID_BITS, check_layout, read_fields
 
@@ -161,6 +162,14 @@ class Layout:
         if not self.epoch_ms <= timestamp <= self.max_timestamp + self.unit_ms - 1:
             raise self.time_error(timestamp)
         return timestamp
+
+    def check_field_names(self, fields: Mapping[str, Any]) -> None:
+        """Refuse the first of ``fields`` this layout does not have, naming the ones it has."""
+        for name, value in fields.items():
+            if name not in self.field_names:
+                raise UnknownFieldError(
+                    field=name, value=value, layout=self.name, allowed=", ".join(self.field_names)
+                )
 
     def time_error(self, timestamp: int) -> TimestampBeforeEpochError | TimestampAfterEndError:
         """The error for a Unix-ms ``timestamp`` outside this layout, naming its range."""

@@ -17,11 +17,13 @@ backend for it is here:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from snowid._isotime import iso_ms
 
-__all__ = ["HistoryChanged", "Quarantine", "describe"]
+__all__ = ["HistoryChanged", "Quarantine", "describe", "from_row", "quarantined"]
 
 
 class HistoryChanged(Exception):  # noqa: N818 - a signal between the protocol and backends
@@ -56,3 +58,24 @@ def describe(quarantine: Quarantine, now_ms: int) -> str:
         f" {quarantine.found}); every ceiling was raised to {quarantine.until_ms}: the"
         f" quarantine {ends} at {until}"
     )
+
+
+def from_row(row: Sequence[Any], *, done_here: bool = False) -> Quarantine:
+    """A Quarantine from a SQL store's row of (seen, found, at_ms, until_ms)."""
+    seen, found, at_ms, until_ms = row
+    return Quarantine(str(seen), str(found), int(at_ms), int(until_ms), done_here)
+
+
+def quarantined(
+    row: Sequence[Any] | None, last: Callable[[], Quarantine | None], seen: str, found: str
+) -> Quarantine:
+    """What a SQL store's quarantine statement answered: its ``row`` when it raised the
+    ceilings (None or a NULL ``seen``: another process did first), else the store's
+    ``last()`` quarantine; HistoryChanged(``seen``, ``found``) again if none is recorded
+    (cannot be: the history differed, and nobody recorded a change)."""
+    if row is not None and row[0] is not None:
+        return from_row(row, done_here=True)
+    done = last()
+    if done is None:
+        raise HistoryChanged(seen, found)
+    return done

@@ -24,7 +24,7 @@ from snowid.ids import TWITTER
 from snowid.lease._storeops import STORE_FORMAT
 from snowid.lease._url import check_identifier
 
-__all__ = ["NOW_MS", "Sql"]
+__all__ = ["FAILOVER_COLUMNS", "HISTORY", "NOW_MS", "SEMI_SYNC_STATUS", "Sql"]
 
 _BIGINT_MAX = 2**63 - 1
 _INIT_LOCK = "LEFT(CONCAT('snowid:', DATABASE(), '.', %(table)s), 64)"
@@ -46,6 +46,36 @@ ceiling."""
 NOW_MS = "CAST(FLOOR(UNIX_TIMESTAMP(SYSDATE(6)) * 1000) AS SIGNED)"
 """The server's clock in Unix milliseconds (the session's time zone is UTC)."""
 
+HISTORY = "CAST(@@global.server_id AS CHAR)"
+"""The server's history identity: its ``server_id``. Replication refuses two servers of
+one id, so a promoted replica answers another one than the primary it replaced (its
+GTID position keeps the old primary's server id until its first own write, and the GTID
+domain does not change: neither tells a promotion). Any user may read it. Written into
+the store through a user variable (``@snowid_h``), never as ``@@server_id`` in a
+replicated statement: a statement-based binary log would replay it as the replica's."""
+
+FAILOVER_COLUMNS = (
+    ("history", "VARCHAR(64)"), ("quarantine_seen", "VARCHAR(64)"),
+    ("quarantine_at_ms", "BIGINT"), ("quarantine_until_ms", "BIGINT"),
+)  # fmt: skip
+"""The meta table's columns of the failover check (docs/leases.md, "A store that failed
+over"), added to a meta table made before them."""
+
+_STATUS = (
+    "(SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
+    " WHERE VARIABLE_NAME = 'RPL_SEMI_SYNC_MASTER_{0}')"
+)
+SEMI_SYNC_STATUS = _STATUS.format("STATUS")
+"""MariaDB's semi-synchronous replication now: ON while every commit waits for a replica's
+acknowledgement, OFF after a wait timed out (it falls back to asynchronous silently, and
+back on when a replica catches up). Any user may read it, as the wait point below."""
+SEMI_SYNC_UNACKED = _STATUS.format("NO_TX")
+"""How many commits were not acknowledged by a replica since the server started: one more
+after a commit than before it, and that commit may not have been replicated."""
+SEMI_SYNC_WAIT_POINT = "@@global.rpl_semi_sync_master_wait_point"
+"""AFTER_SYNC: a commit is visible to other sessions only once a replica acknowledged it
+(AFTER_COMMIT lets another claimant read a ceiling a failover can still lose)."""
+
 SESSION = (
     "SET time_zone = '+00:00', innodb_lock_wait_timeout = {lock_wait};"
     " SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED"
@@ -58,12 +88,44 @@ near the client's timeout so a stalled statement does not linger on the server."
 class Sql:
     """Statements for one ``table`` (and its ``table_meta``) in the URL's database."""
 
-    def __init__(self, table: str) -> None:
+    def __init__(self, table: str, *, sync: bool = False) -> None:
+        self.sync = sync
+        """``replication=sync``: claims and renewals are written only while semi-synchronous
+        replication is on at AFTER_SYNC, and report whether their own commit was
+        acknowledged (a result set after the COMMIT: status, unacknowledged commits since
+        the batch began)."""
         self.table_name = check_identifier("table", table)
         self.names = {"table": table, "meta": f"{table}_meta"}
         """The parameters of the statements that name our tables (engines, init_lock)."""
         self.table = f"`{table}`"
         self.meta = f"`{table}_meta`"
+
+    # --- replication=sync ----------------------------------------------------------------
+
+    @property
+    def _sync_vars(self) -> str:
+        """Set first in a claim or renewal batch: @snowid_sync (whether to write at all) and
+        @snowid_unacked (the server's count of unacknowledged commits before ours)."""
+        if not self.sync:
+            return " @snowid_sync = TRUE, @snowid_unacked = 0"
+        return (
+            f" @snowid_sync = ({SEMI_SYNC_STATUS} = 'ON' AND {SEMI_SYNC_WAIT_POINT} = 'AFTER_SYNC'),"
+            f" @snowid_unacked = {SEMI_SYNC_UNACKED}"
+        )
+
+    @property
+    def _sync_columns(self) -> str:
+        """The last columns of a claim's or renewal's row: the semi-sync status and wait
+        point it was checked against (NULLs without ``replication=sync``)."""
+        return f", {SEMI_SYNC_STATUS}, {SEMI_SYNC_WAIT_POINT}" if self.sync else ", NULL, NULL"
+
+    @property
+    def _sync_after(self) -> str:
+        """After the COMMIT: whether semi-sync is still on and how many commits went
+        unacknowledged meanwhile (ours among them, maybe)."""
+        if not self.sync:
+            return ""
+        return f"; SELECT {SEMI_SYNC_STATUS}, {SEMI_SYNC_UNACKED} - @snowid_unacked"
 
     # --- set-up -------------------------------------------------------------------------
 
@@ -74,6 +136,8 @@ class Sql:
             f"CREATE TABLE IF NOT EXISTS {self.meta} ("
             " id TINYINT NOT NULL PRIMARY KEY, incarnation CHAR(36) NOT NULL,"
             " layout VARCHAR(32) NOT NULL, created_ms BIGINT NOT NULL, format INT NULL,"
+            " history VARCHAR(64) NULL, quarantine_seen VARCHAR(64) NULL,"
+            " quarantine_at_ms BIGINT NULL, quarantine_until_ms BIGINT NULL,"
             " CHECK (id = 1)) ENGINE=InnoDB",
             f"CREATE TABLE IF NOT EXISTS {self.table} ("
             " worker SMALLINT NOT NULL PRIMARY KEY, owner CHAR(36) NULL,"
@@ -123,6 +187,20 @@ class Sql:
             " AND table_name = %(table)s"
         )
 
+    @property
+    def meta_columns(self) -> str:
+        """The columns of the meta table."""
+        return (
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = DATABASE()"
+            " AND table_name = %(meta)s"
+        )
+
+    def add_meta_columns(self, columns: list[tuple[str, str]]) -> str:
+        """Add the failover check's ``columns`` (name, type) to a meta table made before."""
+        return f"ALTER TABLE {self.meta} " + ", ".join(
+            f"ADD COLUMN {check_identifier('column', name)} {kind} NULL" for name, kind in columns
+        )
+
     def add_columns(self, names: list[str]) -> str:
         """Add the hand-over's columns ``names`` to a table made before them."""
         return f"ALTER TABLE {self.table} " + ", ".join(
@@ -152,8 +230,58 @@ class Sql:
     @property
     def insert_meta(self) -> str:
         return (
-            f"INSERT INTO {self.meta} (id, incarnation, layout, created_ms, format)"
-            f" VALUES (1, %(incarnation)s, 'twitter', {NOW_MS}, %(format)s)"
+            f"SET @snowid_h = {HISTORY};"
+            f" INSERT INTO {self.meta} (id, incarnation, layout, created_ms, format, history)"
+            f" VALUES (1, %(incarnation)s, 'twitter', {NOW_MS}, %(format)s, @snowid_h)"
+        )
+
+    # --- failover (docs/leases.md, "A store that failed over") ---------------------------
+
+    @property
+    def adopt_history(self) -> str:
+        """A store whose history was never recorded (set up by an older snowid) takes the
+        server's: nothing tells whether it failed over before."""
+        return (
+            f"SET @snowid_h = {HISTORY};"
+            f" UPDATE {self.meta} SET history = @snowid_h WHERE id = 1 AND history IS NULL"
+        )
+
+    @property
+    def server_history(self) -> str:
+        return f"SELECT {HISTORY}"
+
+    @property
+    def failover_quarantine(self) -> str:
+        """Only while the recorded history is not the server's (checked in this batch, the
+        meta row locked, so two claimants quarantine once): every ceiling raised to at
+        least max(store-now, the last renewal recorded) + %(ms)s, every lease freed (its
+        holder fails at its next renewal on the history check) and every release mark
+        voided, and the server's history recorded with the quarantine. One row: (seen,
+        found, at, until), seen NULL when nothing was done (another process did it)."""
+        return (
+            "SET @snowid_seen = NULL, @snowid_until = NULL,"
+            f" @snowid_h = {HISTORY};"
+            " START TRANSACTION;"
+            f" SELECT history INTO @snowid_seen FROM {self.meta}"
+            " WHERE id = 1 AND history <> @snowid_h FOR UPDATE;"
+            f" SET @snowid_now = {NOW_MS};"
+            " SELECT GREATEST(@snowid_now, COALESCE(MAX(renewed_ms), 0)) + %(ms)s"
+            f" INTO @snowid_until FROM {self.table} WHERE @snowid_seen IS NOT NULL;"
+            f" UPDATE {self.table} SET ceiling_ms = GREATEST(ceiling_ms, @snowid_until),"
+            " expires_ms = LEAST(expires_ms, @snowid_now - 1), released_ms = NULL"
+            " WHERE @snowid_seen IS NOT NULL;"
+            f" UPDATE {self.meta} SET history = @snowid_h, quarantine_seen = @snowid_seen,"
+            " quarantine_at_ms = @snowid_now, quarantine_until_ms = @snowid_until"
+            " WHERE id = 1 AND @snowid_seen IS NOT NULL;"
+            " SELECT @snowid_seen, @snowid_h, @snowid_now, @snowid_until;"
+            " COMMIT"
+        )
+
+    @property
+    def last_quarantine(self) -> str:
+        return (
+            "SELECT quarantine_seen, history, quarantine_at_ms, quarantine_until_ms"
+            f" FROM {self.meta} WHERE id = 1 AND quarantine_until_ms IS NOT NULL"
         )
 
     # --- lost rows ----------------------------------------------------------------------
@@ -196,10 +324,13 @@ class Sql:
     @property
     def claim(self) -> str:
         """Lowest ceiling first (the successor most likely to start at once); one row of
-        (worker, old ceiling, ceiling, epoch, store now, incarnation, format): worker NULL
-        when every identity in range is held or the store is of an older format (format
-        NULL or lower: nothing is claimed there), incarnation NULL when the meta row is
-        gone. A meta table made before formats (no format column) fails at once, error
+        (worker, old ceiling, ceiling, epoch, store now, incarnation, format, recorded
+        history, the server's history, the last quarantine's end, semi-sync status, wait
+        point): worker NULL when every identity in range is held, the store is of an older
+        format (format NULL or lower: nothing is claimed there), its recorded history is
+        not the server's (a failover: nothing is claimed before the quarantine) or, with
+        ``sync``, semi-sync is off; incarnation NULL when the meta row is gone. With
+        ``sync``, a second result set after the COMMIT (``_sync_after``). A meta table made before formats (no format column) fails at once, error
         1054, before anything is written.
 
         The span is added in DECIMAL up to BIGINT's top, never past it: a stored ceiling
@@ -207,12 +338,15 @@ class Sql:
         claimant as ceiling-ahead, instead of failing as "BIGINT value is out of range"."""
         return (
             "SET @snowid_w = NULL, @snowid_old = NULL, @snowid_floor = NULL,"
-            f" @snowid_format = (SELECT format FROM {self.meta} WHERE id = 1);"
+            f" @snowid_format = (SELECT format FROM {self.meta} WHERE id = 1),"
+            f" @snowid_seen = (SELECT history FROM {self.meta} WHERE id = 1),"
+            f" @snowid_h = {HISTORY},{self._sync_vars};"
             " START TRANSACTION;"
             f" SELECT worker, ceiling_ms, {_MARKED} INTO @snowid_w, @snowid_old, @snowid_floor"
             f" FROM {self.table} FORCE INDEX (by_ceiling)"
             " WHERE worker BETWEEN %(first)s AND %(last)s"
-            f" AND @snowid_format >= {STORE_FORMAT} AND expires_ms < {NOW_MS}"
+            f" AND @snowid_format >= {STORE_FORMAT} AND @snowid_seen = @snowid_h AND @snowid_sync"
+            f" AND expires_ms < {NOW_MS}"
             " ORDER BY ceiling_ms, worker LIMIT 1 FOR UPDATE SKIP LOCKED;"
             f" SET @snowid_now = {NOW_MS};"
             f" UPDATE {self.table} SET owner = %(owner)s, epoch = epoch + 1,"
@@ -226,23 +360,29 @@ class Sql:
             " SELECT @snowid_w, @snowid_floor,"
             f" (SELECT ceiling_ms FROM {self.table} WHERE worker = @snowid_w),"
             f" (SELECT epoch FROM {self.table} WHERE worker = @snowid_w),"
-            f" @snowid_now, (SELECT incarnation FROM {self.meta} WHERE id = 1), @snowid_format;"
-            " COMMIT"
+            f" @snowid_now, (SELECT incarnation FROM {self.meta} WHERE id = 1), @snowid_format,"
+            " @snowid_seen, @snowid_h,"
+            f" (SELECT quarantine_until_ms FROM {self.meta} WHERE id = 1){self._sync_columns};"
+            f" COMMIT{self._sync_after}"
         )
 
     @property
     def renew(self) -> str:
-        """Compare-and-set on (worker, owner, epoch) and the incarnation; one row of
-        (old ceiling, ceiling, store now, incarnation): old ceiling NULL when the CAS
-        failed (or the store is of an older format: nothing is written). The proposal is
+        """Compare-and-set on (worker, owner, epoch), the incarnation and the server's
+        history (%(history)s: the server the lease was claimed on); one row of (old
+        ceiling, ceiling, store now, incarnation, semi-sync status, wait point): old
+        ceiling NULL when the CAS failed (or the store is of an older format, another
+        server answers, or with ``sync`` semi-sync is off: nothing is written); with
+        ``sync``, a second result set after the COMMIT. The proposal is
         capped by the store's clock: a client far ahead cannot poison the worker."""
         cas = "worker = %(worker)s AND owner = %(owner)s AND epoch = %(epoch)s"
         return (
-            "SET @snowid_old = NULL;"
+            f"SET @snowid_old = NULL,{self._sync_vars};"
             " START TRANSACTION;"
             f" SELECT ceiling_ms INTO @snowid_old FROM {self.table} WHERE {cas}"
             f" AND EXISTS (SELECT 1 FROM {self.meta} WHERE id = 1"
-            f" AND incarnation = %(incarnation)s AND format >= {STORE_FORMAT}) FOR UPDATE;"
+            f" AND incarnation = %(incarnation)s AND format >= {STORE_FORMAT})"
+            f" AND {HISTORY} = %(history)s AND @snowid_sync FOR UPDATE;"
             f" SET @snowid_now = {NOW_MS};"
             f" UPDATE {self.table} SET renewed_ms = @snowid_now,"
             " expires_ms = @snowid_now + %(ttl)s,"
@@ -250,8 +390,8 @@ class Sql:
             " LEAST(%(caller_ms)s + %(span)s, @snowid_now + %(span)s + %(max_skew)s))"
             f" WHERE {cas} AND @snowid_old IS NOT NULL;"
             f" SELECT @snowid_old, (SELECT ceiling_ms FROM {self.table} WHERE {cas}),"
-            f" @snowid_now, (SELECT incarnation FROM {self.meta} WHERE id = 1);"
-            " COMMIT"
+            f" @snowid_now, (SELECT incarnation FROM {self.meta} WHERE id = 1){self._sync_columns};"
+            f" COMMIT{self._sync_after}"
         )
 
     @property

@@ -55,10 +55,20 @@ FAILOVER_COLUMNS = (
 )  # fmt: skip
 
 
-class Sql:
-    """Statements for one ``schema.table`` (and its ``_meta`` table)."""
+SYNC_NAMES = "current_setting('synchronous_standby_names')"
+"""The standbys a commit waits for (empty: none, asynchronous). Any role may read it;
+``pg_stat_replication``'s sync_state is hidden from a role without pg_read_all_stats, and
+needs no reading: with a standby named, a commit under ``synchronous_commit = on`` (set in
+every snowid transaction) waits for its flush, and waits on when none is connected, so a
+statement that answered in time was replicated."""
 
-    def __init__(self, schema: str, table: str) -> None:
+
+class Sql:
+    """Statements for one ``schema.table`` (and its ``_meta`` table); ``sync``: claims and
+    renewals are made only while a synchronous standby is named (``replication=sync``)."""
+
+    def __init__(self, schema: str, table: str, *, sync: bool = False) -> None:
+        self.sync_check = f" AND {SYNC_NAMES} <> ''" if sync else ""
         self.schema = check_identifier("schema", schema)
         self.meta_name = f"{check_identifier('table', table)}_meta"
         self.table_name = table
@@ -154,6 +164,10 @@ class Sql:
     @property
     def server_history(self) -> str:
         return f"SELECT {HISTORY}"
+
+    @property
+    def sync_state(self) -> str:
+        return f"SELECT {SYNC_NAMES}"
 
     @property
     def quarantine(self) -> str:
@@ -259,7 +273,8 @@ class Sql:
         return (
             f"WITH {_DURABLE}, now AS (SELECT {_NOW_MS} AS ms),"
             f" meta AS (SELECT incarnation, history, quarantine_until_ms FROM {self.meta}"
-            f"  WHERE id = 1 AND format >= {STORE_FORMAT} AND history = {HISTORY}),"
+            f"  WHERE id = 1 AND format >= {STORE_FORMAT} AND history = {HISTORY}"
+            f"{self.sync_check}),"
             f" pick AS (SELECT worker, {_MARKED} AS old_ceiling FROM {self.table}"
             "  WHERE worker BETWEEN %(first)s AND %(last)s AND expires_at < clock_timestamp()"
             f"  ORDER BY {_MARKED}, worker LIMIT 1 FOR UPDATE SKIP LOCKED)"
@@ -291,7 +306,7 @@ class Sql:
             " FROM cur, now, durable WHERE l.worker = cur.worker"
             f" AND EXISTS (SELECT 1 FROM {self.meta} WHERE id = 1"
             f"  AND incarnation = %(incarnation)s::uuid AND format >= {STORE_FORMAT})"
-            f" AND {HISTORY} = %(history)s"
+            f" AND {HISTORY} = %(history)s{self.sync_check}"
             " RETURNING cur.old_ceiling, l.ceiling_ms, now.ms"
         )
 

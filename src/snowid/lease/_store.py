@@ -196,11 +196,21 @@ class StoreLease(Lease):
         """How far above now a fresh store raises every ceiling (docs/leases.md, "The protocol")."""
         return self.ttl_ms + self.span_ms + self.max_skew_ms
 
+    sync_replication = False
+    """``replication=sync`` in the URL (PostgreSQL, MariaDB): every claim and renewal is
+    granted only where the store shows, in the same statement or batch, that it replicates
+    synchronously (else StoreNotSynchronousError), so a failover loses no acknowledged
+    ceiling and needs no quarantine."""
+
     @property
     def failover_quarantine_ms(self) -> int:
         """How far above the later of the store's clock and the last renewal it recorded a
         failover raises every ceiling: ``quarantine_ms`` + ``max_skew`` (the second
-        ``max_skew`` for the clock difference between the old server and the new one)."""
+        ``max_skew`` for the clock difference between the old server and the new one); 0
+        with ``replication=sync``, verified at every grant (the promoted server has every
+        ceiling acknowledged)."""
+        if self.sync_replication:
+            return 0
         return self.quarantine_ms + self.max_skew_ms
 
     def _store_now_ms(self) -> int:
@@ -461,7 +471,12 @@ class StoreLease(Lease):
             self.url,
             self._where_text(),
             describe(done, self._clock.time_ms()),
-            "this process raised them" if done.done_here else "another process raised them",
+            (
+                "replication=sync, verified at every grant: no quarantine; "
+                if self.sync_replication
+                else ""
+            )
+            + ("this process raised them" if done.done_here else "another process raised them"),
         )
 
     def _failed_over(self, worker: int, found: str) -> NoReturn:

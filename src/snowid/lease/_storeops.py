@@ -16,6 +16,7 @@ from snowid._exceptions import StoreNotDurableError
 
 __all__ = [
     "DURABILITY",
+    "REPLICATION",
     "STORE_FORMAT",
     "Claimed",
     "Initialised",
@@ -164,6 +165,12 @@ class StoreOptions(TypedDict, total=False):
     max_skew: float
     timeout: float | None
     claim_wait: float | None
+
+
+REPLICATION = ("async", "sync")
+"""The values of the ``replication`` URL option (PostgreSQL, MariaDB): ``sync`` is checked
+at every claim and renewal (StoreNotSynchronousError when it is off) and skips the failover
+quarantine; ``async``, the default, assumes nothing."""
 
 
 def check_durability(

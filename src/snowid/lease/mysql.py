@@ -30,9 +30,10 @@ import contextlib
 import threading
 import time
 import uuid
-from typing import Any, Unpack
+from typing import Any, NoReturn, Unpack
 
 from snowid._exceptions import (
+    StoreNotSynchronousError,
     StoreRefusedError,
     StoreUnreachableError,
     StoreVersionError,
@@ -40,6 +41,7 @@ from snowid._exceptions import (
 )
 from snowid.ids import TWITTER, Clock
 from snowid.lease._base import IdentityStatus
+from snowid.lease._failover import HistoryChanged, Quarantine, from_row, quarantined
 from snowid.lease._mysqlconn import (
     MIN_VERSION,
     connection_class,
@@ -49,7 +51,7 @@ from snowid.lease._mysqlconn import (
     weak_settings,
 )
 from snowid.lease._mysqlconn import reason as reason_of
-from snowid.lease._mysqlsql import HANDOVER_COLUMNS, SESSION, Sql
+from snowid.lease._mysqlsql import FAILOVER_COLUMNS, HANDOVER_COLUMNS, SESSION, Sql
 from snowid.lease._redact import driver_detail, scrub
 from snowid.lease._store import (
     Claimed,
@@ -61,7 +63,13 @@ from snowid.lease._store import (
     StoreOptions,
     StoreOutdated,
 )
-from snowid.lease._storeops import DURABILITY, STORE_FORMAT, check_durability, lost_how
+from snowid.lease._storeops import (
+    DURABILITY,
+    REPLICATION,
+    STORE_FORMAT,
+    check_durability,
+    lost_how,
+)
 from snowid.lease._url import LeaseUrl, given
 
 __all__ = ["OPTIONS", "MysqlLease"]
@@ -69,7 +77,7 @@ __all__ = ["OPTIONS", "MysqlLease"]
 OPTIONS = (
     "range", "datacenter", "table", "ttl", "renew", "span", "max_skew", "timeout",
     "claim_wait", "connect_timeout", "durability", "unix_socket", "ssl_mode", "ssl_ca",
-    "ssl_cert", "ssl_key", "password_file",
+    "ssl_cert", "ssl_key", "password_file", "replication",
 )  # fmt: skip
 _SETTINGS = (
     "innodb_flush_log_at_trx_commit", "log_bin", "sync_binlog", "read_only",
@@ -89,13 +97,15 @@ class MysqlLease(StoreLease):
         table: str = "snowid_leases",
         connect_timeout: float = 2.0,
         durability: str = "strict",
+        replication: str = "async",
         url: str = "mysql://",
         clock: Clock | None = None,
         **options: Unpack[StoreOptions],
     ) -> None:
         super().__init__(url=url, clock=clock, **options)
         self.connection = dict(connection)  # host, port, user, password, database, ssl, ...
-        self.sql = Sql(table)
+        self.sync_replication = replication == "sync"
+        self.sql = Sql(table, sync=self.sync_replication)
         self.connect_timeout = connect_timeout
         self.strict = durability == "strict"
         self._thread_id = 0
@@ -122,6 +132,7 @@ class MysqlLease(StoreLease):
             table=url.identifier("table"),
             connect_timeout=url.seconds("connect_timeout", 0.01),
             durability=url.choice("durability", DURABILITY),
+            replication=url.choice("replication", REPLICATION),
         )
         options = cls.read_options(url)
         # Read last (from the URL or password_file=): no refusal above runs with the
@@ -175,6 +186,12 @@ class MysqlLease(StoreLease):
         product, numbers = parse_version(version)
         if not check:
             return
+        if self.sync_replication and product != "MariaDB":
+            raise StoreRefusedError(
+                store=self.url,
+                reason="replication=sync is verified through MariaDB's semi-synchronous"
+                f" replication status; {product} is not supported with it",
+            )
         required = MIN_VERSION[product]
         if numbers < required:
             raise StoreVersionError(
@@ -292,25 +309,82 @@ class MysqlLease(StoreLease):
             "holder": holder[:255], "caller_ms": caller_ms, "max_skew": self.max_skew_ms,
             "span": self.span_ms,
         }  # fmt: skip
-        ((row,),) = self._batch(self.sql.claim, params)
-        worker, old, ceiling, epoch, _now, incarnation, found = row
+        worker, old, ceiling, epoch, _now, incarnation, found, seen, history, until, *sync = (
+            self._claim_batch(owner, params)
+        )
         if incarnation is None:
             if worker is not None:  # the claim committed before the missing meta row showed
                 self._store_release(int(worker), owner, int(epoch))
             raise StoreMissing
         if found is None or int(found) < STORE_FORMAT:
             raise StoreOutdated  # nothing claimed
+        if worker is None:
+            self._check_sync(*sync)  # nothing claimed: say so if that was why
+        if worker is None and seen != history:  # nothing claimed: another history
+            if seen is not None:
+                raise HistoryChanged(str(seen), str(history))
+            self._batch(self.sql.adopt_history)  # set up by an older snowid: adopted
+            worker, old, ceiling, epoch, _now, incarnation, _f, seen, history, until, *_ = (
+                self._claim_batch(owner, params)
+            )
         repaired: tuple[int, ...] = ()
         if worker is None:  # every worker held, or rows deleted: write those again
             repaired = self._repair(self.first, self.last)
             if not repaired:
                 return None
-            ((row,),) = self._batch(self.sql.claim, params)
-            worker, old, ceiling, epoch, _now, incarnation, _format = row
+            worker, old, ceiling, epoch, _now, incarnation, _f, seen, history, until, *_ = (
+                self._claim_batch(owner, params)
+            )
             if worker is None or incarnation is None:  # taken by others meanwhile
                 self._log_repaired(repaired)
                 return None
-        return Claimed(int(worker), int(old), int(ceiling), int(epoch), str(incarnation), repaired)
+        return Claimed(
+            int(worker), int(old), int(ceiling), int(epoch), str(incarnation), repaired,
+            str(history), None if until is None else int(until),
+        )  # fmt: skip
+
+    def _claim_batch(self, owner: str, params: dict[str, Any]) -> tuple[Any, ...]:
+        """One claim batch; its row. With ``replication=sync``, a claim whose own commit a
+        replica may not have acknowledged is given back and refused."""
+        results = self._batch(self.sql.claim, params)
+        row = results[0][0]
+        if self.sync_replication and row[0] is not None:
+            try:
+                self._check_acked(results[1][0])
+            except StoreNotSynchronousError:
+                self._release_quietly(int(row[0]), owner, int(row[3]))
+                raise
+        return row
+
+    # --- replication=sync (docs/leases.md, "Synchronous replication") ---------------------
+
+    def _check_sync(self, status: Any, wait_point: Any) -> None:
+        """With ``replication=sync``, after a claim or renewal that wrote nothing: raise
+        StoreNotSynchronousError if semi-synchronous replication was off or waited at
+        another point (why it wrote nothing)."""
+        if not self.sync_replication:
+            return
+        if str(wait_point).upper() != "AFTER_SYNC":
+            self._not_sync("rpl_semi_sync_master_wait_point", str(wait_point), "AFTER_SYNC")
+        if str(status).upper() != "ON":
+            self._not_sync("Rpl_semi_sync_master_status", str(status or "OFF"), "ON")
+
+    def _check_acked(self, after: tuple[Any, ...]) -> None:
+        """After a claim's or renewal's commit: semi-sync still on, and no commit went
+        unacknowledged meanwhile (one that timed out switches it off; ours may be it)."""
+        status, unacked = after
+        if str(status).upper() != "ON" or int(unacked or 0) > 0:
+            self._not_sync(
+                "Rpl_semi_sync_master_status",
+                f"{status or 'OFF'} after the commit, {int(unacked or 0)} commit(s) not"
+                " acknowledged by a replica meanwhile",
+                "ON, every commit acknowledged",
+            )
+
+    def _not_sync(self, setting: str, found: str, required: str) -> NoReturn:
+        raise StoreNotSynchronousError(
+            store=self.url, setting=setting, found=found, required=required
+        )
 
     def _repair(self, first: int, last: int) -> tuple[int, ...]:
         """Write again the rows of ``first..last`` found missing, quarantined; which."""
@@ -327,15 +401,41 @@ class MysqlLease(StoreLease):
         params = {
             "worker": worker, "owner": owner, "epoch": epoch, "ttl": self.ttl_ms,
             "caller_ms": caller_ms, "span": self.span_ms, "max_skew": self.max_skew_ms,
-            "incarnation": self.incarnation or "",
+            "incarnation": self.incarnation or "", "history": self.history,
         }  # fmt: skip
-        ((row,),) = self._batch(self.sql.renew, params)
-        old, ceiling, now, incarnation = row
+        results = self._batch(self.sql.renew, params)
+        old, ceiling, now, incarnation, *sync = results[0][0]
         if incarnation is None:
             raise StoreMissing
         if old is None or ceiling is None:
+            self._check_sync(*sync)  # (with replication=sync, nothing written: semi-sync off)
             return Renewed("lost")
+        if self.sync_replication:
+            self._check_acked(results[1][0])  # the new ceiling is not used otherwise
         return Renewed("ok", int(old), int(ceiling), store_ms=int(now))
+
+    # --- failover (docs/leases.md, "A store that failed over") ---------------------------
+
+    def _store_history(self) -> str | None:
+        ((row,),) = self._batch(self.sql.server_history)
+        return str(row[0])
+
+    def _store_quarantine(self, seen: str, found: str) -> Quarantine:
+        ((row,),) = self._batch(self.sql.failover_quarantine, {"ms": self.failover_quarantine_ms})
+        return quarantined(row, self._store_last_quarantine, seen, found)
+
+    def _store_last_quarantine(self) -> Quarantine | None:
+        opened = self._conn is None
+        try:
+            if opened:  # reading needs no durability (a connection of its own, dropped)
+                self._connect(check=False)
+            (rows,) = self._batch(self.sql.last_quarantine)
+        except StoreOutdated:  # a meta table made before the failover check
+            return None
+        finally:
+            if opened:
+                self._drop_connection()
+        return from_row(rows[0]) if rows else None
 
     def _store_release(self, worker: int, owner: str, epoch: int) -> None:
         self._batch(self.sql.release, {"worker": worker, "owner": owner, "epoch": epoch})
@@ -374,6 +474,11 @@ class MysqlLease(StoreLease):
             self._check_engines()  # CREATE TABLE may have substituted another engine
             if not self._batch(self.sql.has_format, self.sql.names)[0]:
                 self._batch(self.sql.add_format)  # a meta table made before formats
+            (columns,) = self._batch(self.sql.meta_columns, self.sql.names)
+            have = {str(row[0]).lower() for row in columns}
+            lacking = [column for column in FAILOVER_COLUMNS if column[0] not in have]
+            if lacking:  # a meta table made before the failover check
+                self._batch(self.sql.add_meta_columns(lacking))
             (columns,) = self._batch(self.sql.columns, self.sql.names)
             have = {str(row[0]).lower() for row in columns}
             missing = [name for name in HANDOVER_COLUMNS if name not in have]
@@ -399,7 +504,7 @@ class MysqlLease(StoreLease):
     def _init_meta(self, quarantine: int | None) -> Initialised:
         (found,) = self._batch(f"START TRANSACTION; {self.sql.meta_row}")
         if found:
-            self._batch("COMMIT")
+            self._batch(f"{self.sql.adopt_history}; COMMIT")
             repaired = self._repair(0, TWITTER.max_worker)
             stored = found[0][1]
             upgraded = stored is None or int(stored) < STORE_FORMAT

@@ -18,10 +18,10 @@ import threading
 from collections.abc import Callable
 from typing import Any, Unpack
 
-from snowid._exceptions import StoreUnreachableError, detached
+from snowid._exceptions import StoreNotSynchronousError, StoreUnreachableError, detached
 from snowid.ids import Clock
 from snowid.lease._base import IdentityStatus
-from snowid.lease._failover import HistoryChanged, Quarantine
+from snowid.lease._failover import HistoryChanged, Quarantine, from_row, quarantined
 from snowid.lease._pgconn import (
     LIBPQ_PARAMETERS,
     StatementTimer,
@@ -42,7 +42,7 @@ from snowid.lease._store import (
     StoreOutdated,
     close_quietly,
 )
-from snowid.lease._storeops import STORE_FORMAT, first_line, lost_how
+from snowid.lease._storeops import REPLICATION, STORE_FORMAT, first_line, lost_how
 from snowid.lease._url import LeaseUrl, given
 
 _CANCEL_TIMEOUT_S = 1.0
@@ -56,7 +56,7 @@ class PostgresLease(StoreLease):
 
     options = (
         "range", "datacenter", "schema", "table", "ttl", "renew", "span", "max_skew", "timeout",
-        "claim_wait", "connect_timeout",
+        "claim_wait", "connect_timeout", "replication",
     )  # fmt: skip
     """The URL's options for snowid; libpq's parameters (``_pgconn.LIBPQ_PARAMETERS``) go
     to libpq; any other is refused, by name."""
@@ -68,13 +68,15 @@ class PostgresLease(StoreLease):
         schema: str = "public",
         table: str = "snowid_leases",
         connect_timeout: int = 2,
+        replication: str = "async",
         url: str | None = None,
         clock: Clock | None = None,
         **options: Unpack[StoreOptions],
     ) -> None:
         super().__init__(url=url or redact(conninfo), clock=clock, **options)
         self.conninfo = conninfo
-        self.sql = Sql(schema, table)
+        self.sync_replication = replication == "sync"
+        self.sql = Sql(schema, table, sync=self.sync_replication)
         self.connect_timeout = connect_timeout
 
     @classmethod
@@ -90,6 +92,7 @@ class PostgresLease(StoreLease):
             schema=url.identifier("schema"),
             table=url.identifier("table"),
             connect_timeout=url.integer("connect_timeout", 1),
+            replication=url.choice("replication", REPLICATION),
         )
         conninfo = libpq_conninfo(url.parts, [(k, v) for k, v in url.query if k not in cls.options])
         return cls(conninfo, url=url.shown, clock=clock, **own, **cls.read_options(url))
@@ -187,6 +190,8 @@ class PostgresLease(StoreLease):
         }  # fmt: skip
         rows = self._run(self.sql.claim, params)
         repaired: tuple[int, ...] = ()
+        if not rows:
+            self._check_sync()  # nothing claimed: say so if that was why
         if not rows:  # every worker held, rows deleted, no meta row (a wiped store), older
             state = self._run(self.sql.meta_state)
             if not state:
@@ -214,6 +219,17 @@ class PostgresLease(StoreLease):
 
     # --- failover (docs/leases.md, "A store that failed over") ---------------------------
 
+    def _check_sync(self) -> None:
+        """With ``replication=sync``, after a claim or renewal that wrote nothing: raise
+        StoreNotSynchronousError if no synchronous standby is named (why it wrote nothing)."""
+        if self.sync_replication:
+            ((names,),) = self._run(self.sql.sync_state)
+            if not str(names).strip():
+                raise StoreNotSynchronousError(
+                    store=self.url, setting="synchronous_standby_names", found="''",
+                    required="a synchronous standby named",
+                )  # fmt: skip
+
     def _history_differs(self) -> bool:
         """After a claim that found nothing: whether the store's recorded history was
         not the server's and is now (adopted: it had none; True, so claim again); raises
@@ -235,19 +251,14 @@ class PostgresLease(StoreLease):
 
     def _store_quarantine(self, seen: str, found: str) -> Quarantine:
         rows = self._run(self.sql.quarantine, {"ms": self.failover_quarantine_ms})
-        if rows:
-            return _quarantine(rows[0], done_here=True)
-        last = self._store_last_quarantine()
-        if last is None:  # cannot be: the history differed, and nobody recorded a change
-            raise HistoryChanged(seen, found)
-        return last
+        return quarantined(rows[0] if rows else None, self._store_last_quarantine, seen, found)
 
     def _store_last_quarantine(self) -> Quarantine | None:
         try:
             rows = self._run(self.sql.last_quarantine)
         except StoreOutdated:
             return None
-        return _quarantine(rows[0]) if rows else None
+        return from_row(rows[0]) if rows else None
 
     def _store_renew(
         self, worker: int, owner: str, epoch: int, caller_ms: int, acked_ms: int
@@ -259,7 +270,8 @@ class PostgresLease(StoreLease):
             "incarnation": self.incarnation, "history": self.history,
         }  # fmt: skip
         rows = self._run(self.sql.renew, params)
-        if not rows:  # owner, epoch or incarnation no longer match
+        if not rows:  # owner, epoch, incarnation or history no longer match
+            self._check_sync()  # (or, with replication=sync, nothing written: no standby)
             return Renewed("lost")
         old_ceiling, ceiling, store_ms = rows[0]
         return Renewed("ok", old_ceiling, ceiling, store_ms=int(store_ms))
@@ -314,8 +326,3 @@ class PostgresLease(StoreLease):
             except StoreMissing:
                 return []
         return self._status_rows(rows)
-
-
-def _quarantine(row: tuple[Any, ...], *, done_here: bool = False) -> Quarantine:
-    seen, found, at_ms, until_ms = row
-    return Quarantine(str(seen), str(found), int(at_ms), int(until_ms), done_here)

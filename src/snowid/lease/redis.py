@@ -75,7 +75,13 @@ from snowid.lease._store import (
     StoreOutdated,
     close_quietly,
 )
-from snowid.lease._storeops import DURABILITY, STORE_FORMAT, check_durability, first_line
+from snowid.lease._storeops import (
+    DURABILITY,
+    REPLICATION,
+    STORE_FORMAT,
+    check_durability,
+    first_line,
+)
 from snowid.lease._url import LeaseUrl, given, read_password_file
 
 __all__ = ["OPTIONS", "SENTINEL_OPTIONS", "RedisLease", "SentinelLease"]
@@ -84,7 +90,7 @@ _FSYNC_OK = ("always", "everysec")
 _MIN_VERSION = (5, 0)  # scripts that read TIME and then write (effects replication)
 OPTIONS = (
     "range", "datacenter", "key", "ttl", "renew", "span", "max_skew", "timeout", "claim_wait",
-    "connect_timeout", "durability", "password_file",
+    "connect_timeout", "durability", "password_file", "replication",
 )  # fmt: skip
 _TLS_FILES = ("ssl_ca_certs", "ssl_certfile", "ssl_keyfile")
 _CERT_REQS = ("none", "optional", "required")  # redis-py's names of ssl.CERT_*
@@ -118,7 +124,7 @@ class RedisLease(StoreLease):
     @classmethod
     def from_url(cls, url: LeaseUrl, *, clock: Clock | None = None) -> RedisLease:
         """``redis://[[user]:password@]host[:port][/db]?range=…&ttl=…`` (``rediss://``: TLS;
-        ``redis+sentinel://``: the primary found through Redis Sentinel, _redis_sentinel)."""
+        ``redis+sentinel://``: the primary found through Redis Sentinel, SentinelLease)."""
         if url.scheme == "redis+sentinel":
             return SentinelLease.from_sentinel_url(url, clock=clock)
         url.check_ports()
@@ -138,11 +144,7 @@ class RedisLease(StoreLease):
             for name in _TLS_FILES:
                 if name in url.options:
                     connection[name] = url.local_path(url.options[name])
-        own = given(
-            prefix=url.identifier("key"),
-            connect_timeout=url.seconds("connect_timeout", 0.01),
-            durability=url.choice("durability", DURABILITY),
-        )
+        own = cls._own_options(url)
         options = cls.read_options(url)
         # Read last (from the URL or password_file=): no refusal above runs with the
         # password among its frame's variables.
@@ -150,6 +152,18 @@ class RedisLease(StoreLease):
         if password is not None:
             connection["password"] = password
         return cls(connection, url=url.shown, clock=clock, **own, **options)
+
+    @staticmethod
+    def _own_options(url: LeaseUrl) -> dict[str, Any]:
+        """``key``, ``connect_timeout`` and ``durability``, checked; ``replication=sync``
+        refused (WAIT confirms, best effort)."""
+        if url.choice("replication", REPLICATION) == "sync":
+            raise url.fail("replication_sync", scheme=f"{url.scheme}:")
+        return given(
+            prefix=url.identifier("key"),
+            connect_timeout=url.seconds("connect_timeout", 0.01),
+            durability=url.choice("durability", DURABILITY),
+        )
 
     # --- connection ---------------------------------------------------------------------
 
@@ -501,11 +515,7 @@ class SentinelLease(RedisLease):
         user = url.parts.user
         if user:
             connection["username"] = unquote(user)
-        own = given(
-            prefix=url.identifier("key"),
-            connect_timeout=url.seconds("connect_timeout", 0.01),
-            durability=url.choice("durability", DURABILITY),
-        )
+        own = cls._own_options(url)
         options = cls.read_options(url)
         auth: dict[str, str] = {}
         sentinel_user = url.options.get("sentinel_user")

@@ -11,17 +11,13 @@ from typing import Any
 
 import pytest
 
+from tests.web.browser import phone as phone_device
 from tests.web.browser.test_axe import violations
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-    "timezone_id": "Asia/Bangkok",  # UTC+7 all year (ICU calls Ho Chi Minh City Asia/Saigon)
-}
+# UTC+7 all year (ICU calls Ho Chi Minh City Asia/Saigon)
+PHONE = {**phone_device.PHONE, "timezone_id": "Asia/Bangkok"}
 SEED = "timestamp=1288834975657&datacenter=1&machine=1&sequence=0"
 SECONDS = "timestamp=1700000000&datacenter=1&machine=1&sequence=0"
 REVERSED = "from=2024-01-02T00:00&to=2024-01-01T00:00&layout=twitter"
@@ -49,17 +45,9 @@ def no_script(browser_factory: Any) -> Any:
     return browser_factory(java_script_enabled=False)
 
 
-def _page(context: Any) -> Iterator[Any]:
-    page = context.new_page()
-    try:
-        yield page
-    finally:
-        page.close()
-
-
 @pytest.fixture
 def small(phone: Any) -> Iterator[Any]:
-    yield from _page(phone)
+    yield from phone_device.one_page(phone)
 
 
 def box(page: Any, selector: str) -> dict[str, float]:

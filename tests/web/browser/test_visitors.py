@@ -17,14 +17,10 @@ from typing import Any
 
 import pytest
 
+from tests.web.browser.phone import PHONE, one_page
+
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-}
 SEED = "timestamp=1288834975657&datacenter=1&machine=1&sequence=0"
 TWEET = "https://x.com/elonmusk/status/1585341984679469056"
 TWEET_ID = "1585341984679469056"
@@ -52,11 +48,7 @@ def phone(request: pytest.FixtureRequest, browser_factory: Any, base_url: str) -
 
 @pytest.fixture
 def small(phone: Any) -> Iterator[Any]:
-    page = phone.new_page()
-    try:
-        yield page
-    finally:
-        page.close()
+    yield from one_page(phone)
 
 
 def paste(page: Any, selector: str, text: str) -> None:
@@ -126,11 +118,7 @@ def foreign(request: pytest.FixtureRequest, browser_factory: Any) -> Any:
 
 @pytest.fixture
 def local_page(foreign: Any) -> Iterator[Any]:
-    page = foreign.new_page()
-    try:
-        yield page
-    finally:
-        page.close()
+    yield from one_page(foreign)
 
 
 def test_the_range_dates_show_and_take_iso_in_any_locale(local_page: Any, base_url: str) -> None:
