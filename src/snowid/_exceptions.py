@@ -58,6 +58,8 @@ __all__ = [
     "PasswordFileEmptyError",
     "PasswordFileError",
     "ReversedWindowError",
+    "SentinelServiceUnknownError",
+    "SentinelUnreachableError",
     "SignBitSetError",
     "SlotEntryError",
     "SlotQuarantinedError",
@@ -474,6 +476,7 @@ LeaseUrlReason = Literal[
     "no_location",  # a ``scheme`` (k8s:) that takes no host or path was given ``text``
     "key_prefix",  # an etcd: or zookeeper: URL whose path ``text`` is not a key prefix
     "password_inline",  # a ``scheme`` (etcd:, zookeeper:) taking its password from a file or env
+    "sentinel_service",  # a redis+sentinel: URL whose path ``text`` is not /SERVICE[/DB]
     "replication_sync",  # replication=sync for a ``scheme`` (redis:) that cannot verify it
 ]
 LEASE_URL_REASONS: tuple[str, ...] = get_args(LeaseUrlReason)
@@ -679,6 +682,27 @@ class StoreUnreachableError(LeaseError, ConnectionError, DriverDetail):
     code = "store_unreachable"
     store: str
     reason: str
+
+
+@_data
+class SentinelUnreachableError(StoreUnreachableError):
+    """None of the Redis Sentinels ``sentinels`` (``host:port, …``) of the lease ``store``
+    answered (``reason``: what each said, without secrets)."""
+
+    code = "sentinel_unreachable"
+    sentinels: str
+
+
+@_data
+class SentinelServiceUnknownError(LeaseError):
+    """The Redis Sentinels of the lease ``store`` answered, but none monitors a primary
+    named ``service``; ``known`` lists the names they do monitor ("" if none)."""
+
+    code = "sentinel_service_unknown"
+    _shown = frozenset({"service", "known"})
+    store: str
+    service: str
+    known: str
 
 
 @_data

@@ -62,6 +62,8 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
         │   ├── LeaseModifiedError             its record was edited under it (owner, epoch)
         │   └── StoreFailedOverError           the store failed over or was restored
         ├── StoreUnreachableError (+ ConnectionError)
+        │   └── SentinelUnreachableError       redis+sentinel: no sentinel answered
+        ├── SentinelServiceUnknownError        redis+sentinel: no sentinel knows the service
         ├── ClockSkewError
         ├── CeilingAheadError
         ├── UnsupportedFileSystemError
@@ -151,6 +153,8 @@ from snowid._exceptions import (
     PasswordFileEmptyError,
     PasswordFileError,
     ReversedWindowError,
+    SentinelServiceUnknownError,
+    SentinelUnreachableError,
     SignBitSetError,
     SlotEntryError,
     SlotQuarantinedError,
@@ -336,6 +340,8 @@ __all__ = [
     "PasswordFileError",
     "ReleaseFailedError",
     "ReversedWindowError",
+    "SentinelServiceUnknownError",
+    "SentinelUnreachableError",
     "ServerStartError",
     "ServiceAnswerError",
     "ServiceAuthError",

@@ -1,5 +1,6 @@
 """A lease store that fails over to a replica that was behind (issue 26 §1-§2; docs/leases.md,
-"A store that failed over"): servers of the test's own on loopback (tests/support/failover.py).
+"A store that failed over"): servers of the test's own on loopback (tests/support/failover.py),
+one round function for all (tests/support/failover_rounds.py).
 
 Each round: a holder issues ids through the whole sequence; replication is cut; the holder
 issues on for a while (renewals the replica never gets); the primary is killed and the
@@ -12,26 +13,23 @@ issue again. Timings are scaled down (TTL 2 s).
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 
-from snowid.errors import NoFreeIdentityError
-from snowid.generate import Grant
-from snowid.lease import open_lease
-from snowid.lease._store import StoreLease
-from snowid.testing import OffsetClock
 from tests.support.cleanup import Cleanup
 from tests.support.failover import PgPair, RedisPair
-from tests.support.holders import Issuer, wait_until
+from tests.support.failover_rounds import (
+    duplicates,
+    failover_round,
+    no_duplicates_through_a_failover,
+)
+from tests.support.holders import wait_until
 from tests.support.servers import new_name
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 
 TIMINGS = "ttl=2&renew=0.3&max_skew=0.5&timeout=1.5&connect_timeout=1"
-BEHIND_MS = -400  # the fresh claimant's clock, behind the store's (within max_skew)
-AFTER_CUT_S = 1.5  # the holder issues this long on the primary after replication is cut
 
 
 @pytest.fixture(scope="module")
@@ -46,80 +44,6 @@ def pg_pair(pg_pairs: PgPair) -> PgPair:
     promoted one after an earlier test's failover: made here, by the fixture)."""
     pg_pairs.ready()
     return pg_pairs
-
-
-def _open(url: str, offset_ms: int = 0) -> StoreLease:
-    lease = open_lease(url, clock=OffsetClock(offset_ms))
-    assert isinstance(lease, StoreLease)
-    return lease
-
-
-def _claim(lease: StoreLease) -> Grant:
-    """Claim, waiting while the identity is held (a lease the replica saw still running)."""
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            return lease.acquire(0)
-        except NoFreeIdentityError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.1)
-
-
-def _duplicates(*streams: list[int]) -> int:
-    every = [v for stream in streams for v in stream]
-    return len(every) - len(set(every))
-
-
-def _failover_round(
-    pair: PgPair | RedisPair,
-    holder_url: str,
-    promoted_url: str,
-    *,
-    settle_s: float = 1.0,
-    before_cut: Callable[[], None] | None = None,
-) -> None:
-    """The sequence of the module docstring on ``pair``; asserts 0 duplicates."""
-    holder = _open(holder_url)
-    issuer = Issuer(holder)
-    claimant: StoreLease | None = None
-    fresh: Issuer | None = None
-    try:
-        issuer.start()
-        wait_until(lambda: len(issuer.ids) > 200, 30, "the holder to issue")
-        if before_cut is not None:
-            before_cut()
-        pair.cut()
-        time.sleep(AFTER_CUT_S)  # renewals and ids the replica never gets
-        acked_before = holder.ceiling_ms
-        pair.kill_primary()
-        pair.promote()
-        claimant = _open(promoted_url, BEHIND_MS)
-        grant = _claim(claimant)  # first on the promoted store: waits out the quarantine
-        assert grant.start_ms > acked_before, "the claim started below the old holder's ceiling"
-        fresh = Issuer(claimant)
-        fresh.start()
-        pair.move_clients()
-        wait_until(
-            lambda: (
-                "store_failed_over" in {code for _, code in issuer.errors} or holder.failovers > 0
-            ),
-            30,
-            "the holder to see the failover",
-        )
-        time.sleep(settle_s)
-    finally:
-        issuer.finish()
-        if fresh is not None:
-            fresh.finish()
-        holder.close()
-        if claimant is not None:
-            claimant.close()
-    assert fresh is not None
-    assert fresh.ids, "the fresh claimant issued nothing"
-    assert _duplicates(issuer.ids, fresh.ids) == 0
-    assert holder.failovers + claimant.failovers >= 1
-    issuer.assert_within_acked_ceilings()
 
 
 # --- PostgreSQL ---------------------------------------------------------------------------
@@ -159,7 +83,7 @@ def test_postgres_failover_through_a_virtual_ip_no_duplicates(
     init_lease(url, first_deployment=True)
     _wait_replayed(pg_pair)
     direct = pg_pair.standby.url(query).replace("postgres@", f"{role}@", 1)
-    _failover_round(pg_pair, url, direct)
+    no_duplicates_through_a_failover(pg_pair, url, direct)
     seen = pg_pair.standby.sql(  # the promoted one
         f"SELECT history, quarantine_seen, quarantine_until_ms FROM {role}.snowid_leases_meta"
     )[0]
@@ -197,7 +121,7 @@ def test_postgres_failover_through_libpq_multihost_no_duplicates(pg_pair: PgPair
     init_lease(url, first_deployment=True)
     _wait_replayed(pg_pair)
     before = pg_pair.primary.sql(f"SELECT {HISTORY}")[0][0]
-    _failover_round(pg_pair, url, url)
+    no_duplicates_through_a_failover(pg_pair, url, url)
     after = pg_pair.standby.sql(f"SELECT {HISTORY}")[0][0]
     # A new timeline at promotion, at once (the claim right after it saw it); the same
     # system identifier (a pg_basebackup standby).
@@ -221,29 +145,13 @@ def test_split_brain_an_old_primary_still_renewing_can_duplicate(pg_pair: PgPair
     query = f"range=0-0&table={new_name()}&ttl=2&renew=0.4&max_skew=0.5&timeout=1.5"
     init_lease(pg_pair.primary.url(query), first_deployment=True)
     _wait_replayed(pg_pair)
-    holder = _open(pg_pair.primary.url(query))
-    issuer = Issuer(holder)
-    claimant: StoreLease | None = None
-    fresh: Issuer | None = None
-    try:
-        issuer.start()
-        wait_until(lambda: len(issuer.ids) > 200, 30, "the holder to issue")
-        pg_pair.cut()
-        pg_pair.promote()  # the old primary is not killed: a partition, not a crash
-        claimant = _open(pg_pair.standby.url(query))
-        _claim(claimant)
-        fresh = Issuer(claimant)
-        fresh.start()
+    # The old primary is not killed: a partition, not a crash.
+    primary, standby = pg_pair.primary.url(query), pg_pair.standby.url(query)
+    with failover_round(pg_pair, primary, standby, kill=False, behind_ms=0, after_cut_s=0) as r:
+        fresh = r.fresh
+        assert fresh is not None
         wait_until(lambda: len(fresh.ids) > 1000, 30, "the claimant to issue")
-    finally:
-        issuer.finish()
-        if fresh is not None:
-            fresh.finish()
-        holder.close()
-        if claimant is not None:
-            claimant.close()
-    assert fresh is not None
-    assert _duplicates(issuer.ids, fresh.ids) == 0
+    assert duplicates(r.issuer.ids, fresh.ids) == 0
 
 
 # --- Redis --------------------------------------------------------------------------------
@@ -258,4 +166,4 @@ def test_redis_failover_by_hand_no_duplicates(cleanup: Cleanup) -> None:
     url = pair.url(f"key={new_name()}&range=0-0&{TIMINGS}")
     init_lease(url, first_deployment=True)
     direct = pair.replica.url(url.partition("?")[2])
-    _failover_round(pair, url, direct, before_cut=pair.attach)
+    no_duplicates_through_a_failover(pair, url, direct, before_cut=pair.attach)

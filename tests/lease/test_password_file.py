@@ -22,7 +22,11 @@ from tests.support.mysql import SHARED_DB, require_shared
 from tests.support.redis import redis_server
 from tests.support.servers import new_name
 
-SCHEMES = ("redis://127.0.0.1:1/0", "mysql://app@127.0.0.1:1/db")
+SCHEMES = (
+    "redis://127.0.0.1:1/0",
+    "mysql://app@127.0.0.1:1/db",
+    "redis+sentinel://127.0.0.1:1/s/0",
+)
 
 
 def _password(url: str) -> Any:

@@ -68,23 +68,27 @@ class TcpProxy:
         if self.mode == "reset":
             _abort(writer)
             return
+        ends = [writer]
         try:
-            up_reader, up_writer = await asyncio.open_connection(*self.target)
-        except OSError:
-            _abort(writer)
-            return
-        link = _Link(_port(writer))
-        if self._rule is not None and self._rule(link.client_port):
-            link.flowing.clear()
-        self._writers.update((writer, up_writer))
-        self._links.update({writer: link, up_writer: link})
-        await asyncio.gather(
-            self._pipe(reader, up_writer), self._pipe(up_reader, writer), return_exceptions=True
-        )
-        for w in (writer, up_writer):
-            self._writers.discard(w)
-            self._links.pop(w, None)
-            w.close()
+            try:
+                up_reader, up_writer = await asyncio.open_connection(*self.target)
+            except OSError:
+                _abort(writer)
+                return
+            ends.append(up_writer)
+            link = _Link(_port(writer))
+            if self._rule is not None and self._rule(link.client_port):
+                link.flowing.clear()
+            self._writers.update(ends)
+            self._links.update({writer: link, up_writer: link})
+            await asyncio.gather(
+                self._pipe(reader, up_writer), self._pipe(up_reader, writer), return_exceptions=True
+            )
+        finally:  # also when ``close`` cancels it: no accepted socket is left unclosed
+            for w in ends:
+                self._writers.discard(w)
+                self._links.pop(w, None)
+                w.close()
 
     async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         while True:
@@ -147,9 +151,13 @@ class TcpProxy:
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(5)
         if not self._thread.is_alive():
-            for task in asyncio.all_tasks(self._loop):
+            tasks = asyncio.all_tasks(self._loop)
+            for task in tasks:
                 task.cancel()
             with contextlib.suppress(Exception):
+                # Each cancelled handler closes its sockets (its ``finally``); the next
+                # iteration runs the transports' callbacks that release them.
+                self._loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
                 self._loop.run_until_complete(asyncio.sleep(0))
             self._loop.close()
 

@@ -419,15 +419,19 @@ class RedisServer(OwnServer):
         base = f"redis://127.0.0.1:{port or self.port}/0"
         return f"{base}?{query}" if query else base
 
-    def start(self) -> None:
-        assert not self.running
+    def config(self) -> str:
+        """The text of its config file."""
         lines = {
             "bind": "127.0.0.1", "port": str(self.port), "dir": str(self.root),
             "daemonize": "no", "save": '""', "logfile": str(self.root / "redis.log"),
             "appendfilename": "appendonly.aof", **self.settings,
         }  # fmt: skip
+        return "".join(f"{key} {value}\n" for key, value in lines.items())
+
+    def start(self) -> None:
+        assert not self.running
         config = self.root / "redis.conf"
-        config.write_text("".join(f"{key} {value}\n" for key, value in lines.items()))
+        config.write_text(self.config())
         self.proc = subprocess.Popen(
             [self.binary, str(config)],
             cwd=self.root,
@@ -436,7 +440,8 @@ class RedisServer(OwnServer):
             stderr=subprocess.DEVNULL,
         )
         log = self.root / "redis.log"
-        _wait_ready(f"redis-server on port {self.port}", self.client().ping, self.proc, log, 30)
+        what = f"{Path(self.binary).name} on port {self.port}"
+        _wait_ready(what, self.client().ping, self.proc, log, 30)
 
     def client(self) -> Any:
         import redis

@@ -243,6 +243,15 @@ MESSAGES: dict[str, str] = {
         " every grant the old store could have made, then proceeds"
     ),
     "store_unreachable": "the lease store {store} is unreachable: {reason}",
+    "sentinel_unreachable": (
+        "the lease store {store} is unreachable: none of its Redis Sentinels ({sentinels})"
+        " answered: {reason}"
+    ),
+    "sentinel_service_unknown": (
+        "the Redis Sentinels of the lease store {store} answered, but none of them monitors"
+        " a primary named {service} (they monitor: {known}); check the service name in the"
+        " URL's path, redis+sentinel://HOST:PORT,…/SERVICE/DB"
+    ),
     "clock_skew": (
         "this host's clock is {skew_ms} ms from the lease store's, more than the allowed"
         " {max_skew_ms} ms"
@@ -612,6 +621,11 @@ MESSAGES: dict[str, str] = {
         "{field} URL {value} cannot be used: a {scheme} lease takes its password only from"
         " password_file=PATH (etcd: also from the ETCDCTL_PASSWORD environment variable),"
         " never from the URL (it would reach command lines and logs)"
+    ),
+    "invalid_lease_url.sentinel_service": (
+        "{field} URL {value} cannot be used: its path {text} does not name a Redis Sentinel"
+        " service; allowed: /SERVICE or /SERVICE/DB (ASCII letters, digits, _ . -, at most 100"
+        " characters; DB 0..65535), such as redis+sentinel://HOST:26379,HOST:26379/mymaster/0"
     ),
     "invalid_lease_url.replication_sync": (
         "{field} URL {value} cannot be used: replication=sync cannot be verified on {scheme}:"

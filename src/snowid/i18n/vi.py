@@ -261,6 +261,15 @@ MESSAGES: dict[str, str] = {
         " chờ hết thời gian cách ly, cao hơn mọi mức trần mà kho cũ có thể đã cấp, rồi tiếp tục"
     ),
     "store_unreachable": "không kết nối được kho lưu quyền thuê {store}: {reason}",
+    "sentinel_unreachable": (
+        "không kết nối được kho lưu quyền thuê {store}: không Redis Sentinel nào của kho"
+        " ({sentinels}) trả lời: {reason}"
+    ),
+    "sentinel_service_unknown": (
+        "các Redis Sentinel của kho lưu quyền thuê {store} có trả lời, nhưng không Sentinel"
+        " nào theo dõi máy chủ chính tên {service} (chúng theo dõi: {known}); hãy kiểm tra"
+        " tên dịch vụ trong đường dẫn của URL, redis+sentinel://MÁY:CỔNG,…/DỊCH_VỤ/CSDL"
+    ),
     "clock_skew": (
         "đồng hồ của máy này lệch {skew_ms} ms so với kho lưu quyền thuê, vượt mức cho phép"
         " {max_skew_ms} ms"
@@ -653,6 +662,12 @@ MESSAGES: dict[str, str] = {
         "không dùng được URL {field} {value}: lease {scheme} chỉ nhận mật khẩu từ"
         " password_file=PATH (etcd: cả từ biến môi trường ETCDCTL_PASSWORD), không bao giờ từ URL"
         " (mật khẩu trong URL sẽ lọt vào dòng lệnh và nhật ký)"
+    ),
+    "invalid_lease_url.sentinel_service": (
+        "không dùng được URL {field} {value}: đường dẫn {text} không nêu một dịch vụ Redis"
+        " Sentinel; dạng đúng: /DỊCH_VỤ hoặc /DỊCH_VỤ/CSDL (chữ cái ASCII, chữ số, _ . -, tối"
+        " đa 100 ký tự; CSDL 0..65535), ví dụ"
+        " redis+sentinel://MÁY:26379,MÁY:26379/mymaster/0"
     ),
     "invalid_lease_url.replication_sync": (
         "không dùng được URL {field} {value}: không thể kiểm chứng replication=sync trên"

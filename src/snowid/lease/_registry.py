@@ -26,6 +26,7 @@ BACKENDS: dict[str, str] = {
     "postgres": "snowid.lease.postgres:PostgresLease",
     "redis": "snowid.lease.redis:RedisLease",
     "rediss": "snowid.lease.redis:RedisLease",
+    "redis+sentinel": "snowid.lease.redis:RedisLease",
     "mysql": "snowid.lease.mysql:MysqlLease",
     "mariadb": "snowid.lease.mysql:MysqlLease",
     "etcd": "snowid.lease.etcd:EtcdLease",
@@ -52,9 +53,10 @@ def backend_for(url: LeaseUrl) -> type[Lease]:
 
 
 def url_kind(text: str | None) -> str:
-    """``postgresql``, ``redis``, ``mysql``, ``etcd``, ``zookeeper``, ``k8s``, ``file`` or ``static`` (``postgres:``
-    counts as postgresql, ``rediss:`` as redis, ``mariadb:`` as mysql, ``ordinal:`` as
-    k8s); ``other`` for anything else. Says nothing about where the store is."""
+    """``postgresql``, ``redis``, ``mysql``, ``etcd``, ``zookeeper``, ``k8s``, ``file`` or
+    ``static`` (``postgres:`` counts as postgresql, ``rediss:`` and ``redis+sentinel:`` as
+    redis, ``mariadb:`` as mysql, ``ordinal:`` as k8s); ``other`` for anything else. Says
+    nothing about where the store is."""
     if not text:
         return "static"
     url = split_url(text.strip())

@@ -254,8 +254,10 @@ class LeaseUrl:
         """The password: the URL's own (percent-decoded), or the content of the file
         named by ``password_file=`` (which keeps it off command lines); None if neither.
 
-        Giving both is an error (which one was meant?)."""
-        inline = self.endpoint()[3]
+        Giving both is an error (which one was meant?). The authority may name several
+        hosts (a redis+sentinel: URL): there is one password for all of them."""
+        written = self.parts.password
+        inline = written and unquote(written)
         path = self.options.get("password_file")
         if path is None:
             return inline

@@ -21,14 +21,29 @@ Lua script (``_redis_lua``), the store's ``TIME`` the clock. What Redis adds:
   (docs/leases.md, "A store that failed over"): a promoted replica, or a restart, makes the
   first claim quarantine the store once; a holder that meets a replica promoted from its
   primary (its ``master_replid2``) stops with StoreFailedOverError.
+- **Sentinel** (``redis+sentinel://[user@]HOST:PORT[,HOST:PORT…]/SERVICE[/DB]?…``,
+  ``SentinelLease``): the URL names the sentinels, as Redis clients in an HA set-up connect;
+  every new connection asks them for SERVICE's primary (redis-py's
+  ``Sentinel(...).master_for(SERVICE)``), so after a failover the next reconnect reaches
+  the promoted replica by itself, and everything above holds unchanged (the failover is
+  seen inside the claim and renewal scripts). Refused: no sentinel answers
+  (SentinelUnreachableError), none monitors SERVICE (SentinelServiceUnknownError); they
+  know it but see no usable primary now (down, a failover under way): StoreUnreachableError,
+  as for any store that does not answer. The sentinels' own password comes only from
+  ``sentinel_password_file=`` (with ``sentinel_user=`` for an ACL user).
 """
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import Any, Unpack
+from urllib.parse import unquote
 
 from snowid._exceptions import (
+    LeaseError,
+    SentinelServiceUnknownError,
+    SentinelUnreachableError,
     StoreConfigHiddenError,
     StoreRefusedError,
     StoreReplicationError,
@@ -67,9 +82,9 @@ from snowid.lease._storeops import (
     check_durability,
     first_line,
 )
-from snowid.lease._url import LeaseUrl, given
+from snowid.lease._url import LeaseUrl, given, read_password_file
 
-__all__ = ["OPTIONS", "RedisLease"]
+__all__ = ["OPTIONS", "SENTINEL_OPTIONS", "RedisLease", "SentinelLease"]
 
 _FSYNC_OK = ("always", "everysec")
 _MIN_VERSION = (5, 0)  # scripts that read TIME and then write (effects replication)
@@ -108,7 +123,10 @@ class RedisLease(StoreLease):
 
     @classmethod
     def from_url(cls, url: LeaseUrl, *, clock: Clock | None = None) -> RedisLease:
-        """``redis://[[user]:password@]host[:port][/db]?range=…&ttl=…`` (``rediss://``: TLS)."""
+        """``redis://[[user]:password@]host[:port][/db]?range=…&ttl=…`` (``rediss://``: TLS;
+        ``redis+sentinel://``: the primary found through Redis Sentinel, SentinelLease)."""
+        if url.scheme == "redis+sentinel":
+            return SentinelLease.from_sentinel_url(url, clock=clock)
         url.check_ports()
         tls = url.scheme == "rediss"  # TLS options on redis:// would be ignored: unknown there
         url.check_known((*OPTIONS, "ssl_cert_reqs", *_TLS_FILES) if tls else OPTIONS)
@@ -126,13 +144,7 @@ class RedisLease(StoreLease):
             for name in _TLS_FILES:
                 if name in url.options:
                     connection[name] = url.local_path(url.options[name])
-        if url.choice("replication", REPLICATION) == "sync":  # WAIT confirms, best effort
-            raise url.fail("replication_sync", scheme=f"{url.scheme}:")
-        own = given(
-            prefix=url.identifier("key"),
-            connect_timeout=url.seconds("connect_timeout", 0.01),
-            durability=url.choice("durability", DURABILITY),
-        )
+        own = cls._own_options(url)
         options = cls.read_options(url)
         # Read last (from the URL or password_file=): no refusal above runs with the
         # password among its frame's variables.
@@ -140,6 +152,18 @@ class RedisLease(StoreLease):
         if password is not None:
             connection["password"] = password
         return cls(connection, url=url.shown, clock=clock, **own, **options)
+
+    @staticmethod
+    def _own_options(url: LeaseUrl) -> dict[str, Any]:
+        """``key``, ``connect_timeout`` and ``durability``, checked; ``replication=sync``
+        refused (WAIT confirms, best effort)."""
+        if url.choice("replication", REPLICATION) == "sync":
+            raise url.fail("replication_sync", scheme=f"{url.scheme}:")
+        return given(
+            prefix=url.identifier("key"),
+            connect_timeout=url.seconds("connect_timeout", 0.01),
+            durability=url.choice("durability", DURABILITY),
+        )
 
     # --- connection ---------------------------------------------------------------------
 
@@ -259,13 +283,17 @@ class RedisLease(StoreLease):
     def _detail(self, error: BaseException) -> dict[str, str]:
         """The store, the first line of redis-py's message and the driver's detail, without
         the password."""
-        password = self.connection.get("password")
-        secrets = [password] if password else []
+        secrets = self._secrets()
         return {
             "store": self.url,
             "reason": scrub(first_line(error), self.url, secrets),
             **driver_detail(error, self.url, secrets),
         }
+
+    def _secrets(self) -> list[str]:
+        """The passwords a driver's message must never show."""
+        password = self.connection.get("password")
+        return [password] if password else []
 
     def _script(self, name: str, *args: object) -> Any:
         client = self._client()
@@ -451,6 +479,164 @@ class RedisLease(StoreLease):
             ceiling = ceilings.get(field, 0)
             rows.append((field, expires >= now, holder, count, ceiling, since or None, expires))
         return self._status_rows(rows)
+
+
+# --- redis+sentinel:// ----------------------------------------------------------------
+
+SENTINEL_OPTIONS = (*OPTIONS, "sentinel_user", "sentinel_password_file")
+_DEFAULT_PORT = 26379
+_SERVICE = re.compile(r"^[A-Za-z0-9_.\-]{1,100}$")
+
+
+class SentinelLease(RedisLease):
+    """A Redis lease on the primary that the ``sentinels`` name for ``service``."""
+
+    def __init__(
+        self,
+        sentinels: list[tuple[str, int]],
+        service: str,
+        connection: dict[str, Any],
+        *,
+        sentinel_auth: dict[str, str] | None = None,
+        **options: Any,  # RedisLease's
+    ) -> None:
+        super().__init__(connection, **options)
+        self.sentinels = list(sentinels)
+        self.service = service
+        self._sentinel_auth = dict(sentinel_auth or {})  # username, password
+
+    @classmethod
+    def from_sentinel_url(cls, url: LeaseUrl, *, clock: Clock | None = None) -> SentinelLease:
+        """``redis+sentinel://[user@]HOST:PORT[,HOST:PORT…]/SERVICE[/DB]?…`` (see above)."""
+        url.check_known(SENTINEL_OPTIONS)
+        sentinels = [(host or "127.0.0.1", port or _DEFAULT_PORT) for host, port in url.hosts()]
+        service, db = _service_and_db(url)
+        connection: dict[str, Any] = {"db": db}
+        user = url.parts.user
+        if user:
+            connection["username"] = unquote(user)
+        own = cls._own_options(url)
+        options = cls.read_options(url)
+        auth: dict[str, str] = {}
+        sentinel_user = url.options.get("sentinel_user")
+        if sentinel_user:
+            auth["username"] = sentinel_user
+        # Passwords last (see RedisLease.from_url): no refusal runs with one in its frame.
+        path = url.options.get("sentinel_password_file")
+        if path is not None:
+            auth["password"] = read_password_file(url.local_path(path), url.shown)
+        password = url.password()
+        if password is not None:
+            connection["password"] = password
+        return cls(
+            sentinels or [("127.0.0.1", _DEFAULT_PORT)], service, connection,
+            sentinel_auth=auth, url=url.shown, clock=clock, **own, **options,
+        )  # fmt: skip
+
+    # --- connection ---------------------------------------------------------------------
+
+    def _secrets(self) -> list[str]:
+        found = super()._secrets()
+        password = self._sentinel_auth.get("password")
+        return [*found, password] if password else found
+
+    @property
+    def _sentinel_list(self) -> str:
+        return ", ".join(f"{host}:{port}" for host, port in self.sentinels)
+
+    def _new_client(self) -> Any:
+        """A client of the primary the sentinels name now, on one connection (opened here:
+        the strict checks then run on it before anything else, as for ``redis://``)."""
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+        from redis.sentinel import MasterNotFoundError, Sentinel
+
+        timeouts: dict[str, Any] = {
+            "socket_timeout": self.timeout_s,
+            "socket_connect_timeout": self.connect_timeout,
+            "retry": Retry(NoBackoff(), 0),  # we retry (or fail closed) ourselves
+        }
+        sentinel = Sentinel(
+            self.sentinels,
+            sentinel_kwargs={**timeouts, **self._sentinel_auth, "client_name": "snowid-lease"},
+        )
+        try:
+            return sentinel.master_for(
+                self.service, redis_class=_one_connection_class(), **self.connection,
+                **timeouts, health_check_interval=0, client_name="snowid-lease",
+            )  # fmt: skip
+        except MasterNotFoundError:
+            raise self._no_primary(sentinel) from None
+        finally:
+            # The sentinels are asked again at the next connection (a new client).
+            sentinel.close()
+
+    def _no_primary(self, sentinel: Any) -> LeaseError:
+        """Why the sentinels named no primary: none answered, none knows the service, or
+        they see its primary down (asked again, each; never raises)."""
+        import redis
+
+        known: set[str] = set()
+        failures: list[str] = []
+        state: dict[str, Any] | None = None
+        for (host, port), client in zip(self.sentinels, sentinel.sentinels, strict=True):
+            try:
+                masters = client.sentinel_masters()
+            except redis.RedisError as error:
+                failures.append(f"{host}:{port}: {first_line(error)}")
+                continue
+            known.update(str(name) for name in masters)
+            state = masters.get(self.service, state)
+        if len(failures) == len(self.sentinels):
+            return SentinelUnreachableError(
+                store=self.url,
+                sentinels=self._sentinel_list,
+                reason=scrub("; ".join(failures), self.url, self._secrets()),
+            )
+        if state is None:
+            return SentinelServiceUnknownError(
+                store=self.url, service=self.service, known=", ".join(sorted(known)) or "none"
+            )
+        flags = str(state.get("flags", "")) or "?"
+        return StoreUnreachableError(
+            store=self.url,
+            reason=f"its sentinels see no usable primary for {self.service} (flags: {flags});"
+            " a failover may be under way",
+        )
+
+
+def _service_and_db(url: LeaseUrl) -> tuple[str, int]:
+    """The path's ``/SERVICE[/DB]`` (DB 0 when left out)."""
+    parts = url.path.strip("/").split("/")
+    if not 1 <= len(parts) <= 2 or not _SERVICE.match(parts[0]):
+        raise url.fail("sentinel_service", text=url.path or "/")
+    db = url.to_int("db", parts[1], 0, _MAX_DB) if len(parts) == 2 else 0
+    return parts[0], db
+
+
+_ONE_CONNECTION: list[type[Any]] = []
+
+
+def _one_connection_class() -> type[Any]:
+    """``redis.Redis`` on a single connection, for ``master_for(redis_class=…)`` (which
+    takes no ``single_connection_client``), whose ``close`` also ends its pool's
+    connections (so nothing outlives a dropped connection)."""
+    if not _ONE_CONNECTION:
+        import redis
+
+        class OneConnection(redis.Redis):
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
+                kwargs["single_connection_client"] = True
+                super().__init__(*args, **kwargs)
+
+            def close(self) -> None:
+                try:
+                    super().close()
+                finally:
+                    self.connection_pool.disconnect()
+
+        _ONE_CONNECTION.append(OneConnection)
+    return _ONE_CONNECTION[0]
 
 
 def _text(value: object) -> str:
