@@ -34,6 +34,7 @@ __all__ = [
     "Record",
     "absent",
     "decode",
+    "delete",
     "encode",
     "kvs",
     "put",
@@ -173,6 +174,11 @@ def put(key: str, value: str, lease: int = 0) -> dict[str, Any]:
     if lease:
         request["lease"] = str(lease)
     return {"request_put": request}
+
+
+def delete(key: str, end: str) -> dict[str, Any]:
+    """Delete the keys from ``key`` up to, not including, ``end``."""
+    return {"request_delete_range": {"key": encode(key), "range_end": encode(end)}}
 
 
 def get(key: str, end: str | None = None) -> dict[str, Any]:

@@ -30,7 +30,7 @@ import math
 import os
 import random
 import uuid
-from typing import Any, Unpack
+from typing import Any, NoReturn, Unpack
 from urllib.parse import unquote
 
 from snowid._exceptions import StoreRefusedError, StoreUnreachableError
@@ -44,12 +44,14 @@ from snowid.lease._etcdkv import (
     Kv,
     Record,
     absent,
+    delete,
     get,
     kvs,
     put,
     read,
     same_mod,
 )
+from snowid.lease._failover import HistoryChanged, Quarantine
 from snowid.lease._store import (
     Claimed,
     Initialised,
@@ -103,6 +105,10 @@ class EtcdLease(StoreLease):
         self._meta_rev = 0
         self._rev = 0  # our record's mod_revision, as we last wrote it
         self._record: Record | None = None
+        self._cluster = ""  # the cluster_id of the last answer: the store's history
+        self._seen_rev = 0  # the highest revision any answer of this store carried
+        self._went_back: str | None = None  # how the store was seen going back (a restore)
+        self._meta_quarantine: object = None  # the meta's last quarantine when we claimed
 
     @classmethod
     def from_url(cls, url: LeaseUrl, *, clock: Clock | None = None) -> EtcdLease:
@@ -153,7 +159,14 @@ class EtcdLease(StoreLease):
         answer = self._post(
             "kv/txn", {"compare": compare, "success": success, "failure": failure or []}
         )
-        revision = int(answer.get("header", {}).get("revision", 0))
+        header = answer.get("header", {})
+        revision = int(header.get("revision", 0))
+        self._cluster = str(header.get("cluster_id", ""))
+        if revision < self._seen_rev and self._went_back is None:
+            # Revisions only grow, and every request here is linearizable: an answer
+            # below one already seen comes from a store restored from a snapshot.
+            self._went_back = f"{self._cluster} at revision {revision} (after {self._seen_rev})"
+        self._seen_rev = max(self._seen_rev, revision)
         return bool(answer.get("succeeded")), list(answer.get("responses", [])), revision
 
     def _store_ms(self, fallback: int) -> int:
@@ -242,6 +255,9 @@ class EtcdLease(StoreLease):
                 assert meta_kv is not None
                 if self._format(meta) < STORE_FORMAT:
                     raise StoreOutdated
+                if not self._same_history(meta_kv, meta):
+                    continue  # the cluster recorded just now: read it again
+                cluster = self._cluster
                 repaired = self._repair_missing(meta_kv, records)
                 if repaired is None:
                     continue  # the store changed under the repair: read it again
@@ -264,10 +280,17 @@ class EtcdLease(StoreLease):
                         caller_ms=caller_ms, now=now, holder=holder, lease=lease,
                     )  # fmt: skip
                     if claimed is not None:
+                        if self._cluster != cluster or self._went_back is not None:
+                            # Restored between the read and the claim: a grant not to use.
+                            self._record = None
+                            raise HistoryChanged(cluster, self._went_back or self._cluster)
                         lease, self._etcd_lease = 0, lease
+                        self._meta_quarantine = meta.get("quarantine_at_ms")
+                        until = meta.get("quarantine_until_ms")
                         return Claimed(
                             worker, parsed[worker].ceiling, claimed, parsed[worker].epoch + 1,
-                            str(meta["incarnation"]), tuple(repaired),
+                            str(meta["incarnation"]), tuple(repaired), cluster,
+                            until if isinstance(until, int) else None,
                         )  # fmt: skip
             raise StoreUnreachableError(
                 store=self.url,
@@ -277,6 +300,24 @@ class EtcdLease(StoreLease):
         finally:
             if lease:
                 self._revoke_quietly(lease)
+
+    def _same_history(self, meta_kv: Kv, meta: dict[str, Any]) -> bool:
+        """Whether the cluster that answered the last read is the one the store recorded;
+        HistoryChanged if it is not, or if this process saw the store go back (a revision
+        or a record of its own older than one it had seen). A store set up without a
+        recorded cluster records this one (False: read it again)."""
+        if self._went_back is not None:
+            raise HistoryChanged(str(meta.get("history", self._cluster)), self._went_back)
+        recorded = meta.get("history")
+        if recorded is None:
+            self._txn(
+                [same_mod(self.keys.meta, meta_kv.mod)],
+                [put(self.keys.meta, _meta_text({**meta, "history": self._cluster}))],
+            )
+            return False
+        if str(recorded) != self._cluster:
+            raise HistoryChanged(str(recorded), self._cluster)
+        return True
 
     def _revoke_quietly(self, lease: int) -> None:
         # Left alone, it runs out by itself, taking the held key it may have been given.
@@ -354,6 +395,7 @@ class EtcdLease(StoreLease):
                 ],
                 [get(keys.meta), get(keys.ceiling(worker))],
             )
+            self._check_history(worker)
             if ok:
                 self._rev, self._record = revision, written
                 seen = self._gateway().now_ms()  # the middle of the Date second: the offset's
@@ -380,6 +422,18 @@ class EtcdLease(StoreLease):
             return Renewed("lost")
         if self._format(meta) < STORE_FORMAT:
             raise StoreOutdated
+        if found is not None and found.mod < self._rev:
+            # A key's mod_revision only grows: this one is older than our own last write.
+            self._went_back = (
+                f"{self._cluster}: the record of worker {worker} went back from revision"
+                f" {self._rev} to {found.mod}"
+            )
+            self._check_history(worker)
+        if meta.get("quarantine_at_ms") != self._meta_quarantine:
+            # Another process quarantined the store (it saw it go back): every lease freed.
+            self._went_back = None
+            self._lost_history(worker, str(meta.get("quarantine_found", self._cluster)))
+        self._meta_rev = meta_kv.mod  # a meta change that kept all of that (its cluster)
         if found is None:
             floor = self._store_ms(self._clock.time_ms()) + self.quarantine_ms
             key = self.keys.ceiling(worker)
@@ -395,6 +449,21 @@ class EtcdLease(StoreLease):
             self._rev, self._record = found.mod, record
             return None
         return Renewed("lost")
+
+    def _check_history(self, worker: int) -> None:
+        """After a renewal's request: StoreFailedOverError if the store went back or
+        another cluster answered (a restore), whether the compare-and-set held or not."""
+        found = self._went_back
+        if found is None and self.history is not None and self._cluster != self.history:
+            found = self._cluster
+        if found is not None:
+            self._lost_history(worker, found)
+
+    def _lost_history(self, worker: int, found: str) -> NoReturn:
+        """Drop the worker of a store restored under it (the next claim quarantines)."""
+        self._revoke_quietly(self._etcd_lease)
+        self._etcd_lease, self._record = 0, None
+        self._failed_over(worker, found)
 
     def _record_epoch(self) -> int:
         return -1 if self._record is None else self._record.epoch
@@ -417,6 +486,66 @@ class EtcdLease(StoreLease):
         lease, self._etcd_lease = self._etcd_lease, 0
         self._record = None
         self._revoke(lease)
+
+    # --- failover: a restore (docs/lease-etcd.md, "A store restored from a snapshot") ----
+
+    def _store_history(self) -> str | None:
+        self._txn([], [get(self.keys.meta)])
+        return self._cluster or None
+
+    def _store_quarantine(self, seen: str, found: str) -> Quarantine:
+        """Every ceiling raised to at least max(store-now, the last renewal recorded) +
+        ``failover_quarantine_ms``, every held key deleted, then the cluster and the
+        quarantine recorded in the meta key: each transaction guarded by the meta key, the
+        meta written last, so a quarantine cut short is done again by the next claim."""
+        keys = self.keys
+        for _ in range(_ROUNDS):
+            meta_kv, records, held = self._snapshot(0, TWITTER.max_worker)
+            meta = self._meta(meta_kv)
+            assert meta_kv is not None
+            if self._went_back is None and str(meta.get("history")) == self._cluster:
+                done = _quarantine_of(meta)  # another claimant quarantined it first
+                if done is not None:
+                    return done
+            now = self._store_ms(self._clock.time_ms())
+            renewed = [
+                expires - self.ttl_ms
+                for kv in held.values()
+                if isinstance(expires := (read(kv.value) or {}).get("expires_ms"), int)
+            ]
+            until = max([now, *renewed]) + self.failover_quarantine_ms
+            writes = []
+            for worker in range(TWITTER.max_worker + 1):
+                key, kv = keys.ceiling(worker), records.get(worker)
+                if kv is None:
+                    writes.append((absent(key), put(key, _removed(until))))
+                elif (record := self._parse(kv)).ceiling < until:
+                    raised = Record(until, record.epoch, record.owner, record.holder, record.since)
+                    writes.append((same_mod(key, kv.mod), put(key, raised.text())))
+            if not self._write(writes, same_mod(keys.meta, meta_kv.mod)):
+                continue
+            recorded = {
+                **meta, "history": self._cluster, "quarantine_seen": seen,
+                "quarantine_found": found, "quarantine_at_ms": now, "quarantine_until_ms": until,
+            }  # fmt: skip
+            ok, _, revision = self._txn(
+                [same_mod(keys.meta, meta_kv.mod)],
+                [
+                    delete(keys.held(0), keys.held(TWITTER.max_worker + 1)),
+                    put(keys.meta, _meta_text(recorded)),
+                ],
+            )
+            if ok:
+                self._went_back, self._seen_rev = None, revision  # this history from here on
+                return Quarantine(seen, found, now, until, True)
+        raise StoreRefusedError(
+            store=self.url, reason="its keys kept changing while snowid quarantined it"
+        )
+
+    def _store_last_quarantine(self) -> Quarantine | None:
+        _, responses, _ = self._txn([], [get(self.keys.meta)])
+        meta_kv = next(iter(kvs(responses[0])), None)
+        return None if meta_kv is None else _quarantine_of(self._meta(meta_kv))
 
     def _store_incarnation(self) -> str | None:
         _, responses, _ = self._txn([], [get(self.keys.meta)])
@@ -495,7 +624,7 @@ class EtcdLease(StoreLease):
         incarnation = str(uuid.uuid4())
         meta = {
             "snowid": MARK, "incarnation": incarnation, "layout": "twitter", "created_ms": now,
-            "format": STORE_FORMAT,
+            "format": STORE_FORMAT, "history": self._cluster,
         }  # fmt: skip
         ok, _, _ = self._txn([absent(self.keys.meta)], [put(self.keys.meta, _meta_text(meta))])
         if not ok:
@@ -560,6 +689,15 @@ def _candidates(free: list[int], records: dict[int, Record], caller_ms: int) -> 
     random.shuffle(ready)
     waiting = [w for w in ranked[1:] if records[w].ceiling >= caller_ms]
     return ranked[:1] + ready + waiting
+
+
+def _quarantine_of(meta: dict[str, Any]) -> Quarantine | None:
+    """The last quarantine the meta record keeps, if any."""
+    at_ms, until_ms = meta.get("quarantine_at_ms"), meta.get("quarantine_until_ms")
+    if not isinstance(at_ms, int) or not isinstance(until_ms, int):
+        return None
+    seen, found = meta.get("quarantine_seen", ""), meta.get("quarantine_found", "")
+    return Quarantine(str(seen), str(found or meta.get("history", "")), at_ms, until_ms)
 
 
 def _held(owner: str, epoch: int, expires_ms: int) -> str:
