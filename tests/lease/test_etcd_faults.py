@@ -124,13 +124,15 @@ def test_a_killed_and_a_frozen_holder_free_their_identities_within_two_ttls(
     loses the worker at its next renewal."""
     url = _store(cluster, f"range=0-1&{FAST}")
     stop = tmp_path / "stop"
+    options = ("--seconds", "90", "--until", str(stop), "--idle", "0.0005")
     procs = {
         name: start_worker(
-            url, tmp_path / name,
-            *("--seconds", "90", "--until", str(stop), "--idle", "0.0005"),
+            url,
+            tmp_path / name,
+            *options,
             *("--ready", str(tmp_path / f"{name}.ready")),
             log=tmp_path / f"{name}.log",
-        )  # fmt: skip
+        )
         for name in ("killed", "frozen")
     }
     for name in procs:
@@ -270,9 +272,8 @@ CLOCK_CHILD = textwrap.dedent(
 )
 
 
-@pytest.mark.parametrize("first_step", [5000], ids=["+5s then -5s"])
 def test_a_holder_whose_clock_steps_5_s_either_way_gives_no_duplicate(
-    cluster: Cluster[EtcdServer], tmp_path: Path, first_step: int
+    cluster: Cluster[EtcdServer], tmp_path: Path
 ) -> None:
     """A holder process under libfaketime issues on worker 0 while its wall clock steps
     +5 s, back, -5 s and back (the boot clock untouched). Ahead, its ids would need a
@@ -280,7 +281,6 @@ def test_a_holder_whose_clock_steps_5_s_either_way_gives_no_duplicate(
     than run past it. Behind, the generator refuses to go back. Afterwards another process
     claims worker 0 and issues. Over both streams: no duplicate, the holder's ids strictly
     increasing and each within the ceiling it had acknowledged."""
-    del first_step
     if not LIBFAKETIME:
         pytest.fail("libfaketime is missing: apt-get install faketime (scripts/test does)")
     url = _store(cluster, f"range=0-0&{FAST}")
@@ -308,11 +308,179 @@ def test_a_holder_whose_clock_steps_5_s_either_way_gives_no_duplicate(
         assert all(TWITTER.timestamp_of(v) <= acked for v in batch), phase
         held += batch
     assert held == sorted(set(held))  # strictly increasing: no duplicate, no step back
-    phases = {phase for phase, _, _ in report["batches"]}
-    assert {"0", "5000"} <= phases | set(report["errors"])
-    assert report["errors"].get("5000") or "5000" not in phases  # ahead: refused, not issued
+    # Ahead by 5 s, past every ceiling the store grants (its clock + span + max_skew): no
+    # id, each call refused at the ceiling. Behind by 5 s: the generator refuses to go back.
+    assert {phase for phase, _, _ in report["batches"]} == {"0"}
+    assert set(report["errors"]["5000"]) == {"ceiling_reached"}
+    assert set(report["errors"]["-5000"]) == {"clock_moved_backwards"}
     with _open(url, claim_wait=10) as successor:
         grant = wait_for_claim(successor, 30)
         assert grant.start_ms > max(TWITTER.timestamp_of(v) for v in held)
         taken = Generator(fence=successor).next_ids(2000)
     _unique(held, taken)
+
+
+# --- the store restored from an older snapshot ----------------------------------------------
+
+RESTORED = "ttl=2&renew=0.4&span=0.5&max_skew=0.5&timeout=1"
+"""Options of the restore tests: a quarantine of ttl + span + 2 x max_skew = 3.5 s."""
+
+
+def _cluster_id(cluster: Cluster[EtcdServer]) -> str:
+    header = EtcdKv(cluster[0].port).call("maintenance/status", {})["header"]
+    assert isinstance(header, dict)
+    return str(header["cluster_id"])
+
+
+def test_a_restore_under_a_new_cluster_token_is_seen_by_holders_and_claimants(
+    cluster: Cluster[EtcdServer], tmp_path: Path
+) -> None:
+    """The cluster restored from a snapshot taken while a holder issued, with a new
+    ``--initial-cluster-token`` (a new etcd ``cluster_id``). The live holder, issuing
+    through the restore, fails closed at its next renewal (StoreFailedOverError). Under a
+    second prefix, a holder that claimed after the snapshot stopped before the restore; a
+    fresh claimant there finds the meta key's cluster is not the one answering, quarantines
+    the store itself, and starts above every ceiling that holder had acknowledged."""
+    live_url = _store(cluster, f"range=0-1&{RESTORED}")
+    idle_url = _store(cluster, f"range=2-2&{RESTORED}")  # (no worker of the other prefix)
+    holder = Issuer(_open(live_url, claim_wait=30))
+    holder.start()
+    wait_until(lambda: holder.last_ok > 0, 30, "the holder to issue")
+    snapshot_save(cluster[0], tmp_path / "snap.db")
+    before = _cluster_id(cluster)
+    gone = Issuer(_open(idle_url))
+    gone.start()
+    renewals = holder.lease.renewals
+    wait_until(
+        lambda: holder.lease.renewals >= renewals + 2 and gone.lease.renewals >= 2,
+        30,
+        "both holders to renew after the snapshot",
+    )
+    gone.finish()  # stopped issuing; its lease is not released
+    gone_acked = gone.acked_ceiling(gone.lease.worker)
+    snapshot_restore(cluster, tmp_path / "snap.db", token=new_name())
+    after = _cluster_id(cluster)
+    assert after != before
+    wait_until(lambda: holder.lease.failovers >= 1, 30, "the live holder to detect the restore")
+    with _open(idle_url, claim_wait=30) as fresh:
+        grant = wait_for_claim(fresh, 30)
+        taken = Generator(fence=fresh).next_ids(2000)
+        assert fresh.failovers == 1  # it detected the restore itself
+        quarantine = fresh.last_quarantine()
+    holder.finish()
+    assert grant.start_ms > gone_acked
+    assert quarantine is not None
+    assert (quarantine.seen, quarantine.found) == (before, after)
+    assert any(e.kind == "lost" and "went back in time" in e.detail for e in holder.events)
+    holder.assert_within_acked_ceilings()
+    assert {code for _, code in holder.errors} <= FAIL_CLOSED_CODES | {"store_failed_over"}
+    _unique(holder.ids, gone.ids, taken)
+    holder.lease.close()
+    gone.lease.close()
+
+
+def test_a_restore_under_the_same_token_is_seen_by_a_live_holder_which_quarantines(
+    cluster: Cluster[EtcdServer], tmp_path: Path
+) -> None:
+    """Restored with the cluster's own token, etcd keeps its ``cluster_id``; a holder that
+    renewed after the snapshot still sees it: its record's ``mod_revision`` (and the
+    store's revision) went back below its own last write. It fails closed
+    (StoreFailedOverError); its process's next claim quarantines the store, so a fresh
+    claimant, which could not tell by itself, starts above every ceiling the holder had
+    acknowledged."""
+    url = _store(cluster, f"range=0-1&{RESTORED}")
+    holder = Issuer(_open(url, claim_wait=30))
+    holder.start()
+    wait_until(lambda: holder.last_ok > 0, 30, "the holder to issue")
+    snapshot_save(cluster[0], tmp_path / "snap.db")
+    before = _cluster_id(cluster)
+    renewals = holder.lease.renewals
+    wait_until(lambda: holder.lease.renewals >= renewals + 2, 30, "two renewals after it")
+    snapshot_restore(cluster, tmp_path / "snap.db")
+    assert _cluster_id(cluster) == before
+    wait_until(lambda: holder.lease.failovers >= 1, 30, "the holder to detect the restore")
+    acked = max(holder.acked_ceiling(w) for w in (0, 1))
+    wait_until(lambda: holder.lease.quarantine_until_ms is not None, 30, "its claim to quarantine")
+    with _open(url, claim_wait=30) as fresh:
+        grant = wait_for_claim(fresh, 30)
+        taken = Generator(fence=fresh).next_ids(2000)
+        assert fresh.failovers == 0  # it could not tell; the holder's quarantine covers it
+    holder.finish()
+    assert grant.start_ms > acked
+    assert any(e.kind == "lost" and "went back in time" in e.detail for e in holder.events)
+    holder.assert_within_acked_ceilings()
+    assert {code for _, code in holder.errors} <= FAIL_CLOSED_CODES | {"store_failed_over"}
+    _unique(holder.ids, taken)
+    holder.lease.close()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="documented limit: a restore under the cluster's own --initial-cluster-token keeps"
+    " etcd's cluster_id, and revisions go on from the snapshot's, so with no holder live"
+    " across the restore nothing in the store tells the restored keys from live ones; only a"
+    " new cluster_id (restore with a new --initial-cluster-token) or a record kept outside"
+    " the store, such as the old holder's own acknowledged ceiling, would reveal it",
+)
+def test_a_same_token_restore_with_no_live_holder_is_not_seen_by_a_fresh_claimant(
+    cluster: Cluster[EtcdServer], tmp_path: Path
+) -> None:
+    """A holder claims after the snapshot, issues and releases; the cluster is restored
+    under its own token; a fresh claimant's grant should start above the holder's ceiling
+    (it starts at the snapshot's instead)."""
+    url = _store(cluster, f"range=0-0&{RESTORED}")
+    snapshot_save(cluster[0], tmp_path / "snap.db")
+    holder = Issuer(_open(url))
+    holder.start()
+    wait_until(lambda: holder.lease.renewals >= 3, 30, "the holder to renew")
+    holder.finish()
+    acked = holder.acked_ceiling(holder.lease.worker)
+    holder.lease.close()
+    snapshot_restore(cluster, tmp_path / "snap.db")
+    with _open(url, claim_wait=30) as fresh:
+        grant = wait_for_claim(fresh, 30)
+        taken = Generator(fence=fresh).next_ids(2000)
+    _unique(holder.ids, taken)
+    assert grant.start_ms > acked
+
+
+# --- 1,024 claimants at once ----------------------------------------------------------------
+
+
+def test_1024_claimants_at_once_get_1024_identities_in_under_5_s(
+    cluster: Cluster[EtcdServer], tmp_path: Path, cleanup: Cleanup
+) -> None:
+    """4 processes of 256 threads, each thread a lease with its own connection, released
+    together: every claim succeeds, on 1,024 distinct workers, all within 5 s of the start;
+    then a 1,025th claimant is refused with NoFreeIdentityError. (A long TTL: no renewal
+    runs meanwhile; each request may take 5 s, a harness margin.)"""
+    # The members' own ports, not the proxies': 1,024 snapshots of 1,024 records are more
+    # than the test's Python proxies should carry, and no fault is injected here.
+    hosts = ",".join(f"127.0.0.1:{member.port}" for member in cluster.members)
+    url = f"etcd://{hosts}/{new_name()}?ttl=60&timeout=5"
+    init_lease(url, first_deployment=True)
+    go = tmp_path / "go"
+    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"}
+    outs = [tmp_path / f"out{i}" for i in range(4)]
+    crowd = [sys.executable, "-m", "tests.support.crowd", url, "256", str(go)]
+    procs = [
+        cleanup.process(subprocess.Popen([*crowd, str(out)], cwd=ROOT, env=env)) for out in outs
+    ]
+    for out in outs:
+        wait_for_file(Path(f"{out}.ready"), 60)
+    started = time.time()
+    go.touch()
+    for out in outs:
+        wait_for_file(out, 60)
+    results = [json.loads(line) for out in outs for line in out.read_text().splitlines()]
+    try:
+        assert len(results) == 1024
+        assert [r for r in results if "code" in r] == []
+        assert len({r["worker"] for r in results}) == 1024
+        took = max(r["at"] for r in results) - started
+        assert took < 5.0, f"1,024 claims took {took:.2f} s"
+        with _open(url) as extra, pytest.raises(NoFreeIdentityError):
+            extra.acquire(0)
+    finally:
+        Path(f"{go}.release").touch()
+        assert wait_all(procs, 60) == [0, 0, 0, 0]

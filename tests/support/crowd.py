@@ -38,7 +38,7 @@ def main(argv: list[str]) -> int:
             grant = leases[index].acquire(0)
             found: dict[str, object] = {"worker": TWITTER.worker(grant.datacenter, grant.machine)}
         except SnowIdError as error:
-            found = {"code": error.code}
+            found = {"code": error.code, "message": str(error)[:300]}
         found["at"] = time.time()
         with lock:
             results.append(found)

@@ -75,6 +75,9 @@ _DEFAULT_PORT = 2379
 _BATCH = 64  # compares and puts per transaction (etcd's --max-txn-ops is 128 by default)
 _MAX_CEILING = 2**63 - 1
 _ROUNDS = 20  # snapshots a claim or set-up reads before it gives up on a store that churns
+_SAMPLE = 8  # free workers whose records a claim reads first (then all, if none is ready)
+_View = tuple[Kv | None, dict[str, Any], dict[int, Kv], dict[int, Record] | list[int]]
+_AGAIN: _View = (None, {}, {}, {})  # a claim's view of a store that changed: read it again
 
 
 class EtcdLease(StoreLease):
@@ -248,35 +251,24 @@ class EtcdLease(StoreLease):
 
     def _store_claim(self, owner: str, caller_ms: int, holder: str) -> Claimed | None:
         lease = 0
+        repaired: list[int] = []
         try:
             for _ in range(_ROUNDS):
-                meta_kv, records, held = self._snapshot(self.first, self.last)
-                meta = self._meta(meta_kv)
-                assert meta_kv is not None
-                if self._format(meta) < STORE_FORMAT:
-                    raise StoreOutdated
-                if not self._same_history(meta_kv, meta):
-                    continue  # the cluster recorded just now: read it again
-                cluster = self._cluster
-                repaired = self._repair_missing(meta_kv, records)
-                if repaired is None:
-                    continue  # the store changed under the repair: read it again
-                if repaired:
-                    meta_kv, records, held = self._snapshot(self.first, self.last)
-                    meta = self._meta(meta_kv)
-                    assert meta_kv is not None
-                parsed = {w: self._parse(kv) for w, kv in records.items()}
-                free = [w for w in parsed if w not in held]
+                meta_kv, meta, records, free = self._claim_view(caller_ms)
+                if meta_kv is None:
+                    continue  # the store changed (set up or repaired): read it again
+                if isinstance(free, list):  # records missing: rewritten, quarantined
+                    repaired += free
+                    continue
                 if not free:
-                    self._revoke(lease)
-                    lease = 0
                     return None
                 if not lease:
                     lease = self._grant_etcd_lease()
-                now = self._store_ms(caller_ms)
-                for worker in _candidates(free, parsed, caller_ms):
+                cluster, now = self._cluster, self._store_ms(caller_ms)
+                for worker in _candidates(free, caller_ms):
+                    record = free[worker]
                     claimed = self._try_claim(
-                        worker, records[worker], parsed[worker], meta_kv=meta_kv, owner=owner,
+                        worker, records[worker], record, meta_kv=meta_kv, owner=owner,
                         caller_ms=caller_ms, now=now, holder=holder, lease=lease,
                     )  # fmt: skip
                     if claimed is not None:
@@ -288,7 +280,7 @@ class EtcdLease(StoreLease):
                         self._meta_quarantine = meta.get("quarantine_at_ms")
                         until = meta.get("quarantine_until_ms")
                         return Claimed(
-                            worker, parsed[worker].ceiling, claimed, parsed[worker].epoch + 1,
+                            worker, record.ceiling, claimed, record.epoch + 1,
                             str(meta["incarnation"]), tuple(repaired), cluster,
                             until if isinstance(until, int) else None,
                         )  # fmt: skip
@@ -300,6 +292,76 @@ class EtcdLease(StoreLease):
         finally:
             if lease:
                 self._revoke_quietly(lease)
+
+    def _claim_view(self, caller_ms: int) -> _View:
+        """What one round of a claim reads: the meta key (None: read again), its fields,
+        and the free workers to try with their records; or the workers whose missing
+        records it rewrote (a list).
+
+        First the meta key, how many records there are and which workers are held (keys
+        only), then the records of ``_SAMPLE`` free workers drawn at random: a thousand
+        claimants at once read a few records each, not every record each. Only when no
+        worker of the sample can start at once (or records are missing) are all records
+        read, so a claim still takes one that can start at once if there is one, else
+        the one whose old grant runs out first."""
+        keys = self.keys
+        _, responses, _ = self._txn(
+            [],
+            [
+                get(keys.meta),
+                get(keys.ceiling(self.first), keys.ceiling(self.last + 1), count_only=True),
+                get(keys.held(self.first), keys.held(self.last + 1), keys_only=True),
+            ],
+        )
+        meta_kv = next(iter(kvs(responses[0])), None)
+        meta = self._checked_meta(meta_kv)
+        if meta is None:
+            return _AGAIN
+        present = int(responses[1].get("response_range", {}).get("count", 0))
+        held = {keys.worker_of(kv.key) for kv in kvs(responses[2])}
+        free = [w for w in range(self.first, self.last + 1) if w not in held]
+        if present == self.last - self.first + 1:
+            records, parsed = self._sample(free)
+            if len(parsed) == len(free):  # every free worker, or none: all held
+                return meta_kv, meta, records, parsed
+            ready = {w: record for w, record in parsed.items() if record.ceiling < caller_ms}
+            if ready:
+                return meta_kv, meta, records, ready
+        return self._full_view()
+
+    def _full_view(self) -> _View:
+        """``_claim_view`` from every record, read from one revision with the meta key."""
+        meta_kv, records, held = self._snapshot(self.first, self.last)
+        meta = self._checked_meta(meta_kv)
+        if meta is None:
+            return _AGAIN
+        assert meta_kv is not None
+        repaired = self._repair_missing(meta_kv, records)
+        if repaired is None:
+            return _AGAIN
+        if repaired:
+            return meta_kv, meta, {}, repaired
+        parsed = {w: self._parse(kv) for w, kv in records.items() if w not in held}
+        return meta_kv, meta, records, parsed
+
+    def _sample(self, free: list[int]) -> tuple[dict[int, Kv], dict[int, Record]]:
+        """The records of up to ``_SAMPLE`` of the ``free`` workers, drawn at random."""
+        keys = self.keys
+        sample = random.sample(free, min(_SAMPLE, len(free)))
+        if not sample:
+            return {}, {}
+        _, responses, _ = self._txn([], [get(keys.ceiling(w)) for w in sample])
+        records = {keys.worker_of(kv.key): kv for r in responses for kv in kvs(r)}
+        return records, {w: self._parse(kv) for w, kv in records.items()}
+
+    def _checked_meta(self, meta_kv: Kv | None) -> dict[str, Any] | None:
+        """The meta key's fields, checked: StoreMissing, StoreOutdated, HistoryChanged;
+        None when it was just given the cluster it lacked (read it again)."""
+        meta = self._meta(meta_kv)
+        assert meta_kv is not None
+        if self._format(meta) < STORE_FORMAT:
+            raise StoreOutdated
+        return meta if self._same_history(meta_kv, meta) else None
 
     def _same_history(self, meta_kv: Kv, meta: dict[str, Any]) -> bool:
         """Whether the cluster that answered the last read is the one the store recorded;
@@ -678,17 +740,18 @@ class EtcdLease(StoreLease):
         return self._status_rows(rows)
 
 
-def _candidates(free: list[int], records: dict[int, Record], caller_ms: int) -> list[int]:
-    """The order to try free workers in: the lowest ceiling first (the protocol's pick,
-    the successor most likely to start at once); after that one, which a claimant at the
-    same moment may have taken, those a claim may start at once in random order (so many
-    claimants spread out instead of racing for one key), then the rest, lowest ceiling
-    first."""
-    ranked = sorted(free, key=lambda w: (records[w].ceiling, w))
-    ready = [w for w in ranked[1:] if records[w].ceiling < caller_ms]
+def _candidates(free: dict[int, Record], caller_ms: int) -> list[int]:
+    """The order to try free workers in: those a claim may start at once (ceiling behind
+    the clock: the protocol's lowest-ceiling pick gains nothing among them) in random
+    order, so that many claimants spread out instead of all racing for one key; then the
+    rest, lowest ceiling first (the one whose old grant runs out first)."""
+    ready = [w for w, record in free.items() if record.ceiling < caller_ms]
     random.shuffle(ready)
-    waiting = [w for w in ranked[1:] if records[w].ceiling >= caller_ms]
-    return ranked[:1] + ready + waiting
+    waiting = sorted(
+        (w for w, record in free.items() if record.ceiling >= caller_ms),
+        key=lambda w: (free[w].ceiling, w),
+    )
+    return ready + waiting
 
 
 def _quarantine_of(meta: dict[str, Any]) -> Quarantine | None:
