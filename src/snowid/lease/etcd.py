@@ -8,8 +8,10 @@ etcd's (keys in ``_etcdkv``, requests in ``_etcdgw``):
   only if it is absent (bound to an etcd lease of this holder's, so a crashed holder's key
   goes when etcd expires its lease) and writes the worker's record (ceiling, epoch, owner)
   only if its ``mod_revision`` is still the one read, with the meta record unchanged.
-  Candidates are tried in random order among those free and startable at once (then the
-  rest, lowest ceiling first), so a thousand claimants do not all race for one key.
+  A range of up to 64 workers is read whole and tried lowest ceiling first, then in random
+  order among those that can start at once; in a larger one a claim reads the records of
+  a few free workers drawn at random and tries those that can start at once, so a
+  thousand claimants neither read every record nor all race for one key.
 - **renewal**: the etcd lease kept alive, then the record rewritten with the raised
   ceiling by a compare-and-set on its ``mod_revision``. A holder stops issuing at its own
   deadline (boot clock, ``_store``), whatever etcd's lease says: etcd's expiry only frees
@@ -76,6 +78,7 @@ _BATCH = 64  # compares and puts per transaction (etcd's --max-txn-ops is 128 by
 _MAX_CEILING = 2**63 - 1
 _ROUNDS = 20  # snapshots a claim or set-up reads before it gives up on a store that churns
 _SAMPLE = 8  # free workers whose records a claim reads first (then all, if none is ready)
+_FULL = 64  # a range this small is read whole by every claim
 _View = tuple[Kv | None, dict[str, Any], dict[int, Kv], dict[int, Record] | list[int]]
 _AGAIN: _View = (None, {}, {}, {})  # a claim's view of a store that changed: read it again
 
@@ -265,7 +268,7 @@ class EtcdLease(StoreLease):
                 if not lease:
                     lease = self._grant_etcd_lease()
                 cluster, now = self._cluster, self._store_ms(caller_ms)
-                for worker in _candidates(free, caller_ms):
+                for worker in free:  # in the order to try them
                     record = free[worker]
                     claimed = self._try_claim(
                         worker, records[worker], record, meta_kv=meta_kv, owner=owner,
@@ -295,22 +298,29 @@ class EtcdLease(StoreLease):
 
     def _claim_view(self, caller_ms: int) -> _View:
         """What one round of a claim reads: the meta key (None: read again), its fields,
-        and the free workers to try with their records; or the workers whose missing
-        records it rewrote (a list).
+        and the free workers to try, in the order to try them, with their records; or the
+        workers whose missing records it rewrote (a list).
 
-        First the meta key, how many records there are and which workers are held (keys
-        only), then the records of ``_SAMPLE`` free workers drawn at random: a thousand
-        claimants at once read a few records each, not every record each. Only when no
-        worker of the sample can start at once (or records are missing) are all records
-        read, so a claim still takes one that can start at once if there is one, else
-        the one whose old grant runs out first."""
+        A range of up to ``_FULL`` workers is read whole (``_full_view``). In a larger one,
+        first the meta key, how many records there are, which workers are held (keys
+        only) and the records of ``_SAMPLE`` workers drawn at random, in one request; if
+        none of those is free and can start at once, the records of ``_SAMPLE`` free
+        workers drawn at random: a thousand claimants at once read a few records each,
+        not every record each. Only when no worker of either sample can start at once (or
+        records are missing) are all records read, so a claim still takes one that can
+        start at once if there is one, else the one whose old grant runs out first."""
         keys = self.keys
+        size = self.last - self.first + 1
+        if size <= _FULL:
+            return self._full_view(caller_ms)
+        blind = random.sample(range(self.first, self.last + 1), min(_SAMPLE, size))
         _, responses, _ = self._txn(
             [],
             [
                 get(keys.meta),
                 get(keys.ceiling(self.first), keys.ceiling(self.last + 1), count_only=True),
                 get(keys.held(self.first), keys.held(self.last + 1), keys_only=True),
+                *(get(keys.ceiling(w)) for w in blind),
             ],
         )
         meta_kv = next(iter(kvs(responses[0])), None)
@@ -320,17 +330,26 @@ class EtcdLease(StoreLease):
         present = int(responses[1].get("response_range", {}).get("count", 0))
         held = {keys.worker_of(kv.key) for kv in kvs(responses[2])}
         free = [w for w in range(self.first, self.last + 1) if w not in held]
-        if present == self.last - self.first + 1:
+        if present == size:
+            records = {keys.worker_of(kv.key): kv for r in responses[3:] for kv in kvs(r)}
+            ready = {
+                w: record
+                for w, kv in records.items()
+                if w not in held and (record := self._parse(kv)).ceiling < caller_ms
+            }
+            if ready:
+                return meta_kv, meta, records, _shuffled(ready)
             records, parsed = self._sample(free)
             if len(parsed) == len(free):  # every free worker, or none: all held
-                return meta_kv, meta, records, parsed
+                return meta_kv, meta, records, _ordered(parsed, caller_ms)
             ready = {w: record for w, record in parsed.items() if record.ceiling < caller_ms}
             if ready:
-                return meta_kv, meta, records, ready
-        return self._full_view()
+                return meta_kv, meta, records, _shuffled(ready)
+        return self._full_view(caller_ms)
 
-    def _full_view(self) -> _View:
-        """``_claim_view`` from every record, read from one revision with the meta key."""
+    def _full_view(self, caller_ms: int) -> _View:
+        """``_claim_view`` from every record, read from one revision with the meta key:
+        the free workers in the protocol's order (``_ordered``)."""
         meta_kv, records, held = self._snapshot(self.first, self.last)
         meta = self._checked_meta(meta_kv)
         if meta is None:
@@ -342,7 +361,7 @@ class EtcdLease(StoreLease):
         if repaired:
             return meta_kv, meta, {}, repaired
         parsed = {w: self._parse(kv) for w, kv in records.items() if w not in held}
-        return meta_kv, meta, records, parsed
+        return meta_kv, meta, records, _ordered(parsed, caller_ms)
 
     def _sample(self, free: list[int]) -> tuple[dict[int, Kv], dict[int, Record]]:
         """The records of up to ``_SAMPLE`` of the ``free`` workers, drawn at random."""
@@ -740,18 +759,24 @@ class EtcdLease(StoreLease):
         return self._status_rows(rows)
 
 
-def _candidates(free: dict[int, Record], caller_ms: int) -> list[int]:
-    """The order to try free workers in: those a claim may start at once (ceiling behind
-    the clock: the protocol's lowest-ceiling pick gains nothing among them) in random
-    order, so that many claimants spread out instead of all racing for one key; then the
-    rest, lowest ceiling first (the one whose old grant runs out first)."""
-    ready = [w for w, record in free.items() if record.ceiling < caller_ms]
+def _ordered(free: dict[int, Record], caller_ms: int) -> dict[int, Record]:
+    """Free workers in the order to try them: the lowest ceiling first (the protocol's
+    pick, the successor most likely to start at once); after that one, which a claimant at
+    the same moment may have taken, those a claim may start at once in random order (so
+    many claimants spread out instead of racing for one key), then the rest, lowest
+    ceiling first."""
+    ranked = sorted(free, key=lambda w: (free[w].ceiling, w))
+    ready = [w for w in ranked[1:] if free[w].ceiling < caller_ms]
     random.shuffle(ready)
-    waiting = sorted(
-        (w for w, record in free.items() if record.ceiling >= caller_ms),
-        key=lambda w: (free[w].ceiling, w),
-    )
-    return ready + waiting
+    waiting = [w for w in ranked[1:] if free[w].ceiling >= caller_ms]
+    return {w: free[w] for w in ranked[:1] + ready + waiting}
+
+
+def _shuffled(ready: dict[int, Record]) -> dict[int, Record]:
+    """Workers that can all start at once, in random order."""
+    order = list(ready)
+    random.shuffle(order)
+    return {w: ready[w] for w in order}
 
 
 def _quarantine_of(meta: dict[str, Any]) -> Quarantine | None:
