@@ -21,8 +21,13 @@ from snowid.lease import open_lease
 from snowid.lease._store import StoreLease
 from tests.support.cleanup import Cleanup
 from tests.support.cluster import Cluster
-from tests.support.etcd import EtcdKv, EtcdServer, etcd_cluster
-from tests.support.holders import FAIL_CLOSED_CODES, Issuer, wait_until, worker_ms
+from tests.support.etcd import EtcdServer, etcd_cluster, leader_of
+from tests.support.holders import (
+    FAIL_CLOSED_CODES,
+    Issuer,
+    assert_unique,
+    wait_until,
+)
 from tests.support.proxy import TcpProxy
 from tests.support.servers import new_name
 from tests.support.stores import wait_for_claim
@@ -48,27 +53,6 @@ def _hosts(cluster: Cluster[EtcdServer], members: list[int]) -> str:
     return ",".join(f"127.0.0.1:{cluster.port(i)}" for i in members)
 
 
-def _leader(cluster: Cluster[EtcdServer]) -> int:
-    for index, member in enumerate(cluster.members):
-        if member.running:
-            status = EtcdKv(member.port).call("maintenance/status", {})
-            header = status["header"]
-            assert isinstance(header, dict)
-            if status.get("leader") == header.get("member_id"):
-                return index
-    raise AssertionError("no leader")
-
-
-def _unique(*streams: list[int]) -> None:
-    every = [v for stream in streams for v in stream]
-    assert len(every) == len(set(every)), "duplicate ids"
-    seen: set[tuple[int, int]] = set()
-    for stream in streams:
-        mine = worker_ms(stream)
-        assert not (mine & seen), "two writers shared a worker millisecond"
-        seen |= mine
-
-
 def test_leader_killed_while_holders_issue_gives_no_duplicate(
     cluster: Cluster[EtcdServer],
 ) -> None:
@@ -79,7 +63,7 @@ def test_leader_killed_while_holders_issue_gives_no_duplicate(
         holder.start()
     try:
         wait_until(lambda: all(h.last_ok > 0 for h in holders), 30, "every holder to issue")
-        leader = _leader(cluster)
+        leader = leader_of(cluster)
         cluster.kill(leader)
         killed = time.monotonic()
         # A new leader within the election timeout (2 s) and some: holders issue again.
@@ -92,7 +76,7 @@ def test_leader_killed_while_holders_issue_gives_no_duplicate(
         holder.assert_within_acked_ceilings()
         assert {code for _, code in holder.errors} <= FAIL_CLOSED_CODES
         holder.lease.close()
-    _unique(*(h.ids for h in holders))
+    assert_unique(*(h.ids for h in holders))
     cluster[leader].wait_ready()
 
 
@@ -133,4 +117,4 @@ def test_a_holder_cut_off_fails_closed_before_its_grant_ends(
     holder.assert_within_acked_ceilings()
     assert {code for _, code in holder.errors} <= FAIL_CLOSED_CODES | {"no_free_identity"}
     holder.lease.close()
-    _unique(holder.ids, taken)
+    assert_unique(holder.ids, taken)

@@ -41,8 +41,21 @@ from snowid.lease import init_lease, open_lease
 from snowid.lease._store import StoreLease
 from tests.support.cleanup import Cleanup
 from tests.support.cluster import Cluster
-from tests.support.etcd import EtcdKv, EtcdServer, etcd_cluster, snapshot_restore, snapshot_save
-from tests.support.holders import FAIL_CLOSED_CODES, Issuer, wait_until, worker_ms
+from tests.support.etcd import (
+    EtcdKv,
+    EtcdServer,
+    etcd_cluster,
+    leader_of,
+    snapshot_restore,
+    snapshot_save,
+)
+from tests.support.holders import (
+    FAIL_CLOSED_CODES,
+    Issuer,
+    assert_unique,
+    wait_until,
+    worker_ms,
+)
 from tests.support.procs import ROOT, read_ids, read_log, start_worker, wait_all, wait_for_file
 from tests.support.servers import new_name
 from tests.support.stores import wait_for_claim
@@ -75,28 +88,6 @@ def _open(url: str, **options: float) -> StoreLease:
     lease = open_lease(url, **options)
     assert isinstance(lease, StoreLease)
     return lease
-
-
-def _leader(cluster: Cluster[EtcdServer]) -> int:
-    for index, member in enumerate(cluster.members):
-        if member.running:
-            status = EtcdKv(member.port).call("maintenance/status", {})
-            header = status["header"]
-            assert isinstance(header, dict)
-            if status.get("leader") == header.get("member_id"):
-                return index
-    raise AssertionError("no leader")
-
-
-def _unique(*streams: list[int]) -> None:
-    """No id twice, and no (worker, ms) issued by two writers."""
-    every = [v for stream in streams for v in stream]
-    assert len(every) == len(set(every)), "duplicate ids"
-    seen: set[tuple[int, int]] = set()
-    for stream in streams:
-        mine = worker_ms(stream)
-        assert not (mine & seen), "two writers shared a worker millisecond"
-        seen |= mine
 
 
 def _acked(log: list[dict[str, object]], worker: int) -> int:
@@ -169,7 +160,7 @@ def test_a_killed_and_a_frozen_holder_free_their_identities_within_two_ttls(
         worker = TWITTER.worker(grant.datacenter, grant.machine)
         issued = [ms for ids in streams.values() for w, ms in worker_ms(ids) if w == worker]
         assert grant.start_ms > max(issued, default=-1)
-    _unique(*streams.values(), *taken)
+    assert_unique(*streams.values(), *taken)
 
 
 # --- the quorum lost ------------------------------------------------------------------------
@@ -187,7 +178,7 @@ def test_quorum_lost_holders_fail_closed_in_time_and_resume_after(
     holders = [Issuer(_open(url, claim_wait=10)) for _ in range(2)]
     for holder in holders:
         holder.start()
-    leader = _leader(cluster)
+    leader = leader_of(cluster)
     down = [leader, next(i for i in range(len(cluster)) if i != leader)]
     left = next(i for i in range(len(cluster)) if i not in down)
     try:
@@ -224,7 +215,7 @@ def test_quorum_lost_holders_fail_closed_in_time_and_resume_after(
         holder.assert_within_acked_ceilings()
         assert {code for _, code in holder.errors} <= FAIL_CLOSED_CODES
         holder.lease.close()
-    _unique(*(h.ids for h in holders), taken)
+    assert_unique(*(h.ids for h in holders), taken)
 
 
 # --- a clock stepped ------------------------------------------------------------------------
@@ -317,7 +308,7 @@ def test_a_holder_whose_clock_steps_5_s_either_way_gives_no_duplicate(
         grant = wait_for_claim(successor, 30)
         assert grant.start_ms > max(TWITTER.timestamp_of(v) for v in held)
         taken = Generator(fence=successor).next_ids(2000)
-    _unique(held, taken)
+    assert_unique(held, taken)
 
 
 # --- the store restored from an older snapshot ----------------------------------------------
@@ -374,7 +365,7 @@ def test_a_restore_under_a_new_cluster_token_is_seen_by_holders_and_claimants(
     assert any(e.kind == "lost" and "went back in time" in e.detail for e in holder.events)
     holder.assert_within_acked_ceilings()
     assert {code for _, code in holder.errors} <= FAIL_CLOSED_CODES | {"store_failed_over"}
-    _unique(holder.ids, gone.ids, taken)
+    assert_unique(holder.ids, gone.ids, taken)
     holder.lease.close()
     gone.lease.close()
 
@@ -410,7 +401,7 @@ def test_a_restore_under_the_same_token_is_seen_by_a_live_holder_which_quarantin
     assert any(e.kind == "lost" and "went back in time" in e.detail for e in holder.events)
     holder.assert_within_acked_ceilings()
     assert {code for _, code in holder.errors} <= FAIL_CLOSED_CODES | {"store_failed_over"}
-    _unique(holder.ids, taken)
+    assert_unique(holder.ids, taken)
     holder.lease.close()
 
 
@@ -440,7 +431,7 @@ def test_a_same_token_restore_with_no_live_holder_is_not_seen_by_a_fresh_claiman
     with _open(url, claim_wait=30) as fresh:
         grant = wait_for_claim(fresh, 30)
         taken = Generator(fence=fresh).next_ids(2000)
-    _unique(holder.ids, taken)
+    assert_unique(holder.ids, taken)
     assert grant.start_ms > acked
 
 

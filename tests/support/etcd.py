@@ -232,6 +232,18 @@ class EtcdKv:
         self.call("kv/deleterange", body)
 
 
+def leader_of(cluster: Cluster[EtcdServer]) -> int:
+    """The index of the cluster's leader (asked of the members that run)."""
+    for index, member in enumerate(cluster.members):
+        if member.running:
+            status = EtcdKv(member.port).call("maintenance/status", {})
+            header = status["header"]
+            assert isinstance(header, dict)
+            if status.get("leader") == header.get("member_id"):
+                return index
+    raise AssertionError("no leader")
+
+
 def _b64(text: str) -> str:
     return base64.b64encode(text.encode()).decode()
 

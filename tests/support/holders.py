@@ -27,6 +27,17 @@ def worker_ms(ids: Iterable[int]) -> set[tuple[int, int]]:
     return {(TWITTER.worker_of(value), TWITTER.timestamp_of(value)) for value in ids}
 
 
+def assert_unique(*streams: list[int]) -> None:
+    """No id twice, and no (worker, ms) issued by two of the ``streams`` (two writers)."""
+    every = [v for stream in streams for v in stream]
+    assert len(every) == len(set(every)), "duplicate ids"
+    seen: set[tuple[int, int]] = set()
+    for stream in streams:
+        mine = worker_ms(stream)
+        assert not (mine & seen), "two writers shared a worker millisecond"
+        seen |= mine
+
+
 def wait_until(check: Callable[[], bool], seconds: float, what: str) -> None:
     deadline = time.monotonic() + seconds
     while not check():
