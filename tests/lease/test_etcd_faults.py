@@ -41,6 +41,7 @@ from snowid.lease import init_lease, open_lease
 from snowid.lease._store import StoreLease
 from tests.support.cleanup import Cleanup
 from tests.support.cluster import Cluster
+from tests.support.crowd import crowd_url, run_crowd
 from tests.support.etcd import (
     EtcdKv,
     EtcdServer,
@@ -438,40 +439,20 @@ def test_a_same_token_restore_with_no_live_holder_is_not_seen_by_a_fresh_claiman
 # --- 1,024 claimants at once ----------------------------------------------------------------
 
 
-def test_1024_claimants_at_once_get_1024_identities_in_under_5_s(
+def test_1024_claimants_at_once_get_1024_distinct_identities(
     cluster: Cluster[EtcdServer], tmp_path: Path, cleanup: Cleanup
 ) -> None:
     """4 processes of 256 threads, each thread a lease with its own connection, released
-    together: every claim succeeds, on 1,024 distinct workers, all within 5 s of the start;
-    then a 1,025th claimant is refused with NoFreeIdentityError. (A long TTL: no renewal
-    runs meanwhile; each request may take 5 s, a harness margin.)"""
-    # The members' own ports, not the proxies': 1,024 snapshots of 1,024 records are more
-    # than the test's Python proxies should carry, and no fault is injected here.
-    hosts = ",".join(f"127.0.0.1:{member.port}" for member in cluster.members)
-    url = f"etcd://{hosts}/{new_name()}?ttl=60&timeout=5"
-    init_lease(url, first_deployment=True)
-    go = tmp_path / "go"
-    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"}
-    outs = [tmp_path / f"out{i}" for i in range(4)]
-    crowd = [sys.executable, "-m", "tests.support.crowd", url, "256", str(go)]
-    procs = [
-        cleanup.process(subprocess.Popen([*crowd, str(out)], cwd=ROOT, env=env)) for out in outs
-    ]
-    for out in outs:
-        wait_for_file(Path(f"{out}.ready"), 60)
-    started = time.time()
-    go.touch()
-    for out in outs:
-        wait_for_file(out, 60)
-    results = [json.loads(line) for out in outs for line in out.read_text().splitlines()]
-    try:
-        assert len(results) == 1024
-        assert [r for r in results if "code" in r] == []
-        assert len({r["worker"] for r in results}) == 1024
-        took = max(r["at"] for r in results) - started
-        assert took < 5.0, f"1,024 claims took {took:.2f} s"
-        with _open(url) as extra, pytest.raises(NoFreeIdentityError):
-            extra.acquire(0)
-    finally:
-        Path(f"{go}.release").touch()
-        assert wait_all(procs, 60) == [0, 0, 0, 0]
+    together: every claim succeeds, on 1,024 distinct workers; then a 1,025th claimant is
+    refused with NoFreeIdentityError. (A long TTL: no renewal runs meanwhile; a request
+    may take 30 s, a harness margin for a busy machine. How long the 1,024 claims take is
+    a speed goal, measured by bench/bench_lease_crowd.py, not here.)"""
+    # The members' own ports, not the proxies': no fault is injected here, and 1,024
+    # connections at once are more than the test's Python proxies should carry.
+    url = crowd_url([f"127.0.0.1:{member.port}" for member in cluster.members], new_name())
+    results = run_crowd(url, tmp_path, cleanup.process)
+    assert len(results) == 1024
+    assert [r for r in results if "code" in r] == []
+    assert len({r["worker"] for r in results}) == 1024
+    with _open(url) as extra, pytest.raises(NoFreeIdentityError):
+        extra.acquire(0)

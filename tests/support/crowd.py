@@ -1,5 +1,9 @@
 """Many lease claimants at once, from a few processes of threads (not one interpreter each).
 
+``run_crowd(url, tmp, start)`` runs ``processes`` of these, ``threads`` claimants each,
+released together, and gives every claim's result (tests/lease/test_etcd_faults.py,
+bench/bench_lease_crowd.py). One process of it:
+
     python -m tests.support.crowd URL THREADS GO OUT
 
 Each of ``THREADS`` threads opens its own lease on ``URL`` (its own connection), then all
@@ -15,14 +19,75 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from snowid import TWITTER
 from snowid.errors import SnowIdError
 from snowid.lease import open_lease
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def crowd_url(hosts: list[str], prefix: str, query: str = "ttl=60&timeout=30") -> str:
+    """An etcd lease URL for a crowd, set up as a first deployment: a long TTL (no renewal
+    while the claims run) and a long timeout (a harness margin for a busy machine)."""
+    from snowid.lease import init_lease
+
+    url = f"etcd://{','.join(hosts)}/{prefix}?{query}"
+    init_lease(url, first_deployment=True)
+    return url
+
+
+def run_crowd(
+    url: str,
+    tmp: Path,
+    started: Callable[[subprocess.Popen[bytes]], Any],
+    *,
+    processes: int = 4,
+    threads: int = 256,
+) -> list[dict[str, Any]]:
+    """``processes`` x ``threads`` claims on ``url`` released at once: one dict per claim
+    (``worker`` or ``code``/``message``; ``at``, and ``go``: when they were released, both
+    wall-clock seconds). Each process is handed to ``started`` (a cleanup that ends it),
+    and ends after its leases are released, once every claim is in."""
+    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"}
+    go = tmp / "go"
+    outs = [tmp / f"crowd{i}" for i in range(processes)]
+    argv = [sys.executable, "-m", "tests.support.crowd", url, str(threads), str(go)]
+    procs = [subprocess.Popen([*argv, str(out)], cwd=ROOT, env=env) for out in outs]
+    for proc in procs:
+        started(proc)
+    try:
+        for out in outs:
+            _wait_for(Path(f"{out}.ready"), procs)
+        released = time.time()
+        go.touch()
+        for out in outs:
+            _wait_for(out, procs)
+        return [
+            {**json.loads(line), "go": released}
+            for out in outs
+            for line in out.read_text().splitlines()
+        ]
+    finally:
+        Path(f"{go}.release").touch()
+        for proc in procs:
+            proc.wait(60)
+
+
+def _wait_for(path: Path, procs: list[subprocess.Popen[bytes]], seconds: float = 300) -> None:
+    deadline = time.monotonic() + seconds
+    while not path.exists():
+        failed = [p.returncode for p in procs if p.poll() not in (None, 0)]
+        if failed or time.monotonic() > deadline:
+            raise AssertionError(f"no {path.name} (crowd processes ended with {failed})")
+        time.sleep(0.01)
 
 
 def main(argv: list[str]) -> int:
@@ -48,10 +113,12 @@ def main(argv: list[str]) -> int:
         worker.start()
     Path(f"{out}.ready").write_text(str(os.getpid()))
     for worker in workers:
-        worker.join(120)
-    out.write_text("".join(json.dumps(r) + "\n" for r in results))
+        worker.join(300)
+    partial = Path(f"{out}.partial")
+    partial.write_text("".join(json.dumps(r) + "\n" for r in results))
+    partial.replace(out)  # whole, or not there
     release = Path(f"{go}.release")
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 300
     while not release.exists() and time.monotonic() < deadline:
         time.sleep(0.01)
     for lease in leases:
