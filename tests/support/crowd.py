@@ -9,9 +9,10 @@ bench/bench_lease_crowd.py). One process of it:
 Each of ``THREADS`` threads opens its own lease on ``URL`` (its own connection), then all
 wait until the file ``GO`` exists (the test creates it once every process is ready, so the
 claims start together), claim (``acquire``) and write one JSON line per thread to ``OUT``:
-the worker claimed or the error's code, and the wall-clock time the claim ended. The
-process writes ``OUT.ready`` when its leases are open, and exits once every claim is
-written, closing its leases (a release each) only when ``GO.release`` exists, so that
+the worker claimed or the error's code, how often the store was unreachable (each time the
+claim is tried again, as an application's next id would, for up to 2 minutes), and the
+wall-clock time the claim ended. The process writes ``OUT.ready`` when its leases are
+open, and exits once every claim is written, closing its leases (a release each) only when ``GO.release`` exists, so that
 claims of other processes never find a worker freed by this one.
 """
 
@@ -28,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from snowid import TWITTER
-from snowid.errors import SnowIdError
+from snowid.errors import SnowIdError, StoreUnreachableError
 from snowid.lease import open_lease
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,14 +97,24 @@ def main(argv: list[str]) -> int:
     results: list[dict[str, object]] = []
     lock = threading.Lock()
 
+    released = threading.Event()  # one poller, not a thousand threads polling the file
+
     def claim(index: int) -> None:
-        while not go.exists():
-            time.sleep(0.005)
-        try:
-            grant = leases[index].acquire(0)
-            found: dict[str, object] = {"worker": TWITTER.worker(grant.datacenter, grant.machine)}
-        except SnowIdError as error:
-            found = {"code": error.code, "message": str(error)[:300]}
+        released.wait()
+        retries, deadline = 0, time.monotonic() + 120
+        while True:
+            try:
+                grant = leases[index].acquire(0)
+                worker = TWITTER.worker(grant.datacenter, grant.machine)
+                found: dict[str, object] = {"worker": worker, "retries": retries}
+            except StoreUnreachableError:  # what an application's next id does: try again
+                if time.monotonic() < deadline:
+                    retries += 1
+                    continue
+                raise
+            except SnowIdError as error:
+                found = {"code": error.code, "message": str(error)[:300], "retries": retries}
+            break
         found["at"] = time.time()
         with lock:
             results.append(found)
@@ -112,6 +123,9 @@ def main(argv: list[str]) -> int:
     for worker in workers:
         worker.start()
     Path(f"{out}.ready").write_text(str(os.getpid()))
+    while not go.exists():
+        time.sleep(0.002)
+    released.set()
     for worker in workers:
         worker.join(300)
     partial = Path(f"{out}.partial")
