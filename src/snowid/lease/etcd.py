@@ -31,6 +31,7 @@ import contextlib
 import math
 import os
 import random
+import time
 import uuid
 from typing import Any, NoReturn, Unpack
 from urllib.parse import unquote
@@ -253,7 +254,7 @@ class EtcdLease(StoreLease):
                     raise
 
     def _store_claim(self, owner: str, caller_ms: int, holder: str) -> Claimed | None:
-        lease = 0
+        lease, granted = 0, 0.0
         repaired: list[int] = []
         try:
             for _ in range(_ROUNDS):
@@ -265,8 +266,13 @@ class EtcdLease(StoreLease):
                     continue
                 if not free:
                     return None
+                if lease and time.monotonic() - granted > self.etcd_ttl / 2:
+                    # Rounds on a busy store outlast the etcd lease: never put a held key
+                    # on one that may have run out (etcd refuses it: not found).
+                    self._revoke_quietly(lease)
+                    lease = 0
                 if not lease:
-                    lease = self._grant_etcd_lease()
+                    lease, granted = self._grant_etcd_lease(), time.monotonic()
                 cluster, now = self._cluster, self._store_ms(caller_ms)
                 for worker in free:  # in the order to try them
                     record = free[worker]
