@@ -52,11 +52,13 @@ def run_crowd(
     *,
     processes: int = 4,
     threads: int = 256,
+    meanwhile: Callable[[], Any] = lambda: None,
 ) -> list[dict[str, Any]]:
     """``processes`` x ``threads`` claims on ``url`` released at once: one dict per claim
     (``worker`` or ``code``/``message``; ``at``, and ``go``: when they were released, both
-    wall-clock seconds). Each process is handed to ``started`` (a cleanup that ends it),
-    and ends after its leases are released, once every claim is in."""
+    wall-clock seconds). Each process is handed to ``started`` (a cleanup that ends it).
+    Once every claim is in, ``meanwhile()`` runs while the claimants still hold their
+    identities; then they release them and end."""
     env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"}
     go = tmp / "go"
     outs = [tmp / f"crowd{i}" for i in range(processes)]
@@ -71,11 +73,13 @@ def run_crowd(
         go.touch()
         for out in outs:
             _wait_for(out, procs)
-        return [
+        results = [
             {**json.loads(line), "go": released}
             for out in outs
             for line in out.read_text().splitlines()
         ]
+        meanwhile()
+        return results
     finally:
         Path(f"{go}.release").touch()
         for proc in procs:
