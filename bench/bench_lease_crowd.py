@@ -90,6 +90,8 @@ def main() -> int:
             took.append(seconds)
             workers = {r["worker"] for r in results if "worker" in r}
             errors = Counter(r["code"] for r in results if "code" in r)
+            for message, count in Counter(r["message"] for r in results if "code" in r).items():
+                print(f"  {count} x {message}")
             print(
                 f"round {round_ + 1}: {claimants} claimants ({args.processes} x {args.threads}):"
                 f" {len(workers)} distinct workers in {seconds:.2f} s, errors {dict(errors)},"

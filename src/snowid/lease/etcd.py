@@ -168,7 +168,10 @@ class EtcdLease(StoreLease):
         )
         header = answer.get("header", {})
         revision = int(header.get("revision", 0))
-        self._cluster = str(header.get("cluster_id", ""))
+        if not revision or not header.get("cluster_id"):
+            # No header to judge by (etcd always sends one): never read as a restore.
+            return bool(answer.get("succeeded")), list(answer.get("responses", [])), revision
+        self._cluster = str(header["cluster_id"])
         if revision < self._seen_rev and self._went_back is None:
             # Revisions only grow, and every request here is linearizable: an answer
             # below one already seen comes from a store restored from a snapshot.
