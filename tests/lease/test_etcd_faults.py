@@ -151,7 +151,7 @@ def test_a_killed_and_a_frozen_holder_free_their_identities_within_two_ttls(
     procs["killed"].wait()
     for successor in successors:
         successor.close()
-    assert freed_after <= 2 * TTL + 1.0  # etcd's 3 s lease (see above) within 2 x 2 s + 1
+    assert freed_after <= 2 * TTL, freed_after  # etcd's 3 s lease (see above) within 2 x 2 s
     streams = {name: read_ids(tmp_path / name) for name in procs}
     assert all(streams.values())
     for name, ids in streams.items():
