@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
+import os
 import shutil
 import subprocess
 import tempfile
@@ -50,6 +51,7 @@ class EtcdServer(OwnServer):
         self.advertise_client = advertise_client or self.port
         self.advertise_peer = advertise_peer or self.peer_port
         self.initial = initial or f"{member}=http://127.0.0.1:{self.advertise_peer}"
+        self.data_dir = self.root / "data"
         self.log = self.root / "etcd.log"
         self.election_ms = election_ms
         self.token = self.root.name  # the same for every member of one cluster
@@ -64,7 +66,7 @@ class EtcdServer(OwnServer):
     def start(self) -> None:
         assert not self.running
         args = [
-            self.program, "--name", self.member, "--data-dir", str(self.root / "data"),
+            self.program, "--name", self.member, "--data-dir", str(self.data_dir),
             "--listen-client-urls", f"http://127.0.0.1:{self.port}",
             "--advertise-client-urls", f"http://127.0.0.1:{self.advertise_client}",
             "--listen-peer-urls", f"http://127.0.0.1:{self.peer_port}",
@@ -102,7 +104,7 @@ class EtcdServer(OwnServer):
 
     def wipe(self) -> None:
         assert not self.running
-        shutil.rmtree(self.root / "data", ignore_errors=True)
+        shutil.rmtree(self.data_dir, ignore_errors=True)
 
 
 def etcd_binary() -> str:
@@ -149,16 +151,48 @@ def etcd_cluster(size: int, cleanup: Cleanup) -> Cluster[EtcdServer]:
     return cluster
 
 
-def leader_of(cluster: Cluster[EtcdServer]) -> int:
-    """The index of the cluster's leader (asked of each running member)."""
-    for index, member in enumerate(cluster.members):
+def _etcdctl(*args: str) -> str:
+    program = binary("etcdctl")
+    if program is None:  # scripts/test installs it
+        unavailable("etcdctl is not installed (Debian's etcd-client)")
+    done = subprocess.run(
+        [program, *args],
+        env={**os.environ, "ETCDCTL_API": "3"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, f"etcdctl {' '.join(args)}: {done.stderr}"
+    return done.stdout
+
+
+def snapshot_save(member: EtcdServer, path: Path) -> None:
+    """``etcdctl snapshot save``: the member's keys, leases and revisions now, to ``path``."""
+    _etcdctl("--endpoints", f"http://127.0.0.1:{member.port}", "snapshot", "save", str(path))
+
+
+def snapshot_restore(cluster: Cluster[EtcdServer], path: Path, token: str | None = None) -> None:
+    """What an operator does to put a cluster back to a snapshot: every member stopped,
+    ``etcdctl snapshot restore`` of ``path`` into a new data directory for each (with
+    ``token`` as the initial cluster token; a new one gives the cluster a new
+    ``cluster_id``, the cluster's own when None), every member started on it."""
+    for member in cluster.members:
         if member.running:
-            status = EtcdKv(member.port).call("maintenance/status", {})
-            header = status["header"]
-            assert isinstance(header, dict)
-            if status.get("leader") == header.get("member_id"):
-                return index
-    raise AssertionError("no leader")
+            member.crash()
+    for member in cluster.members:
+        member.token = token or member.token
+        fresh = member.root / f"data.{len(list(member.root.glob('data*')))}"
+        _etcdctl(
+            "snapshot", "restore", str(path), "--name", member.member,
+            "--data-dir", str(fresh), "--initial-cluster", member.initial,
+            "--initial-cluster-token", member.token,
+            "--initial-advertise-peer-urls", f"http://127.0.0.1:{member.advertise_peer}",
+        )  # fmt: skip
+        member.data_dir = fresh
+    cluster.start(parallel=True)
+    for member in cluster.members:
+        member.wait_ready()
 
 
 class EtcdKv:
@@ -196,6 +230,18 @@ class EtcdKv:
         if prefix:
             body["range_end"] = _b64(_after(key))
         self.call("kv/deleterange", body)
+
+
+def leader_of(cluster: Cluster[EtcdServer]) -> int:
+    """The index of the cluster's leader (asked of the members that run)."""
+    for index, member in enumerate(cluster.members):
+        if member.running:
+            status = EtcdKv(member.port).call("maintenance/status", {})
+            header = status["header"]
+            assert isinstance(header, dict)
+            if status.get("leader") == header.get("member_id"):
+                return index
+    raise AssertionError("no leader")
 
 
 def _b64(text: str) -> str:

@@ -148,6 +148,8 @@ def _loop(args: argparse.Namespace, lease, generator: Generator, out: str, log: 
         except SnowIdError as error:
             errors += 1
             note({"kind": "error", "code": error.code, "message": str(error)})
+            if args.until and os.path.exists(args.until):
+                break  # refused until told to stop (every worker held, say)
             time.sleep(0.05)
             continue
         os.write(out_fd, value.to_bytes(8, "big"))

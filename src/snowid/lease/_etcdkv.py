@@ -38,6 +38,7 @@ __all__ = [
     "absent",
     "candidates",
     "decode",
+    "delete",
     "encode",
     "held_text",
     "kvs",
@@ -210,11 +211,23 @@ def put(key: str, value: str, lease: int = 0) -> dict[str, Any]:
     return {"request_put": request}
 
 
-def get(key: str, end: str | None = None) -> dict[str, Any]:
-    """A range read of ``key`` (up to, not including, ``end``)."""
-    request = {"key": encode(key)}
+def delete(key: str, end: str) -> dict[str, Any]:
+    """Delete the keys from ``key`` up to, not including, ``end``."""
+    return {"request_delete_range": {"key": encode(key), "range_end": encode(end)}}
+
+
+def get(
+    key: str, end: str | None = None, *, keys_only: bool = False, count_only: bool = False
+) -> dict[str, Any]:
+    """A range read of ``key`` (up to, not including, ``end``): the keys without their
+    values (``keys_only``), or only how many there are (``count_only``)."""
+    request: dict[str, Any] = {"key": encode(key)}
     if end is not None:
         request["range_end"] = encode(end)
+    if keys_only:
+        request["keys_only"] = True
+    if count_only:
+        request["count_only"] = True
     return {"request_range": request}
 
 

@@ -8,8 +8,10 @@ etcd's (keys in ``_etcdkv``, requests in ``_etcdgw``):
   only if it is absent (bound to an etcd lease of this holder's, so a crashed holder's key
   goes when etcd expires its lease) and writes the worker's record (ceiling, epoch, owner)
   only if its ``mod_revision`` is still the one read, with the meta record unchanged.
-  Candidates are tried in random order among those free and startable at once (then the
-  rest, lowest ceiling first), so a thousand claimants do not all race for one key.
+  A range of up to 64 workers is read whole and tried lowest ceiling first, then in random
+  order among those that can start at once; in a larger one a claim reads the records of
+  a few free workers drawn at random and tries those that can start at once, so a
+  thousand claimants neither read every record nor all race for one key.
 - **renewal**: the etcd lease kept alive, then the record rewritten with the raised
   ceiling by a compare-and-set on its ``mod_revision``. A holder stops issuing at its own
   deadline (boot clock, ``_store``), whatever etcd's lease says: etcd's expiry only frees
@@ -28,8 +30,10 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import random
+import time
 import uuid
-from typing import Any, Unpack
+from typing import Any, NoReturn, Unpack
 
 from snowid._exceptions import StoreRefusedError, StoreUnreachableError
 from snowid.ids import TWITTER, Clock
@@ -43,14 +47,17 @@ from snowid.lease._etcdkv import (
     RecordChecks,
     absent,
     candidates,
+    delete,
     get,
     held_text,
     kvs,
     meta_text,
     put,
+    read,
     removed_text,
     same_mod,
 )
+from snowid.lease._failover import HistoryChanged, Quarantine
 from snowid.lease._store import (
     Claimed,
     Initialised,
@@ -70,6 +77,10 @@ _DEFAULT_PORT = 2379
 _BATCH = 64  # compares and puts per transaction (etcd's --max-txn-ops is 128 by default)
 _MAX_CEILING = 2**63 - 1
 _ROUNDS = 20  # snapshots a claim or set-up reads before it gives up on a store that churns
+_SAMPLE = 8  # free workers whose records a claim reads first (then all, if none is ready)
+_FULL = 64  # a range this small is read whole by every claim
+_View = tuple[Kv | None, dict[str, Any], dict[int, Kv], dict[int, Record] | list[int]]
+_AGAIN: _View = (None, {}, {}, {})  # a claim's view of a store that changed: read it again
 
 
 class EtcdLease(RecordChecks, StoreLease):
@@ -100,6 +111,10 @@ class EtcdLease(RecordChecks, StoreLease):
         self._meta_rev = 0
         self._rev = 0  # our record's mod_revision, as we last wrote it
         self._record: Record | None = None
+        self._cluster = ""  # the cluster_id of the last answer: the store's history
+        self._seen_rev = 0  # the highest revision any answer of this store carried
+        self._went_back: str | None = None  # how the store was seen going back (a restore)
+        self._meta_quarantine: object = None  # the meta's last quarantine when we claimed
 
     @classmethod
     def from_url(cls, url: LeaseUrl, *, clock: Clock | None = None) -> EtcdLease:
@@ -139,7 +154,17 @@ class EtcdLease(RecordChecks, StoreLease):
         answer = self._post(
             "kv/txn", {"compare": compare, "success": success, "failure": failure or []}
         )
-        revision = int(answer.get("header", {}).get("revision", 0))
+        header = answer.get("header", {})
+        revision = int(header.get("revision", 0))
+        if not revision or not header.get("cluster_id"):
+            # No header to judge by (etcd always sends one): never read as a restore.
+            return bool(answer.get("succeeded")), list(answer.get("responses", [])), revision
+        self._cluster = str(header["cluster_id"])
+        if revision < self._seen_rev and self._went_back is None:
+            # Revisions only grow, and every request here is linearizable: an answer
+            # below one already seen comes from a store restored from a snapshot.
+            self._went_back = f"{self._cluster} at revision {revision} (after {self._seen_rev})"
+        self._seen_rev = max(self._seen_rev, revision)
         return bool(answer.get("succeeded")), list(answer.get("responses", [])), revision
 
     def _store_ms(self, fallback: int) -> int:
@@ -197,40 +222,44 @@ class EtcdLease(RecordChecks, StoreLease):
                     raise
 
     def _store_claim(self, owner: str, caller_ms: int, holder: str) -> Claimed | None:
-        lease = 0
+        lease, granted = 0, 0.0
+        repaired: list[int] = []
         try:
             for _ in range(_ROUNDS):
-                meta_kv, records, held = self._snapshot(self.first, self.last)
-                meta = self._meta(meta_kv)
-                assert meta_kv is not None
-                if self._format(meta) < STORE_FORMAT:
-                    raise StoreOutdated
-                repaired = self._repair_missing(meta_kv, records)
-                if repaired is None:
-                    continue  # the store changed under the repair: read it again
-                if repaired:
-                    meta_kv, records, held = self._snapshot(self.first, self.last)
-                    meta = self._meta(meta_kv)
-                    assert meta_kv is not None
-                parsed = {w: self._parse(kv) for w, kv in records.items()}
-                free = [w for w in parsed if w not in held]
+                meta_kv, meta, records, free = self._claim_view(caller_ms)
+                if meta_kv is None:
+                    continue  # the store changed (set up or repaired): read it again
+                if isinstance(free, list):  # records missing: rewritten, quarantined
+                    repaired += free
+                    continue
                 if not free:
-                    self._revoke(lease)
-                    lease = 0
                     return None
+                if lease and time.monotonic() - granted > self.etcd_ttl / 2:
+                    # Rounds on a busy store outlast the etcd lease: never put a held key
+                    # on one that may have run out (etcd refuses it: not found).
+                    self._revoke_quietly(lease)
+                    lease = 0
                 if not lease:
-                    lease = self._grant_etcd_lease()
-                now = self._store_ms(caller_ms)
-                for worker in candidates(free, parsed, caller_ms):
+                    lease, granted = self._grant_etcd_lease(), time.monotonic()
+                cluster, now = self._cluster, self._store_ms(caller_ms)
+                for worker in free:  # in the order to try them
+                    record = free[worker]
                     claimed = self._try_claim(
-                        worker, records[worker], parsed[worker], meta_kv=meta_kv, owner=owner,
+                        worker, records[worker], record, meta_kv=meta_kv, owner=owner,
                         caller_ms=caller_ms, now=now, holder=holder, lease=lease,
                     )  # fmt: skip
                     if claimed is not None:
+                        if self._cluster != cluster or self._went_back is not None:
+                            # Restored between the read and the claim: a grant not to use.
+                            self._record = None
+                            raise HistoryChanged(cluster, self._went_back or self._cluster)
                         lease, self._etcd_lease = 0, lease
+                        self._meta_quarantine = meta.get("quarantine_at_ms")
+                        until = meta.get("quarantine_until_ms")
                         return Claimed(
-                            worker, parsed[worker].ceiling, claimed, parsed[worker].epoch + 1,
-                            str(meta["incarnation"]), tuple(repaired),
+                            worker, record.ceiling, claimed, record.epoch + 1,
+                            str(meta["incarnation"]), tuple(repaired), cluster,
+                            until if isinstance(until, int) else None,
                         )  # fmt: skip
             raise StoreUnreachableError(
                 store=self.url,
@@ -240,6 +269,110 @@ class EtcdLease(RecordChecks, StoreLease):
         finally:
             if lease:
                 self._revoke_quietly(lease)
+
+    def _claim_view(self, caller_ms: int) -> _View:
+        """What one round of a claim reads: the meta key (None: read again), its fields,
+        and the free workers to try, in the order to try them, with their records; or the
+        workers whose missing records it rewrote (a list).
+
+        A range of up to ``_FULL`` workers is read whole (``_full_view``). In a larger one,
+        first the meta key, how many records there are, which workers are held (keys
+        only) and the records of ``_SAMPLE`` workers drawn at random, in one request; if
+        none of those is free and can start at once, the records of ``_SAMPLE`` free
+        workers drawn at random: a thousand claimants at once read a few records each,
+        not every record each. Only when no worker of either sample can start at once (or
+        records are missing) are all records read, so a claim still takes one that can
+        start at once if there is one, else the one whose old grant runs out first."""
+        keys = self.keys
+        size = self.last - self.first + 1
+        if size <= _FULL:
+            return self._full_view(caller_ms)
+        blind = random.sample(range(self.first, self.last + 1), min(_SAMPLE, size))
+        _, responses, _ = self._txn(
+            [],
+            [
+                get(keys.meta),
+                get(keys.ceiling(self.first), keys.ceiling(self.last + 1), count_only=True),
+                get(keys.held(self.first), keys.held(self.last + 1), keys_only=True),
+                *(get(keys.ceiling(w)) for w in blind),
+            ],
+        )
+        meta_kv = next(iter(kvs(responses[0])), None)
+        meta = self._checked_meta(meta_kv)
+        if meta is None:
+            return _AGAIN
+        present = int(responses[1].get("response_range", {}).get("count", 0))
+        held = {keys.worker_of(kv.key) for kv in kvs(responses[2])}
+        free = [w for w in range(self.first, self.last + 1) if w not in held]
+        if present == size:
+            records = {keys.worker_of(kv.key): kv for r in responses[3:] for kv in kvs(r)}
+            ready = {
+                w: record
+                for w, kv in records.items()
+                if w not in held and (record := self._parse(kv)).ceiling < caller_ms
+            }
+            if ready:
+                return meta_kv, meta, records, _shuffled(ready)
+            records, parsed = self._sample(free)
+            if len(parsed) == len(free):  # every free worker, or none: all held
+                return meta_kv, meta, records, _ordered(parsed, caller_ms)
+            ready = {w: record for w, record in parsed.items() if record.ceiling < caller_ms}
+            if ready:
+                return meta_kv, meta, records, _shuffled(ready)
+        return self._full_view(caller_ms)
+
+    def _full_view(self, caller_ms: int) -> _View:
+        """``_claim_view`` from every record, read from one revision with the meta key:
+        the free workers in the protocol's order (``_ordered``)."""
+        meta_kv, records, held = self._snapshot(self.first, self.last)
+        meta = self._checked_meta(meta_kv)
+        if meta is None:
+            return _AGAIN
+        assert meta_kv is not None
+        repaired = self._repair_missing(meta_kv, records)
+        if repaired is None:
+            return _AGAIN
+        if repaired:
+            return meta_kv, meta, {}, repaired
+        parsed = {w: self._parse(kv) for w, kv in records.items() if w not in held}
+        return meta_kv, meta, records, _ordered(parsed, caller_ms)
+
+    def _sample(self, free: list[int]) -> tuple[dict[int, Kv], dict[int, Record]]:
+        """The records of up to ``_SAMPLE`` of the ``free`` workers, drawn at random."""
+        keys = self.keys
+        sample = random.sample(free, min(_SAMPLE, len(free)))
+        if not sample:
+            return {}, {}
+        _, responses, _ = self._txn([], [get(keys.ceiling(w)) for w in sample])
+        records = {keys.worker_of(kv.key): kv for r in responses for kv in kvs(r)}
+        return records, {w: self._parse(kv) for w, kv in records.items()}
+
+    def _checked_meta(self, meta_kv: Kv | None) -> dict[str, Any] | None:
+        """The meta key's fields, checked: StoreMissing, StoreOutdated, HistoryChanged;
+        None when it was just given the cluster it lacked (read it again)."""
+        meta = self._meta(meta_kv)
+        assert meta_kv is not None
+        if self._format(meta) < STORE_FORMAT:
+            raise StoreOutdated
+        return meta if self._same_history(meta_kv, meta) else None
+
+    def _same_history(self, meta_kv: Kv, meta: dict[str, Any]) -> bool:
+        """Whether the cluster that answered the last read is the one the store recorded;
+        HistoryChanged if it is not, or if this process saw the store go back (a revision
+        or a record of its own older than one it had seen). A store set up without a
+        recorded cluster records this one (False: read it again)."""
+        if self._went_back is not None:
+            raise HistoryChanged(str(meta.get("history", self._cluster)), self._went_back)
+        recorded = meta.get("history")
+        if recorded is None:
+            self._txn(
+                [same_mod(self.keys.meta, meta_kv.mod)],
+                [put(self.keys.meta, meta_text({**meta, "history": self._cluster}))],
+            )
+            return False
+        if str(recorded) != self._cluster:
+            raise HistoryChanged(str(recorded), self._cluster)
+        return True
 
     def _revoke_quietly(self, lease: int) -> None:
         # Left alone, it runs out by itself, taking the held key it may have been given.
@@ -319,6 +452,7 @@ class EtcdLease(RecordChecks, StoreLease):
                 ],
                 [get(keys.meta), get(keys.ceiling(worker))],
             )
+            self._check_history(worker)
             if ok:
                 self._rev, self._record = revision, written
                 seen = self._gateway().now_ms()  # the middle of the Date second: the offset's
@@ -345,6 +479,18 @@ class EtcdLease(RecordChecks, StoreLease):
             return Renewed("lost")
         if self._format(meta) < STORE_FORMAT:
             raise StoreOutdated
+        if found is not None and found.mod < self._rev:
+            # A key's mod_revision only grows: this one is older than our own last write.
+            self._went_back = (
+                f"{self._cluster}: the record of worker {worker} went back from revision"
+                f" {self._rev} to {found.mod}"
+            )
+            self._check_history(worker)
+        if meta.get("quarantine_at_ms") != self._meta_quarantine:
+            # Another process quarantined the store (it saw it go back): every lease freed.
+            self._went_back = None
+            self._lost_history(worker, str(meta.get("quarantine_found", self._cluster)))
+        self._meta_rev = meta_kv.mod  # a meta change that kept all of that (its cluster)
         if found is None:
             floor = self._store_ms(self._clock.time_ms()) + self.quarantine_ms
             key = self.keys.ceiling(worker)
@@ -360,6 +506,21 @@ class EtcdLease(RecordChecks, StoreLease):
             self._rev, self._record = found.mod, record
             return None
         return Renewed("lost")
+
+    def _check_history(self, worker: int) -> None:
+        """After a renewal's request: StoreFailedOverError if the store went back or
+        another cluster answered (a restore), whether the compare-and-set held or not."""
+        found = self._went_back
+        if found is None and self.history is not None and self._cluster != self.history:
+            found = self._cluster
+        if found is not None:
+            self._lost_history(worker, found)
+
+    def _lost_history(self, worker: int, found: str) -> NoReturn:
+        """Drop the worker of a store restored under it (the next claim quarantines)."""
+        self._revoke_quietly(self._etcd_lease)
+        self._etcd_lease, self._record = 0, None
+        self._failed_over(worker, found)
 
     def _record_epoch(self) -> int:
         return -1 if self._record is None else self._record.epoch
@@ -382,6 +543,66 @@ class EtcdLease(RecordChecks, StoreLease):
         lease, self._etcd_lease = self._etcd_lease, 0
         self._record = None
         self._revoke(lease)
+
+    # --- failover: a restore (docs/lease-etcd.md, "A store restored from a snapshot") ----
+
+    def _store_history(self) -> str | None:
+        self._txn([], [get(self.keys.meta)])
+        return self._cluster or None
+
+    def _store_quarantine(self, seen: str, found: str) -> Quarantine:
+        """Every ceiling raised to at least max(store-now, the last renewal recorded) +
+        ``failover_quarantine_ms``, every held key deleted, then the cluster and the
+        quarantine recorded in the meta key: each transaction guarded by the meta key, the
+        meta written last, so a quarantine cut short is done again by the next claim."""
+        keys = self.keys
+        for _ in range(_ROUNDS):
+            meta_kv, records, held = self._snapshot(0, TWITTER.max_worker)
+            meta = self._meta(meta_kv)
+            assert meta_kv is not None
+            if self._went_back is None and str(meta.get("history")) == self._cluster:
+                done = _quarantine_of(meta)  # another claimant quarantined it first
+                if done is not None:
+                    return done
+            now = self._store_ms(self._clock.time_ms())
+            renewed = [
+                expires - self.ttl_ms
+                for kv in held.values()
+                if isinstance(expires := (read(kv.value) or {}).get("expires_ms"), int)
+            ]
+            until = max([now, *renewed]) + self.failover_quarantine_ms
+            writes = []
+            for worker in range(TWITTER.max_worker + 1):
+                key, kv = keys.ceiling(worker), records.get(worker)
+                if kv is None:
+                    writes.append((absent(key), put(key, removed_text(until))))
+                elif (record := self._parse(kv)).ceiling < until:
+                    raised = Record(until, record.epoch, record.owner, record.holder, record.since)
+                    writes.append((same_mod(key, kv.mod), put(key, raised.text())))
+            if not self._write(writes, same_mod(keys.meta, meta_kv.mod)):
+                continue
+            recorded = {
+                **meta, "history": self._cluster, "quarantine_seen": seen,
+                "quarantine_found": found, "quarantine_at_ms": now, "quarantine_until_ms": until,
+            }  # fmt: skip
+            ok, _, revision = self._txn(
+                [same_mod(keys.meta, meta_kv.mod)],
+                [
+                    delete(keys.held(0), keys.held(TWITTER.max_worker + 1)),
+                    put(keys.meta, meta_text(recorded)),
+                ],
+            )
+            if ok:
+                self._went_back, self._seen_rev = None, revision  # this history from here on
+                return Quarantine(seen, found, now, until, True)
+        raise StoreRefusedError(
+            store=self.url, reason="its keys kept changing while snowid quarantined it"
+        )
+
+    def _store_last_quarantine(self) -> Quarantine | None:
+        _, responses, _ = self._txn([], [get(self.keys.meta)])
+        meta_kv = next(iter(kvs(responses[0])), None)
+        return None if meta_kv is None else _quarantine_of(self._meta(meta_kv))
 
     def _store_incarnation(self) -> str | None:
         _, responses, _ = self._txn([], [get(self.keys.meta)])
@@ -458,7 +679,7 @@ class EtcdLease(RecordChecks, StoreLease):
         incarnation = str(uuid.uuid4())
         meta = {
             "snowid": MARK, "incarnation": incarnation, "layout": "twitter", "created_ms": now,
-            "format": STORE_FORMAT,
+            "format": STORE_FORMAT, "history": self._cluster,
         }  # fmt: skip
         ok, _, _ = self._txn([absent(self.keys.meta)], [put(self.keys.meta, meta_text(meta))])
         if not ok:
@@ -499,3 +720,25 @@ class EtcdLease(RecordChecks, StoreLease):
         texts = {w: (kv.key, kv.value) for w, kv in records.items()}
         rows = self._rows(texts, {w: kv.value for w, kv in held.items()})
         return self._status_rows(rows)
+
+
+def _ordered(free: dict[int, Record], caller_ms: int) -> dict[int, Record]:
+    """Free workers in the order to try them (``candidates``: the lowest ceiling first,
+    then those a claim may start at once in random order, then the rest)."""
+    return {w: free[w] for w in candidates(list(free), free, caller_ms)}
+
+
+def _shuffled(ready: dict[int, Record]) -> dict[int, Record]:
+    """Workers that can all start at once, in random order."""
+    order = list(ready)
+    random.shuffle(order)
+    return {w: ready[w] for w in order}
+
+
+def _quarantine_of(meta: dict[str, Any]) -> Quarantine | None:
+    """The last quarantine the meta record keeps, if any."""
+    at_ms, until_ms = meta.get("quarantine_at_ms"), meta.get("quarantine_until_ms")
+    if not isinstance(at_ms, int) or not isinstance(until_ms, int):
+        return None
+    seen, found = meta.get("quarantine_seen", ""), meta.get("quarantine_found", "")
+    return Quarantine(str(seen), str(found or meta.get("history", "")), at_ms, until_ms)

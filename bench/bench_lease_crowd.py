@@ -1,0 +1,107 @@
+"""Benchmark: many claimants at once on an etcd lease store (issue 27 §2: 1,024 in < 5 s).
+
+    python bench/bench_lease_crowd.py                      # 4 x 256 on a 3-member cluster of its own
+    python bench/bench_lease_crowd.py --processes 2 --threads 128 --rounds 3
+
+Each round sets up a fresh prefix (a first deployment) with 1,024 workers, starts
+``--processes`` processes of ``--threads`` claimants each (tests/support/crowd.py: each
+thread a lease with its own connection), releases them together and times until the
+last claim is in; it prints the time, the distinct workers claimed and the errors, and
+the CPU seconds the claimants' processes and the cluster's members took (from /proc).
+The claimants reach the members on their own ports (not through the fault tests'
+proxies).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU of ``pids`` so far (0 for one that is gone)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--processes", type=int, default=4)
+    parser.add_argument("--threads", type=int, default=256)
+    parser.add_argument("--members", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    from tests.support.cleanup import Cleanup
+    from tests.support.crowd import crowd_url, run_crowd
+    from tests.support.etcd import etcd_cluster
+
+    from snowid.errors import NoFreeIdentityError
+    from snowid.lease import open_lease
+
+    claimants = args.processes * args.threads
+    took = []
+    with Cleanup() as cleanup:
+        cluster = etcd_cluster(args.members, cleanup)
+        hosts = [f"127.0.0.1:{member.port}" for member in cluster.members]
+        members = [member.proc.pid for member in cluster.members if member.proc is not None]
+        for round_ in range(args.rounds):
+            url = crowd_url(hosts, f"crowd{round_}", "ttl=60&timeout=30&range=0-1023")
+            etcd_before = cpu_seconds(members)
+            used = resource.getrusage(resource.RUSAGE_CHILDREN)
+            before = used.ru_utime + used.ru_stime
+            refused: list[str] = []
+
+            def one_more(url: str = url, refused: list[str] = refused) -> None:
+                with open_lease(url, claim_wait=2) as extra:
+                    try:
+                        extra.acquire(0)
+                        refused.append("NOT refused")
+                    except NoFreeIdentityError:
+                        refused.append("refused")
+
+            with tempfile.TemporaryDirectory(prefix="snowid-crowd-") as tmp:
+                results = run_crowd(
+                    url,
+                    Path(tmp),
+                    lambda proc: proc,
+                    processes=args.processes,
+                    threads=args.threads,
+                    meanwhile=one_more,
+                )
+            used = resource.getrusage(resource.RUSAGE_CHILDREN)  # the claimants, ended
+            claimants_cpu = used.ru_utime + used.ru_stime - before
+            seconds = max(r["at"] for r in results) - results[0]["go"]
+            took.append(seconds)
+            workers = {r["worker"] for r in results if "worker" in r}
+            errors = Counter(r["code"] for r in results if "code" in r)
+            for message, count in Counter(r["message"] for r in results if "code" in r).items():
+                print(f"  {count} x {message}")
+            print(
+                f"round {round_ + 1}: {claimants} claimants ({args.processes} x {args.threads}):"
+                f" {len(workers)} distinct workers in {seconds:.2f} s, errors {dict(errors)},"
+                f" CPU: claimants {claimants_cpu:.1f} s, etcd {cpu_seconds(members) - etcd_before:.1f} s;"
+                f" one more claimant: {refused[0]}"
+            )
+    verdict = "PASS" if claimants >= 1024 and statistics.median(took) < 5 else "FAIL"
+    print(f"median {statistics.median(took):.2f} s; target 1,024 in < 5 s: {verdict}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
