@@ -232,7 +232,11 @@ def connect(db: str, url: str) -> tuple[Any, Callable[[], None], Callable[[str, 
         import psycopg
 
         conn = psycopg.connect(url)
-        return conn, conn.commit, conn.execute
+
+        def execute(statement: str, params: Any) -> None:
+            conn.execute(statement, params)
+
+        return conn, conn.commit, execute
     import pymysql
 
     port = int(url.rsplit(":", 1)[1].split("/", maxsplit=1)[0])

@@ -130,16 +130,18 @@ def test_sixteen_bounded_clients_keep_their_promises_through_a_restart() -> None
 
     async def scenario(port: int, clients: list[AsyncClient]) -> None:
         stop = asyncio.Event()
-        tasks = [
-            asyncio.ensure_future(work(c, taken[i], i, stop)) for i, c in enumerate(clients)
-        ]
+        tasks = [asyncio.ensure_future(work(c, taken[i], i, stop)) for i, c in enumerate(clients)]
         await until(lambda: min(map(len, taken)) >= 200)
         before = sum(map(len, taken))
         # The server runs in a thread: stopping and starting it must not block the loop.
         await asyncio.to_thread(restart, port)
         await until(lambda: sum(map(len, taken)) >= before + 2000)
         stop.set()
-        await asyncio.gather(*tasks)
+        try:
+            await asyncio.gather(*tasks)
+        finally:
+            for client in clients:
+                await client.aclose()
 
     cm: list[object] = []
 

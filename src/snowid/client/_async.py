@@ -146,35 +146,37 @@ class AsyncClient:
                 if self._task is task:
                     self._task = None  # the next call fetches again
                 raise
-            if self._task is task:  # the first caller back takes the batch into use
-                self._task = None
-                if not bounded:
-                    self._ids = iter(batch)
-                    if not self._closed:
-                        self._task = loop.create_task(self._fetch())
-                elif self._take(batch):
-                    continue  # it aged out before its turn: fetch another
+            if self._task is task and not self._take(batch, loop):
+                continue  # it aged out before its turn: fetch another
             value = next(self._ids, None)
             if value is not None:
                 return value
 
-    def _take(self, batch: list[int]) -> bool:
-        """Time-bounded: take a fetched batch into use, or drop it (and halve the next
-        request) when it aged out before its turn; True when it was dropped."""
-        assert self._max_age_ns is not None
+    def _take(self, batch: list[int], loop: asyncio.AbstractEventLoop) -> bool:
+        """The first caller back takes the fetched batch into use: unbounded, the next
+        fetch starts at once; time-bounded, a batch that aged out before its turn is
+        dropped whole (and the next request halved): False."""
+        self._task = None
+        if self._max_age_ns is None:
+            self._ids = iter(batch)
+            if not self._closed:
+                self._task = loop.create_task(self._fetch())
+            return True
         deadline = self._arrived + self._max_age_ns
         if time.monotonic_ns() >= deadline:
             self._dropped += len(batch)
             self._count = max(self._count // 2, 1)
-            return True
+            return False
         self._ids, self._size, self._deadline = iter(batch), len(batch), deadline
-        return False
+        return True
 
     async def _fetch(self) -> list[int]:
         """One batch, retrying what is safe to retry (docs/client.md)."""
         count = self._count
-        request = self._request if count == self._batch else self._where.request_bytes(
-            self._where.target_for(count)
+        request = (
+            self._request
+            if count == self._batch
+            else self._where.request_bytes(self._where.target_for(count))
         )
         batch = await self._fetch_one(request, count)
         self._fetched += len(batch)
