@@ -25,16 +25,20 @@ Key sources (``--only`` takes these names):
 * ``bigserial``: 8 processes, the database's sequence (``BIGSERIAL``/``AUTO_INCREMENT``);
 * ``uuid4``: 8 processes, ``uuid.uuid4()``;
 * ``uuid7``: 8 processes, ``uuid_utils.compat.uuid7()`` (uuid-utils 1.2.0: RFC 9562 with
-  a counter, so one process's UUIDs are increasing and carry the clock's millisecond).
+  a counter, so one process's UUIDs are increasing and carry the clock's millisecond);
+* ``uuid7-1``: the same in one process: one monotonic UUIDv7 sequence, the reference the
+  issue's 16-client target is held to (what PostgreSQL 18's ``uuidv7()`` gives one session).
 
 Measured: insert throughput (rows / wall time from the start signal to the last commit),
 WAL bytes (``pg_current_wal_insert_lsn`` before and after) or MariaDB's redo log bytes
 (``Innodb_os_log_written``), the primary key's size and leaf density (``pgstatindex``;
-on MariaDB the table's ``DATA_LENGTH``, the clustered index, and its average fill from
-``INNODB_SYS_TABLESTATS``-free arithmetic: rows x row size / data length), and the
-buffers a time-window scan touches (PostgreSQL: ``EXPLAIN (ANALYZE, BUFFERS)`` of the
-rows keyed in the middle 10 % of the run's time, per 1,000 rows found; UUIDv4 has no time
-in its key, so no key range serves such a query).
+on MariaDB the table's ``DATA_LENGTH``, the clustered index, and its pages' average fill:
+the bytes of records over 16 KiB, summed over its pages in ``INNODB_BUFFER_PAGE``; the
+buffer pool holds the whole table at 10 M rows), and the buffers a time-window scan
+touches: the rows keyed in the middle 10 % of the time the table's keys span, per 1,000
+rows found (PostgreSQL: ``EXPLAIN (ANALYZE, BUFFERS)``; MariaDB: the query's
+``Innodb_buffer_pool_read_requests``). UUIDv4 has no time in its key, so no key range
+serves such a query.
 """
 
 from __future__ import annotations
@@ -106,6 +110,7 @@ SOURCES = [
     Source("bigserial", "bigserial", 8, what="BIGSERIAL / AUTO_INCREMENT, 8 processes"),
     Source("uuid4", "uuid4", 8, what="UUIDv4, 8 processes"),
     Source("uuid7", "uuid7", 8, what="UUIDv7 (uuid-utils, counter), 8 processes"),
+    Source("uuid7-1", "uuid7", 1, what="UUIDv7 (uuid-utils, counter), 1 process"),
 ]
 
 
@@ -126,8 +131,8 @@ class Result:
 
     def row(self) -> str:
         scan = (
-            f"{self.scan_buffers / max(self.scan_rows or 1, 1) * 1000:,.1f}"
-            if self.scan_buffers is not None
+            f"{self.scan_buffers / self.scan_rows * 1000:,.1f}"
+            if self.scan_buffers is not None and self.scan_rows
             else "n/a"
         )
         return (
@@ -227,7 +232,11 @@ def connect(db: str, url: str) -> tuple[Any, Callable[[], None], Callable[[str, 
         import psycopg
 
         conn = psycopg.connect(url)
-        return conn, conn.commit, conn.execute
+
+        def execute(statement: str, params: Any) -> None:
+            conn.execute(statement, params)
+
+        return conn, conn.commit, execute
     import pymysql
 
     port = int(url.rsplit(":", 1)[1].split("/", maxsplit=1)[0])
@@ -331,7 +340,7 @@ class Maria:
             server,
             install,
             {
-                "innodb-buffer-pool-size": "512M", "innodb-log-file-size": "256M",
+                "innodb-buffer-pool-size": "1536M", "innodb-log-file-size": "1G",
                 "innodb-flush-log-at-trx-commit": "0", "innodb-doublewrite": "0",
                 "max-connections": "60",
             },
@@ -357,9 +366,21 @@ class Maria:
     def log_position(self) -> int:
         return int(self.sql("SHOW GLOBAL STATUS LIKE 'Innodb_os_log_written'")[0][1])
 
+    def read_requests(self) -> int:
+        return int(self.sql("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_read_requests'")[0][1])
+
     def measure(self, table: str, result: Result, window: tuple[Any, Any] | None) -> None:
-        del window  # MariaDB's EXPLAIN ANALYZE has no page counts
         self.sql(f"ANALYZE TABLE {table}")
+        if window is not None:
+            # EXPLAIN ANALYZE has no page counts: the pages the query asks the buffer pool
+            # for (Innodb_buffer_pool_read_requests, global, on this server of the bench's
+            # own that nothing else uses), the same query warm twice.
+            low, high = (str(k) if isinstance(k, uuid.UUID) else k for k in window)
+            query = f"SELECT sum(length(payload)), count(*) FROM {table} WHERE id BETWEEN %s AND %s"
+            self.sql(query, (low, high))
+            before = self.read_requests()
+            result.scan_rows = int(self.sql(query, (low, high))[0][1])
+            result.scan_buffers = self.read_requests() - before
         rows, length, secondary = self.sql(
             "SELECT TABLE_ROWS, DATA_LENGTH, INDEX_LENGTH FROM information_schema.TABLES"
             " WHERE TABLE_SCHEMA = 'bench' AND TABLE_NAME = %s",
@@ -425,19 +446,28 @@ def id_service() -> Iterator[str]:
             server.wait()
 
 
-def window_of(kind: str, rows: int, began_ms: int, ended_ms: int) -> tuple[Any, Any] | None:
-    """The key range of the rows keyed in the middle 10 % of the run's time."""
-    span = ended_ms - began_ms
-    lo_ms, hi_ms = began_ms + span * 45 // 100, began_ms + span * 55 // 100
-    if kind in {"snowid", "client"}:
+def window_of(kind: str, low: Any, high: Any) -> tuple[Any, Any] | None:
+    """The key range of the rows keyed in the middle 10 % of the time the table's keys
+    span (``low`` and ``high``: its smallest and largest key), or for a sequence the
+    middle 10 % of its numbers. UUIDv4 carries no time: None."""
+    if kind == "uuid4" or low is None:
+        return None
+    if kind == "bigserial":
+        span = int(high) - int(low)
+        return int(low) + span * 45 // 100, int(low) + span * 55 // 100
+    if kind == "uuid7":
+        began_ms, ended_ms = uuid.UUID(str(low)).int >> 80, uuid.UUID(str(high)).int >> 80
+    else:
         from snowid import SnowId
 
-        return int(SnowId.first_at(lo_ms)), int(SnowId.last_at(hi_ms))
+        began_ms, ended_ms = SnowId(int(low)).timestamp, SnowId(int(high)).timestamp
+    span = ended_ms - began_ms
+    lo_ms, hi_ms = began_ms + span * 45 // 100, began_ms + span * 55 // 100
     if kind == "uuid7":
         return uuid.UUID(int=lo_ms << 80), uuid.UUID(int=((hi_ms + 1) << 80) - 1)
-    if kind == "bigserial":  # a sequence is in time order: the middle 10 % of its numbers
-        return rows * 45 // 100, rows * 55 // 100
-    return None
+    from snowid import SnowId
+
+    return int(SnowId.first_at(lo_ms)), int(SnowId.last_at(hi_ms))
 
 
 def run(db: Any, source: Source, rows: int, lease: str, service: str) -> Result:
@@ -454,20 +484,22 @@ def run(db: Any, source: Source, rows: int, lease: str, service: str) -> Result:
         proc.start()
     time.sleep(2.0)  # connections open, identities claimed, first blocks fetched
     before = db.log_position()
-    began_ms = time.time_ns() // 1_000_000
     started = time.perf_counter()
     go.set()
     for proc in procs:
         proc.join()
     seconds = time.perf_counter() - started
-    ended_ms = time.time_ns() // 1_000_000
     if any(proc.exitcode for proc in procs):
         raise RuntimeError(f"{source.name}: a writer failed")
     result = Result(source, db.name, rows=rows, seconds=seconds)
     result.log_bytes = db.log_position() - before
     if source.kind == "client":
         result.extra["dropped"] = f"{dropped.value / max(fetched.value, 1):.1%}"
-    db.measure(table, result, window_of(source.kind, rows, began_ms, ended_ms))
+    low, high = db.sql(  # PostgreSQL 15 has no min(uuid)
+        f"SELECT (SELECT id FROM {table} ORDER BY id LIMIT 1),"
+        f" (SELECT id FROM {table} ORDER BY id DESC LIMIT 1)"
+    )[0]
+    db.measure(table, result, window_of(source.kind, low, high))
     if not os.environ.get("BENCH_KEYS_KEEP"):
         db.drop(table)
     return result

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from snowid import SnowId, errors
-from snowid.client import Client
+from snowid.client import AsyncClient, Client
 from snowid.web import Settings, create_app
 from tests.support.web import fixed_identity_service, serving
 
@@ -33,17 +33,22 @@ def url() -> Iterator[str]:
         yield base
 
 
-def test_settings_are_checked() -> None:
+@pytest.mark.parametrize("make", [Client, AsyncClient])
+def test_settings_are_checked(make: type[Client] | type[AsyncClient]) -> None:
+    """Both clients take the same ``max_age_ms`` and refuse the same values by name."""
     with pytest.raises(errors.OutOfRangeError) as caught:
-        Client("http://127.0.0.1:1", max_age_ms=0)
-    assert caught.value.field == "max_age_ms"
+        make("http://127.0.0.1:1", max_age_ms=0)
+    assert (caught.value.field, caught.value.value) == ("max_age_ms", 0)
     with pytest.raises(errors.OutOfRangeError):
-        Client("http://127.0.0.1:1", max_age_ms=60_001)
+        make("http://127.0.0.1:1", max_age_ms=60_001)
     with pytest.raises(errors.SnowIdError):
-        Client("http://127.0.0.1:1", max_age_ms="soon")  # type: ignore[arg-type]
-    client = Client("http://127.0.0.1:1", batch=64, max_age_ms=5)
-    assert repr(client) == "snowid.client.Client('http://127.0.0.1:1', batch=64, max_age_ms=5)"
-    client.close()
+        make("http://127.0.0.1:1", max_age_ms="soon")  # type: ignore[arg-type]
+    client = make("http://127.0.0.1:1", batch=64, max_age_ms=5)
+    name = make.__name__
+    assert repr(client) == f"snowid.client.{name}('http://127.0.0.1:1', batch=64, max_age_ms=5)"
+    assert "max_age_ms" not in repr(make("http://127.0.0.1:1", batch=64))
+    if isinstance(client, Client):
+        client.close()
 
 
 def test_an_aged_batch_is_dropped_and_the_next_id_is_made_after_the_call_began(url: str) -> None:

@@ -11,7 +11,9 @@ import asyncio
 import contextlib
 import socket
 import ssl
+import time
 from collections.abc import Iterator
+from operator import length_hint
 from types import TracebackType
 
 from snowid.client import _fork, _wire
@@ -41,8 +43,11 @@ class AsyncClient:
     """Ids from a snowid id service, one by one, for asyncio code.
 
     Takes the same arguments as ``snowid.client.Client`` (see there and docs/client.md);
-    ``timeout`` bounds the connect and each whole request. The tasks of one event loop may
-    share it; a client used on a new loop (``asyncio.run`` again) drops the old loop's
+    ``timeout`` bounds the connect and each whole request; ``max_age_ms`` bounds how long
+    after its arrival a batch is handed out, as ``Client``'s does (what is left then is
+    dropped and counted in ``dropped``; the next call finds it aged, no timer runs), with no
+    batch fetched ahead and requests sized by the last batch's use. The tasks of one event
+    loop may share it; a client used on a new loop (``asyncio.run`` again) drops the old loop's
     connection and refill and starts anew there. ``await client.aclose()`` (or ``async
     with``) closes the connection. After
     ``os.fork()`` the child starts with an empty buffer of its own.
@@ -56,12 +61,16 @@ class AsyncClient:
         batch: int = 4096,
         timeout: float = 5.0,
         retries: int = 3,
+        max_age_ms: int | None = None,
     ) -> None:
         count, seconds, tries = _wire.check_settings(batch, timeout, retries)
+        age = _wire.check_max_age(max_age_ms)
         self._where = _wire.endpoint(url, token, count)
         self._request = self._where.request_bytes()
         self._batch, self._timeout, self._retries = count, seconds, tries
+        self._max_age_ns = None if age is None else age * 1_000_000
         self._closed = False
+        self._fetched = self._dropped = 0  # ids received; ids dropped unused for their age
         self.after_fork()
         _fork.track(self)
 
@@ -71,14 +80,30 @@ class AsyncClient:
         self._loop: asyncio.AbstractEventLoop | None = None  # where the task and streams live
         self._task: asyncio.Task[list[int]] | None = None
         self._streams: _Streams | None = None
+        # Time-bounded batches: the batch in use (0: none, or retired), when it ages out
+        # (monotonic ns), when the last fetched batch arrived, and the next request's size.
+        self._size = self._deadline = self._arrived = 0
+        self._count = self._batch if self._max_age_ns is None else 1
 
     @property
     def url(self) -> str:
         return self._where.url
 
+    @property
+    def fetched(self) -> int:
+        """Ids received from the service (since creation)."""
+        return self._fetched
+
+    @property
+    def dropped(self) -> int:
+        """Ids dropped unused because their batch outlived ``max_age_ms`` (0 without it)."""
+        return self._dropped
+
     async def next_id(self) -> int:
         """A fresh id, never handed out before; a ``snowid.errors.ServiceError`` when no
         batch could be had (the next call tries again)."""
+        if self._max_age_ns is not None and self._size and time.monotonic_ns() >= self._deadline:
+            self._expire()
         value = next(self._ids, None)
         if value is None:
             value = await self._advance()
@@ -88,7 +113,18 @@ class AsyncClient:
             await asyncio.sleep(0)
         return value
 
+    def _expire(self) -> None:
+        """Time-bounded: the batch in use reached its deadline; drop what is left of it and
+        ask next for a quarter more than were used."""
+        left = length_hint(self._ids)
+        self._ids = iter(())
+        self._dropped += left
+        used = self._size - left
+        self._count = min(used + used // 4 + 1, self._batch)
+        self._size = 0
+
     async def _advance(self) -> int:
+        bounded = self._max_age_ns is not None
         loop = asyncio.get_running_loop()
         if loop is not self._loop:  # a new loop (asyncio.run again): the old one's are dead
             if self._streams is not None:
@@ -97,6 +133,8 @@ class AsyncClient:
         while True:
             if self._closed:
                 raise ClientClosedError(url=self._where.url)
+            if bounded and self._size:  # used up before its deadline: ask for twice as many
+                self._count, self._size = min(self._size * 2, self._batch), 0
             task = self._task
             if task is None:
                 task = self._task = loop.create_task(self._fetch())
@@ -108,21 +146,50 @@ class AsyncClient:
                 if self._task is task:
                     self._task = None  # the next call fetches again
                 raise
-            if self._task is task:  # the first caller back takes the batch into use
-                self._ids = iter(batch)
-                self._task = None if self._closed else loop.create_task(self._fetch())
+            if self._task is task and not self._take(batch, loop):
+                continue  # it aged out before its turn: fetch another
             value = next(self._ids, None)
             if value is not None:
                 return value
 
+    def _take(self, batch: list[int], loop: asyncio.AbstractEventLoop) -> bool:
+        """The first caller back takes the fetched batch into use: unbounded, the next
+        fetch starts at once; time-bounded, a batch that aged out before its turn is
+        dropped whole (and the next request halved): False."""
+        self._task = None
+        if self._max_age_ns is None:
+            self._ids = iter(batch)
+            if not self._closed:
+                self._task = loop.create_task(self._fetch())
+            return True
+        deadline = self._arrived + self._max_age_ns
+        if time.monotonic_ns() >= deadline:
+            self._dropped += len(batch)
+            self._count = max(self._count // 2, 1)
+            return False
+        self._ids, self._size, self._deadline = iter(batch), len(batch), deadline
+        return True
+
     async def _fetch(self) -> list[int]:
         """One batch, retrying what is safe to retry (docs/client.md)."""
+        count = self._count
+        request = (
+            self._request
+            if count == self._batch
+            else self._where.request_bytes(self._where.target_for(count))
+        )
+        batch = await self._fetch_one(request, count)
+        self._fetched += len(batch)
+        self._arrived = time.monotonic_ns()
+        return batch
+
+    async def _fetch_one(self, request: bytes, count: int) -> list[int]:
         where = self._where
         for attempt in range(self._retries + 1):
             last = attempt == self._retries
             reused = self._streams is not None
             try:
-                answer = await asyncio.wait_for(self._exchange(), self._timeout)
+                answer = await asyncio.wait_for(self._exchange(request), self._timeout)
             except TimeoutError:
                 self._drop()
                 raise ServiceTimeoutError(url=where.url, timeout=self._timeout) from None
@@ -142,13 +209,13 @@ class AsyncClient:
             if answer.close:
                 self._drop()
             if answer.status == 200:
-                return _wire.read_ids(answer.body, self._batch, where.url)
+                return _wire.read_ids(answer.body, count, where.url)
             if answer.status not in _wire.RETRIED_STATUSES or last:
                 raise _wire.refusal(answer.status, answer.body, where.url, attempt + 1)
             await asyncio.sleep(_wire.pause_s(attempt, answer.retry_after))
         raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
 
-    async def _exchange(self) -> _Answer:
+    async def _exchange(self, request: bytes) -> _Answer:
         streams = self._streams
         if streams is None:
             where = self._where
@@ -157,7 +224,7 @@ class AsyncClient:
                 where.host, where.port, ssl=context
             )
         reader, writer = streams
-        writer.write(self._request)
+        writer.write(request)
         await writer.drain()
         try:
             head = await reader.readuntil(_HEAD_END)
@@ -229,7 +296,8 @@ class AsyncClient:
         await self.aclose()
 
     def __repr__(self) -> str:
-        return f"snowid.client.AsyncClient({self.url!r}, batch={self._batch})"
+        age = "" if self._max_age_ns is None else f", max_age_ms={self._max_age_ns // 1_000_000}"
+        return f"snowid.client.AsyncClient({self.url!r}, batch={self._batch}{age})"
 
 
 def _abandon(writer: asyncio.StreamWriter) -> None:

@@ -71,9 +71,10 @@ class Endpoint:
         """``target`` asking for ``count`` ids instead (a client whose batches adapt)."""
         return f"{self.target.rpartition('=')[0]}={count}"
 
-    def request_bytes(self) -> bytes:
-        """The whole request, as the asyncio client writes it."""
-        lines = [f"POST {self.target} HTTP/1.1", *(f"{k}: {v}" for k, v in self.headers)]
+    def request_bytes(self, target: str | None = None) -> bytes:
+        """The whole request (for ``target``, else the usual one), as the asyncio client
+        writes it."""
+        lines = [f"POST {target or self.target} HTTP/1.1", *(f"{k}: {v}" for k, v in self.headers)]
         return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
 
