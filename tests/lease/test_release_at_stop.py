@@ -9,6 +9,7 @@ row stayed held for its TTL (these tests failed so; ttl=30 keeps that visible).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -102,6 +103,11 @@ def stop(proc: subprocess.Popen[bytes], signum: int = signal.SIGTERM) -> str:
     try:
         output, _ = proc.communicate(timeout=START_S)
     except subprocess.TimeoutExpired:
+        # The whole group when the server leads its own (a reloader's child holds the
+        # output pipe too: killing the parent alone left communicate() waiting on it).
+        with contextlib.suppress(ProcessLookupError):
+            if os.getpgid(proc.pid) == proc.pid:
+                os.killpg(proc.pid, signal.SIGKILL)
         proc.kill()
         output, _ = proc.communicate()
         raise AssertionError(f"did not stop: {output.decode()}") from None
