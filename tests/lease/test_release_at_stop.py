@@ -273,6 +273,18 @@ urlpatterns = [path("", new_id)]
 """
 
 
+# SIGINT at its default action in the server, as a shell in a terminal starts it: a gate
+# started in the background (``scripts/test &``) runs everything with SIGINT ignored, which
+# runserver inherits; it then never saw the test's Ctrl-C and the test hung (the server was
+# right to ignore it). The default survives the exec into the server.
+AS_FROM_A_TERMINAL = [
+    sys.executable,
+    "-c",
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL);"
+    " os.execv(sys.executable, [sys.executable, *sys.argv[1:]])",
+]
+
+
 @pytest.mark.parametrize(
     ("reload", "signum"),
     [(False, signal.SIGTERM), (True, signal.SIGINT)],
@@ -286,7 +298,7 @@ def test_django_runserver_stop_frees_the_identity(
     (tmp_path / "site_settings.py").write_text(DJANGO_SITE)
     (tmp_path / "site_urls.py").write_text(DJANGO_URLS)
     url, port = lease_url(table), free_port()
-    argv = [sys.executable, "-m", "django", "runserver", f"127.0.0.1:{port}"]
+    argv = [*AS_FROM_A_TERMINAL, "-m", "django", "runserver", f"127.0.0.1:{port}"]
     argv += ["--settings", "site_settings", *([] if reload else ["--noreload"])]
     env = {
         **os.environ,
