@@ -281,22 +281,33 @@ def check_run(run: Run, bound_ms: int) -> dict[str, int]:
 
 
 def _grants_and_counts(writer: Writer, stats: dict[str, int]) -> dict[int, list[tuple[int, int]]]:
-    """worker -> [start, highest logged ceiling] per grant; counts fail-closed events."""
+    """worker -> [start, end] per grant, the end being the highest logged ceiling, or the
+    hand-over mark when the grant was released with one (a clean close that sealed its
+    generators: nothing was issued above the mark, and the next claim may start right
+    after it, below that ceiling); counts fail-closed events."""
     spans: dict[tuple[int, int], list[int]] = {}
+    marks: dict[tuple[int, int], int] = {}
     for record in read_log(writer.log):
         kind = record["kind"]
         if kind in ("claim", "extend"):
             key = (int(record["worker"]), int(record["epoch"]))
             span = spans.setdefault(key, [int(record["start"]), int(record["ceiling"])])
             span[1] = max(span[1], int(record["ceiling"]))
+        elif kind == "release" and str(record.get("detail", "")).startswith(_HANDED_OVER):
+            key = (int(record["worker"]), int(record["epoch"]))
+            marks[key] = int(str(record["detail"])[len(_HANDED_OVER) :])
         elif kind == "lost":
             stats["lost"] += 1
         elif kind == "error" and str(record["code"]) in ERROR_CLASSES:
             stats[ERROR_CLASSES[str(record["code"])]] += 1
     out: dict[int, list[tuple[int, int]]] = {}
-    for (worker, _epoch), (lo, hi) in spans.items():
-        out.setdefault(worker, []).append((lo, hi))
+    for (worker, epoch), (lo, hi) in spans.items():
+        mark = marks.get((worker, epoch))
+        out.setdefault(worker, []).append((lo, hi if mark is None else min(hi, mark)))
     return out
+
+
+_HANDED_OVER = "handed over after "  # the release event's detail (lease/_store.py)
 
 
 def _check_recovery(run: Run, fault: Fault, bound_ms: int) -> None:
