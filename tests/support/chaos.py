@@ -311,10 +311,10 @@ _HANDED_OVER = "handed over after "  # the release event's detail (lease/_store.
 
 
 def _check_recovery(run: Run, fault: Fault, bound_ms: int) -> None:
-    window_end = fault.heal_ms + bound_ms
-    if window_end > run.end_ms - 3000:
-        return
     for writer in run.writers:
+        window_end = _recovery_deadline(run, fault, writer, bound_ms)
+        if window_end > run.end_ms - 3000:
+            continue
         if writer.started_ms > fault.heal_ms or (writer.ended_ms or run.end_ms) < window_end:
             continue
         log = read_log(writer.log)
@@ -328,5 +328,25 @@ def _check_recovery(run: Run, fault: Fault, bound_ms: int) -> None:
         stamps = {TWITTER.timestamp_of(v) for v in read_ids(writer.ids)}
         # the writer's clock may be off by the -50 ms step: allow a second of slack
         assert any(fault.heal_ms - 1000 < s <= window_end for s in stamps), (
-            f"{writer.name} did not issue within {bound_ms} ms after {fault.kind} healed"
+            f"{writer.name} did not issue within {window_end - fault.heal_ms} ms after "
+            f"{fault.kind} healed"
         )
+
+
+def _recovery_deadline(run: Run, fault: Fault, writer: Writer, bound_ms: int) -> int:
+    """``bound_ms`` after ``fault`` heals, or after the last fault that hit ``writer`` (its
+    process or its host) inside that window heals: on a busy machine the schedule slips, and
+    a SIGSTOP that healed late can run straight into a partition of the same host (seen in
+    CI: h1w4 resumed at the moment its host was cut off for 3-7 s). The bound itself, what
+    the check proves, is unchanged."""
+    touching = {writer.name, f"h{writer.host}"}
+    deadline = fault.heal_ms + bound_ms
+    grew = True
+    while grew:
+        grew = False
+        for other in run.faults:
+            if other.target in touching and other.start_ms <= deadline:
+                later = other.heal_ms + bound_ms
+                if later > deadline:
+                    deadline, grew = later, True
+    return deadline
