@@ -31,8 +31,10 @@ __all__ = ["store"]  # the fixture, imported for pytest
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(60)]
 
 QUARANTINE_MS = 1000 + 1000 + 500  # ttl + span (1 s by default) + max_skew, as below
-# timeout=0.8 below: left out, a round trip may take the renewal interval (0.2 s), which
-# the claim that sets a wiped store up again overran on a loaded machine.
+# timeout=0.8 below (a harness margin): left out, a round trip may take the renewal
+# interval (0.2 s), which the claim that sets a wiped store up again overran on a loaded
+# machine, and a holder whose renewals all time out never hears of a rollback (a busy
+# gate's rolled-back-ceiling test waited 30 s on MariaDB for it).
 
 
 def _fails_closed_for_good(holder: StoreLease) -> None:
@@ -90,7 +92,7 @@ def test_meta_row_deleted_holder_fails_closed_and_the_next_claim_quarantines(
 
 def test_store_recreated_with_a_new_incarnation_fails_holders_closed(store: Store) -> None:
     """The meta record replaced (a new incarnation): the holder stops for good."""
-    holder = store.open("range=0-1&ttl=1&renew=0.2")
+    holder = store.open("range=0-1&ttl=1&renew=0.2&timeout=0.8")
     holder.acquire(0)
     store.new_incarnation()
     _fails_closed_for_good(holder)
@@ -101,7 +103,7 @@ def test_store_recreated_with_a_new_incarnation_fails_holders_closed(store: Stor
 
 def test_store_rolled_back_ceiling_trips_the_holders_regression_check(store: Store) -> None:
     """The store answers with a ceiling below one acknowledged: stop and alarm."""
-    holder = store.open("range=0-0&ttl=1&renew=0.2")
+    holder = store.open("range=0-0&ttl=1&renew=0.2&timeout=0.8")
     holder.acquire(0)
     store.set_ceiling(0, store.row(0)[2] - 60000)
     _fails_closed_for_good(holder)
