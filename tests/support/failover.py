@@ -199,8 +199,15 @@ class RedisPair:
 
     def detach(self) -> None:
         """The replica stops replicating (a holder that connects now counts no replica,
-        so its writes are not confirmed by WAIT: a replica attached later lags unseen)."""
+        so its writes are not confirmed by WAIT: a replica attached later lags unseen).
+        Returns once the primary no longer counts it: a holder that connected before then
+        would count it and have every write refused by WAIT (seen once on a busy gate)."""
         self.replica.client().execute_command("REPLICAOF", "NO", "ONE")
+        wait_for("the primary to let the replica go", self._alone)
+
+    def _alone(self) -> bool:
+        info = self.primary.client().info("replication")
+        return int(info.get("connected_slaves", 0)) == 0
 
     def _index(self, member: RedisServer) -> int:
         return self.cluster.members.index(member)
