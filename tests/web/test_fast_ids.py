@@ -149,6 +149,15 @@ def test_the_raw_route_answers_the_usual_request_as_starlette_would(
     assert_same_answer(fast, call(open_pair.routed, "POST", target))
 
 
+def test_an_empty_body_with_its_length_is_still_the_usual_request(open_pair: Pair) -> None:
+    """``Content-Length: 0`` (what snowid's own client and most HTTP clients send on a POST
+    with no body) stays on the raw route: only a body hands the request on."""
+    open_pair.handed.clear()
+    fast = call(open_pair.fast, "POST", "/api/ids?count=3", {"Content-Length": "0"})
+    assert open_pair.handed == []
+    assert len(json.loads(fast.body)["ids"]) == 3
+
+
 HANDED_OPEN = [
     ("POST", "/api/ids?count=0", {}),
     ("POST", "/api/ids?count=4097", {}),
@@ -165,6 +174,8 @@ HANDED_OPEN = [
     ("POST", "/api/ids?count=2&bogus=1", {}),
     ("POST", "/api/ids", {"Content-Type": "application/x-www-form-urlencoded"}),  # a form
     ("POST", "/api/ids?count=2", {"Content-Type": "multipart/form-data; boundary=x"}),
+    ("POST", "/api/ids", {"Content-Type": "application/json", "Content-Length": "12"}),
+    ("POST", "/api/ids?count=2", {"Transfer-Encoding": "chunked"}),  # a body of unknown length
     ("GET", "/api/ids?count=1", {}),
     ("PUT", "/api/ids", {}),
     ("HEAD", "/api/ids", {}),

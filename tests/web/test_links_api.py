@@ -69,8 +69,29 @@ def test_a_form_body_to_post_ids_is_refused_naming_its_field(
     assert "takes its parameters in the query: count, lang" in message
 
 
-def test_a_body_that_is_no_form_is_not_read(client: TestClient) -> None:
-    response = client.post("/api/ids?count=2", content=b"{}")
+@pytest.mark.parametrize(
+    "headers", [{"Content-Type": "application/json"}, {}], ids=["json", "no-content-type"]
+)
+def test_a_json_body_to_post_ids_is_refused_naming_its_member(
+    client: TestClient, headers: dict[str, str]
+) -> None:
+    """Was 200 with one id: ``{"count": 2}`` (``curl --json``, ``requests.post(json=)``) was
+    not read, and the client got one id where it asked for two."""
+    response = client.post("/api/ids", content=b'{"count": 2}', headers=headers)
+    status, code, message = error_of(response)
+    assert (status, code) == (400, "unknown_parameter")
+    assert message == (
+        "JSON body member count (2) is not read: this route takes its parameters in the"
+        " query: count, lang"
+    )
+    vi = error_of(client.post("/api/ids?lang=vi", content=b'{"count": 2}', headers=headers))
+    assert vi[2].startswith("Khóa count (2) trong thân JSON không được đọc")
+
+
+@pytest.mark.parametrize("body", [b"{}", b"", b"  ", b"[1, 2]", b"not json", b'"count"'])
+def test_a_body_with_nothing_to_misread_is_not_read(client: TestClient, body: bytes) -> None:
+    """An empty object, an empty body, a list, text: nothing in it looks like a parameter."""
+    response = client.post("/api/ids?count=2", content=body)
     assert len(response.json()["ids"]) == 2
 
 

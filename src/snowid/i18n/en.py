@@ -101,6 +101,10 @@ MESSAGES: dict[str, str] = {
         "form field {parameter} ({value}) is not read: this route takes its parameters in the"
         " query: {allowed}"
     ),
+    "unknown_parameter.body": (
+        "JSON body member {parameter} ({value}) is not read: this route takes its parameters"
+        " in the query: {allowed}"
+    ),
     "invalid_time_zone": (
         "{field} {value} is not a time zone this server knows; give UTC or a zone name such"
         " as Asia/Ho_Chi_Minh"

@@ -105,6 +105,10 @@ MESSAGES: dict[str, str] = {
         "trường biểu mẫu {parameter} ({value}) không được đọc: đường dẫn này chỉ nhận tham số"
         " trong chuỗi truy vấn: {allowed}"
     ),
+    "unknown_parameter.body": (
+        "khóa {parameter} ({value}) trong thân JSON không được đọc: đường dẫn này chỉ nhận"
+        " tham số trong chuỗi truy vấn: {allowed}"
+    ),
     "number_not_a_date": (
         "{field} {value} là một con số, không phải ngày; hãy viết ngày giờ dạng"
         " 2016-04-30T11:18:25.796, hoặc nhập mili giây Unix (13 chữ số, ví dụ 1462015105796)"

@@ -50,7 +50,8 @@ class UnknownParameterError(InvalidValueError):
     """A parameter the JSON API route does not read (``?COUNT=5``, a form field): answering
     as if it were absent would give what was not asked for. ``parameter`` is its name as
     sent (also ``field``), ``value`` its value, ``allowed`` the route's own parameters and
-    ``where`` ``query`` or ``form`` (a form body's field)."""
+    ``where`` ``query``, ``form`` (a form body's field) or ``body`` (a JSON object body's
+    member)."""
 
     code = "unknown_parameter"
     _shown = frozenset({"value", "parameter"})  # the client's text, shortened and made visible

@@ -6,7 +6,8 @@ answers it itself, with no Request, routing or Response objects: the ids, the sa
 and the same headers as the Starlette route (``with_security_headers``, the one rule for
 them). Every other request goes on to the app it wraps, untouched: another path or
 method, any other query (``lang=``, a repeated, malformed or unknown parameter, a count
-out of range), a form body (whose fields that route refuses), a missing or refused token.
+out of range), any body (a form's fields or a JSON object's members, which that route
+refuses), a missing or refused token.
 So every error answer is the Starlette app's own.
 
 When the service cannot issue, the raw route does not answer either: it hands the
@@ -24,7 +25,6 @@ from __future__ import annotations
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from snowid.web._auth import TokenFile
-from snowid.web._forms import FORM_TYPES
 from snowid.web._headers import with_security_headers
 from snowid.web._service import IdService
 
@@ -35,7 +35,6 @@ FAILED = "snowid.ids_failed"
 """The scope key under which the raw route hands on the service's error."""
 
 _JSON = (b"content-type", b"application/json")
-_FORMS = tuple(kind.encode() for kind in FORM_TYPES)
 
 
 def usual_count(query: bytes) -> int | None:
@@ -89,8 +88,10 @@ class FastIds:
             return
         authorization: bytes | None = None
         for name, value in scope["headers"]:  # one pass, no decoding: the hot path
-            if name == b"content-type" and value.lstrip().lower().startswith(_FORMS):
-                await self.app(scope, receive, send)  # a form's fields: that route refuses
+            if name in (b"content-type", b"transfer-encoding") or (
+                name == b"content-length" and value.strip() != b"0"
+            ):  # a body (over HTTP/2, maybe without a length): that route reads it
+                await self.app(scope, receive, send)
                 return
             if name == b"authorization" and authorization is None:
                 authorization = value

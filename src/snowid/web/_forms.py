@@ -8,6 +8,7 @@ the JSON API's refusal of a parameter given twice or one the route does not read
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -30,7 +31,7 @@ __all__ = [
     "check_single_values",
     "localized_message",
     "read_compose",
-    "refuse_form_fields",
+    "refuse_body_fields",
     "repeated",
 ]
 
@@ -101,7 +102,7 @@ def repeated(
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 """The content types of a form body, whose fields a client may think are parameters."""
-_FORM_READ = 8192  # enough to name the first field; the rest of a large body is not read
+_FORM_READ = 65536  # enough to name the first field; the rest of a large body is not read
 
 
 def _is_form(content_type: str) -> bool:
@@ -110,29 +111,46 @@ def _is_form(content_type: str) -> bool:
     return content_type.strip().lower().startswith(FORM_TYPES)
 
 
-async def refuse_form_fields(request: Request, allowed: Iterable[str]) -> None:
-    """A form body sent to a JSON API route, which reads its parameters from the query
-    only: its first field is refused by name, rather than ignored (``count=5`` in the body
-    would otherwise get one id). Any other body is not read."""
-    content_type = request.headers.get("content-type", "")
-    if not _is_form(content_type):
-        return
+async def refuse_body_fields(request: Request, allowed: Iterable[str]) -> None:
+    """A body sent to a JSON API route, which reads its parameters from the query only: the
+    first field of a form, or the first member of a JSON object, is refused by name rather
+    than ignored (``count=5`` or ``{"count": 5}`` in the body would otherwise get one id).
+    Any other body (empty, ``{}``, not JSON) is not read further."""
     head = b""
     async for chunk in request.stream():
         head += chunk
         if len(head) >= _FORM_READ:
             break
+    if not head.strip():
+        return
+    content_type = request.headers.get("content-type", "")
     text = head[:_FORM_READ].decode("latin-1")
-    if content_type.strip().lower().startswith(FORM_TYPES[0]):
-        fields = parse_qsl(text, keep_blank_values=True)
+    if _is_form(content_type):
+        if content_type.strip().lower().startswith(FORM_TYPES[0]):
+            fields = parse_qsl(text, keep_blank_values=True)
+        else:
+            fields = [(name, "") for name in re.findall(r'name="([^"]*)"', text)[:1]]
+        where = "form"
     else:
-        fields = [(name, "") for name in re.findall(r'name="([^"]*)"', text)[:1]]
+        fields = _json_members(head)
+        where = "body"
     if fields:
         name, value = fields[0]
         known = ", ".join(sorted({*allowed, "lang"}))
         raise UnknownParameterError(
-            field=name, parameter=name, value=value, allowed=known, where="form"
+            field=name, parameter=name, value=value, allowed=known, where=where
         )
+
+
+def _json_members(body: bytes) -> list[tuple[str, str]]:
+    """The members of a JSON object body, each value as JSON text; none for any other body."""
+    try:
+        found = json.loads(body)
+    except ValueError:
+        return []
+    if not isinstance(found, dict):
+        return []
+    return [(str(name), json.dumps(value)) for name, value in found.items()]
 
 
 def localized_message(error: SnowIdError, lang: str) -> str:

@@ -17,7 +17,7 @@ from snowid.web import _metrics
 from snowid.web._auth import TokenFile
 from snowid.web._errors import json_response
 from snowid.web._fast_ids import FAILED, ids_body, usual_count
-from snowid.web._forms import COMPOSE_FIELDS, check_parameters, read_compose, refuse_form_fields
+from snowid.web._forms import COMPOSE_FIELDS, check_parameters, read_compose, refuse_body_fields
 from snowid.web._service import IdService
 from snowid.web._settings import Settings
 from snowid.web._share import MetricsShare
@@ -60,7 +60,7 @@ def routes(
             check_parameters(request.query_params, ("count",))
             raw = request.query_params.get("count")
             count = 1 if raw is None else to_int("count", raw)
-        await refuse_form_fields(request, ("count",))
+        await refuse_body_fields(request, ("count",))
         if not 1 <= count <= max_count:
             raise OutOfRangeError(field="count", value=count, min=1, max=max_count)
         return Response(ids_body(await service.ids(count)), media_type=_JSON)

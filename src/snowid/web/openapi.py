@@ -80,7 +80,8 @@ def _document(max_count: int) -> dict[str, Any]:
         "400": _error_response(
             "The input is not a whole number (code not_an_integer) or is empty (empty_value),"
             " or a query parameter is given more than once (duplicate_parameter), or is not"
-            " one the route reads, or a form body's field is sent (unknown_parameter: every"
+            " one the route reads, or a form body's field or a JSON body's member is sent"
+            " (unknown_parameter: every"
             " route takes only its own parameters and lang, in the query); an unknown"
             " layout (invalid_layout), hex that is not hex (invalid_encoding), a time that is"
             " neither Unix ms nor a date and time (invalid_datetime); pasted text holding no"
