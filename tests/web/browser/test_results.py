@@ -59,6 +59,34 @@ def test_copy_link_copies_the_address_as_it_is_now(page: Any, base_url: str) -> 
     assert "lang=vi" in copied
 
 
+def test_an_answer_identical_to_the_result_shown_leaves_it_and_its_copied_status(
+    page: Any, base_url: str
+) -> None:
+    """A value typed over itself (0 over 0) fetches again; the same answer is not redrawn,
+    so "Copied" stays. It used to be replaced, "Copied" and all (a browser test once waited
+    120 s for a "Copied" the late answer had wiped). A different answer still replaces it."""
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
+    page.goto(f"{base_url}/?lang=en&{SEED}")
+    page.wait_for_selector("html.js")
+    page.evaluate("document.body.setAttribute('data-copied-ms', '600000')")
+    status = page.locator("#out-id + .copy-wrap .copied")
+    page.click("#out-id + .copy-wrap button.copy")
+    status.wait_for(state="visible")
+    page.locator("#out-id").evaluate("el => { el.dataset.marked = 'yes'; }")
+    before = page.get_attribute("#compose-form", "data-applied")
+    page.fill("#f-sequence", "0")
+    page.wait_for_function(  # that answer is in: app.js counts the answers it applied
+        "before => document.getElementById('compose-form').getAttribute('data-applied')"
+        " !== before",
+        arg=before,
+    )
+    assert page.locator("#out-id").get_attribute("data-marked") == "yes"  # not redrawn
+    assert status.inner_text() == "Copied"
+    page.fill("#f-sequence", "1")
+    page.wait_for_function("document.getElementById('out-id').textContent !== '4194439168'")
+    assert page.locator("#out-id + .copy-wrap .copied").inner_text() == ""
+
+
 @pytest.mark.parametrize("lang", ["en", "vi"])
 def test_relative_time_beside_the_times_in_the_page_language(
     page: Any, base_url: str, lang: str

@@ -256,6 +256,7 @@
     // of its button; a key typed since then means the visitor is still typing: no move.
     var revealing = form.hasAttribute("data-reveal");
     var revealNext = false;
+    var shownHtml = resultHtml;  // the result on screen, as the server sent it
 
     function url() {
       var params = new URLSearchParams();
@@ -336,18 +337,27 @@
       }
       if (doc.querySelector("p.error[data-field]:not([hidden])") === null) {
         pending = null;
-        slot.innerHTML = fresh.innerHTML;
+        // The same answer as the one on screen (a value typed over itself, a field left
+        // and come back to): nothing is redrawn or announced again, so a "Copied" status,
+        // a selection or the focus in the result stays where it was.
+        var same = fresh.innerHTML === shownHtml;
+        if (!same) { slot.innerHTML = fresh.innerHTML; shownHtml = fresh.innerHTML; }
         showPeek(doc);
         markStale(slot, false);
-        enhance(slot);
+        if (!same) { enhance(slot); }
         showErrors(doc);
         if (revealNext) { revealNext = false; bringIntoSight(slot, "start"); }
         var section = slot.querySelector("[data-announce]");
-        announce(section && section.getAttribute("data-announce"));
+        if (!same) { announce(section && section.getAttribute("data-announce")); }
         return;
       }
       // Errors: keep the last good result, dimmed; say what is wrong once typing pauses.
-      if (slot.querySelector("[data-announce]")) { markStale(slot, true); } else { slot.innerHTML = fresh.innerHTML; }
+      if (slot.querySelector("[data-announce]")) {
+        markStale(slot, true);
+      } else {
+        slot.innerHTML = fresh.innerHTML;
+        shownHtml = fresh.innerHTML;
+      }
       pending = doc;
       if (settled) { reveal(); }
     }
@@ -361,6 +371,7 @@
           if (mine !== counter) { return; }  // a newer request is on its way
           apply(new DOMParser().parseFromString(html, "text/html"));
           history.replaceState(null, "", target);
+          form.setAttribute("data-applied", String(mine));  // how many answers are in (tests)
         })
         .catch(function () { /* offline: the submit button still works */ });
     }
@@ -446,9 +457,13 @@
     select.appendChild(option);
   }
 
+  var resultHtml = null;  // the page's result as sent, before enhance() added to it
+
   function start() {
     document.documentElement.classList.add("js");
     document.querySelectorAll("select[data-zone]").forEach(zonePicker);
+    var result = document.getElementById("result");
+    resultHtml = result ? result.innerHTML : null;
     enhance(document);
     document.querySelectorAll("form[data-live]").forEach(liveForm);
     // Relative times drift: "5 seconds ago" becomes "1 minute ago".
