@@ -5,7 +5,10 @@ StoreNotSynchronousError, naming the setting, where it does not.
 
 - PostgreSQL, on the shared server (no standby named): the claim is refused and claims
   nothing; a holder whose store stops naming a standby gets the refusal at its renewal,
-  which writes nothing.
+  which writes nothing. On a primary and a streaming standby of the test's own, the
+  standby named synchronous: claims and renewals are granted, and the standby has every
+  ceiling the holder acknowledged; once replication is cut, commits wait for the standby,
+  no renewal is acknowledged, and the holder fails closed.
 - MariaDB, on the shared server (no semi-synchronous replication): the claim is refused.
   On a primary and replica of the test's own with semi-sync at AFTER_SYNC: claims and
   renewals are granted while the replica acknowledges; once replication is cut, the next
@@ -19,13 +22,15 @@ from __future__ import annotations
 import pytest
 
 from snowid.errors import StoreNotDurableError, StoreNotSynchronousError
-from snowid.lease import open_lease
+from snowid.lease import init_lease, open_lease
 from snowid.lease._pgsql import Sql as PgSql
 from snowid.lease.mysql import MysqlLease
 from snowid.lease.postgres import PostgresLease
 from tests.support.cleanup import Cleanup
+from tests.support.failover import PgPair
 from tests.support.failover_mariadb import MariaPair
-from tests.support.holders import Issuer, wait_until
+from tests.support.holders import Issuer, wait_until, worker_ms
+from tests.support.servers import new_name
 from tests.support.stores import SqlStore, Store, store
 
 __all__ = ["store"]  # the fixture, imported for pytest
@@ -77,6 +82,50 @@ def test_postgres_renewal_refused_when_no_standby_is_named(store: Store) -> None
         assert caught.value.setting == "synchronous_standby_names"
         assert store.row(0)[2] == before  # nothing written
         assert holder.ceiling_ms <= acked
+
+
+def test_postgres_sync_standby_grants_and_has_every_acknowledged_ceiling(
+    cleanup: Cleanup,
+) -> None:
+    """The positive path: a standby named in ``synchronous_standby_names`` and streaming.
+    A claim and its renewals are granted, and the standby has a ceiling at or above every
+    id the holder issued, so a failover to it would lose none. Replication cut: each commit
+    waits for the standby until the statement's timeout, so no renewal is acknowledged (not
+    even one that committed on the primary alone), and the holder fails closed."""
+    pair = PgPair(cleanup)
+    pair.primary.sql("ALTER SYSTEM SET synchronous_standby_names = '*'")
+    pair.primary.sql("SELECT pg_reload_conf()")
+    wait_until(
+        lambda: (
+            pair.primary.sql("SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'")[
+                0
+            ][0]
+            == 1
+        ),
+        60,
+        "the standby to be synchronous",
+    )
+    table = new_name()
+    url = pair.url(f"table={table}&{TIMINGS}&replication=sync")
+    init_lease(url, first_deployment=True)
+    holder = open_lease(url)
+    assert isinstance(holder, PostgresLease)
+    issuer = Issuer(holder)
+    try:
+        issuer.start()
+        wait_until(lambda: holder.renewals >= 3, 30, "renewals under synchronous replication")
+        wait_until(lambda: len(issuer.ids) > 1000, 30, "ids under synchronous replication")
+        pair.cut()
+        wait_until(lambda: holder.ceiling_ms == -1, 30, "the holder to fail closed")
+    finally:
+        issuer.finish()
+        holder.close()
+    assert issuer.crash is None
+    assert len(issuer.ids) == len(set(issuer.ids))
+    issuer.assert_within_acked_ceilings()
+    on_standby = dict(pair.standby.sql(f"SELECT worker, ceiling_ms FROM {table}"))
+    for worker, ms in worker_ms(issuer.ids):
+        assert ms <= on_standby[worker], (worker, ms)
 
 
 def test_mariadb_semi_sync_grants_while_acknowledged_and_refuses_once_it_falls_back(

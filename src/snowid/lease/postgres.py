@@ -142,7 +142,15 @@ class PostgresLease(StoreLease):
         timer.start()
         try:
             cur = conn.execute(sql, params)
-            return list(cur.fetchall()) if cur.description else []
+            rows = list(cur.fetchall()) if cur.description else []
+            if op.finish():
+                # An answer after the timeout fired is never used: the cancel may have cut
+                # short a commit's wait for a synchronous standby, and the server then
+                # reports success (with a warning: "committed locally") for a write the
+                # standby may never get. The connection goes too (a cancel may be in flight).
+                self._drop_connection()
+                raise self._timed_out()
+            return rows
         except psycopg.errors.UndefinedTable:
             raise StoreMissing("the leases table is gone") from None
         except psycopg.errors.UndefinedColumn:  # a meta table made before store formats
