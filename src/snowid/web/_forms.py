@@ -102,7 +102,7 @@ def repeated(
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 """The content types of a form body, whose fields a client may think are parameters."""
-_FORM_READ = 65536  # enough to name the first field; the rest of a large body is not read
+_BODY_READ = 65536  # enough to name the first field; the rest of a large body is not read
 
 
 def _is_form(content_type: str) -> bool:
@@ -119,12 +119,12 @@ async def refuse_body_fields(request: Request, allowed: Iterable[str]) -> None:
     head = b""
     async for chunk in request.stream():
         head += chunk
-        if len(head) >= _FORM_READ:
+        if len(head) >= _BODY_READ:
             break
     if not head.strip():
         return
     content_type = request.headers.get("content-type", "")
-    text = head[:_FORM_READ].decode("latin-1")
+    text = head[:_BODY_READ].decode("latin-1")
     if _is_form(content_type):
         if content_type.strip().lower().startswith(FORM_TYPES[0]):
             fields = parse_qsl(text, keep_blank_values=True)
@@ -143,14 +143,16 @@ async def refuse_body_fields(request: Request, allowed: Iterable[str]) -> None:
 
 
 def _json_members(body: bytes) -> list[tuple[str, str]]:
-    """The members of a JSON object body, each value as JSON text; none for any other body."""
+    """The first member of a JSON object body, its value as JSON text; none for any other
+    body (or an empty object)."""
     try:
         found = json.loads(body)
     except ValueError:
         return []
-    if not isinstance(found, dict):
+    if not isinstance(found, dict) or not found:
         return []
-    return [(str(name), json.dumps(value)) for name, value in found.items()]
+    name, value = next(iter(found.items()))
+    return [(str(name), json.dumps(value))]
 
 
 def localized_message(error: SnowIdError, lang: str) -> str:

@@ -75,7 +75,7 @@ def test_an_answer_identical_to_the_result_shown_leaves_it_and_its_copied_status
     page.locator("#out-id").evaluate("el => { el.dataset.marked = 'yes'; }")
     before = page.get_attribute("#compose-form", "data-applied")
     page.fill("#f-sequence", "0")
-    page.wait_for_function(  # that answer is in: app.js counts the answers it applied
+    page.wait_for_function(  # that answer is in: app.js numbers the answer it applied
         "before => document.getElementById('compose-form').getAttribute('data-applied') !== before",
         arg=before,
     )

@@ -371,7 +371,7 @@
           if (mine !== counter) { return; }  // a newer request is on its way
           apply(new DOMParser().parseFromString(html, "text/html"));
           history.replaceState(null, "", target);
-          form.setAttribute("data-applied", String(mine));  // how many answers are in (tests)
+          form.setAttribute("data-applied", String(mine));  // which request's answer is in (tests)
         })
         .catch(function () { /* offline: the submit button still works */ });
     }
