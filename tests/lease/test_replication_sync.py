@@ -19,11 +19,15 @@ StoreNotSynchronousError, naming the setting, where it does not.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import pytest
 
 from snowid.errors import StoreNotDurableError, StoreNotSynchronousError
 from snowid.lease import init_lease, open_lease
 from snowid.lease._pgsql import Sql as PgSql
+from snowid.lease._store import StoreLease
 from snowid.lease.mysql import MysqlLease
 from snowid.lease.postgres import PostgresLease
 from tests.support.cleanup import Cleanup
@@ -38,6 +42,20 @@ __all__ = ["store"]  # the fixture, imported for pytest
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
 
 TIMINGS = "range=0-1&ttl=2&renew=0.3&max_skew=0.5&timeout=1.5"
+
+
+@contextmanager
+def issuing(holder: StoreLease, replication: str) -> Iterator[Issuer]:
+    """An Issuer on ``holder``, started and renewed 3 times under ``replication`` before
+    the body; finished and the lease closed after it, pass or fail."""
+    issuer = Issuer(holder)
+    try:
+        issuer.start()
+        wait_until(lambda: holder.renewals >= 3, 30, f"renewals under {replication}")
+        yield issuer
+    finally:
+        issuer.finish()
+        holder.close()
 
 
 @pytest.mark.parametrize("store", ["postgres", "mysql"], indirect=True)
@@ -110,16 +128,10 @@ def test_postgres_sync_standby_grants_and_has_every_acknowledged_ceiling(
     init_lease(url, first_deployment=True)
     holder = open_lease(url)
     assert isinstance(holder, PostgresLease)
-    issuer = Issuer(holder)
-    try:
-        issuer.start()
-        wait_until(lambda: holder.renewals >= 3, 30, "renewals under synchronous replication")
+    with issuing(holder, "synchronous replication") as issuer:
         wait_until(lambda: len(issuer.ids) > 1000, 30, "ids under synchronous replication")
         pair.cut()
         wait_until(lambda: holder.ceiling_ms == -1, 30, "the holder to fail closed")
-    finally:
-        issuer.finish()
-        holder.close()
     assert issuer.crash is None
     assert len(issuer.ids) == len(set(issuer.ids))
     issuer.assert_within_acked_ceilings()
@@ -140,10 +152,7 @@ def test_mariadb_semi_sync_grants_while_acknowledged_and_refuses_once_it_falls_b
     url = pair.url(f"{TIMINGS}&replication=sync", user="snowid_app")
     holder = open_lease(url)
     assert isinstance(holder, MysqlLease)
-    issuer = Issuer(holder)
-    try:
-        issuer.start()
-        wait_until(lambda: holder.renewals >= 3, 30, "renewals under semi-sync")
+    with issuing(holder, "semi-sync") as issuer:
         assert (
             pair.primary.sql("SHOW GLOBAL STATUS LIKE 'Rpl_semi_sync_master_yes_tx'")[0][1] != "0"
         )
@@ -154,9 +163,6 @@ def test_mariadb_semi_sync_grants_while_acknowledged_and_refuses_once_it_falls_b
             "a renewal refused for want of semi-sync",
         )
         wait_until(lambda: holder.ceiling_ms == -1, 30, "the holder to fail closed")
-    finally:
-        issuer.finish()
-        holder.close()
     assert len(issuer.ids) == len(set(issuer.ids))
     issuer.assert_within_acked_ceilings()
     with open_lease(url) as fresh, pytest.raises(StoreNotSynchronousError) as caught:
