@@ -61,7 +61,7 @@ def test_status_lists_only_the_identities_of_its_own_range(store: Store) -> None
 
 def test_n_claimants_exhaustion_and_sigterm_release(store: Store, tmp_path: Path) -> None:
     """Case 14: distinct workers; the 4th gets NoFreeIdentity; SIGTERM frees a worker at once."""
-    url = store.url("range=0-2&ttl=30&renew=0.2&span=1&timeout=0.8")
+    url = store.url("range=0-2&ttl=30&renew=0.2&span=1&timeout=1.5")
     procs = []
     for i in range(3):
         procs.append(
@@ -85,14 +85,14 @@ def test_n_claimants_exhaustion_and_sigterm_release(store: Store, tmp_path: Path
         lambda: all(len(read_ids(tmp_path / f"ids{i}")) == 2000 for i in range(3)), 30, "2000 ids"
     )
     with (
-        store.open("range=0-2&ttl=30&renew=0.2&span=1&timeout=0.8") as extra,
+        store.open("range=0-2&ttl=30&renew=0.2&span=1&timeout=1.5") as extra,
         pytest.raises(NoFreeIdentityError),
     ):
         extra.acquire(0)
     procs[0].send_signal(signal.SIGTERM)
     assert wait_all([procs[0]], 20) == [0]
     started = time.monotonic()
-    with store.open("range=0-2&ttl=30&renew=0.2&span=1&timeout=0.8") as late:
+    with store.open("range=0-2&ttl=30&renew=0.2&span=1&timeout=1.5") as late:
         grant = late.acquire(0)  # TTL is 30 s: only the release can have freed it
         assert time.monotonic() - started < 5
         freed = TWITTER.worker(grant.datacenter, grant.machine)
@@ -108,14 +108,14 @@ def test_n_claimants_exhaustion_and_sigterm_release(store: Store, tmp_path: Path
 @pytest.mark.parametrize("store", WITHOUT_ZOOKEEPER, indirect=True)  # its ensemble test
 def test_sigkilled_holder_is_reclaimable_only_after_ttl(store: Store, tmp_path: Path) -> None:
     """Case 15: after SIGKILL the worker stays held until its TTL; the successor starts above."""
-    url = store.url("range=0-0&ttl=1.5&renew=0.3&timeout=0.8")
+    url = store.url("range=0-0&ttl=1.5&renew=0.3&timeout=1.5")
     victim = start_worker(url, tmp_path / "victim", "--ready", str(tmp_path / "ready"))
     wait_for_file(tmp_path / "ready")
     time.sleep(0.3)
     victim.kill()
     victim.wait()
     killed_at = time.monotonic()
-    with store.open("range=0-0&ttl=1.5&renew=0.3&timeout=0.8", claim_wait=5) as successor:
+    with store.open("range=0-0&ttl=1.5&renew=0.3&timeout=1.5", claim_wait=5) as successor:
         with pytest.raises(NoFreeIdentityError):
             successor.acquire(0)
         grant = wait_for_claim(successor, 10)
@@ -135,7 +135,7 @@ def test_sigstopped_holder_past_its_ttl_never_overlaps(store: Store, tmp_path: P
     run had ended by then would never show the renewal it fails after SIGCONT."""
     stop = tmp_path / "stop"
     holder = start_worker(
-        store.url("range=0-1&ttl=1&renew=0.25&timeout=0.8"),
+        store.url("range=0-1&ttl=1&renew=0.25&timeout=1.5"),
         tmp_path / "holder",
         *("--seconds", "120", "--until", str(stop), "--idle", "0.0001"),
         *("--ready", str(tmp_path / "ready")),
@@ -147,7 +147,7 @@ def test_sigstopped_holder_past_its_ttl_never_overlaps(store: Store, tmp_path: P
     try:
         time.sleep(1.3)
         successor = start_worker(
-            store.url("range=0-0&ttl=1&renew=0.25&timeout=0.8"),
+            store.url("range=0-0&ttl=1&renew=0.25&timeout=1.5"),
             tmp_path / "successor",
             "--seconds",
             "3",
@@ -237,11 +237,11 @@ def _kinds(log: Path) -> list[tuple[object, object]]:
 def test_premature_expiry_successor_starts_above_the_ceiling(store: Store) -> None:
     """Case 19: an operator expires the lease early: the successor starts above; the holder
     loses at its next renewal."""
-    holder = store.open("range=0-0&ttl=1&renew=0.2&timeout=0.8")
+    holder = store.open("range=0-0&ttl=1&renew=0.2&timeout=1.5")
     held = Generator(fence=holder).next_ids(20_000)
     acknowledged = holder.ceiling_ms
     store.expire(0)
-    with store.open("range=0-0&ttl=1&renew=0.2&timeout=0.8", claim_wait=5) as successor:
+    with store.open("range=0-0&ttl=1&renew=0.2&timeout=1.5", claim_wait=5) as successor:
         grant = successor.acquire(0)
         assert grant.start_ms > acknowledged >= max(TWITTER.timestamp_of(v) for v in held)
         took = Generator(fence=successor).next_ids(20_000)
@@ -290,7 +290,7 @@ def test_proposals_are_capped_and_a_behind_successor_waits(store: Store) -> None
 
 def test_fork_child_gets_its_own_connection_and_worker(store: Store) -> None:
     """Case 26: the child drops the inherited connection and grant; the parent's lives on."""
-    lease = store.open("range=0-3&ttl=2&renew=0.3&timeout=0.8")
+    lease = store.open("range=0-3&ttl=2&renew=0.3&timeout=1.5")
     generator = Generator(fence=lease)
     parent_ids = generator.next_ids(1000)
     parent_worker = lease.worker
