@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tests.web.browser.test_axe import violations
+from tests.web.browser.axe import violations
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 

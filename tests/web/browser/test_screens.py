@@ -1,6 +1,10 @@
 """Every page state at desktop width and at 390 px, saved to tests/artifacts/ for a person
 to look at, with the layout faults a look would catch checked here too: nothing sticking out
-sideways, each copy button on its id's line, the bit blocks in one row on a desktop."""
+sideways, each copy button on its id's line, the bit blocks in one row on a desktop.
+
+The page's own Content-Security-Policy is enforced, and the states tests/web/browser/axe.py names are
+checked with axe in the same load (``AXE_STATES``): test_axe itself checks them in the dark
+scheme, so each state is loaded once per size for its picture and its accessibility check."""
 
 from __future__ import annotations
 
@@ -10,17 +14,19 @@ from typing import Any
 
 import pytest
 
+from tests.web.browser.axe import MANY, violations
+from tests.web.browser.axe import STATES as AXE_STATES
+
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 SEED = "timestamp=1288834975657&datacenter=1&machine=1&sequence=0"
-MANY = "%0A".join(["4194439168", "0xfa021000", "hello", "1541815603606036480", str((1 << 63) - 1)])
 MANY_SONY = "%0A".join(["175928847299117063", "20", "0x1", str((1 << 63) - 1)])
 
 
 def _stale(page: Any) -> None:
     page.evaluate("document.getElementById('compose-form').dataset.pauseMs = '60000'")
     page.fill("#f-machine", "77")
-    page.wait_for_function("document.getElementById('result').classList.contains('stale')")
+    page.wait_for_function("() => document.getElementById('result').classList.contains('stale')")
 
 
 def _stale_with_error(page: Any) -> None:
@@ -39,7 +45,7 @@ def _copied(page: Any) -> None:
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     for button in page.locator("#result button.copy").all():
         button.click()
-    page.wait_for_function("document.querySelector('.copy-link + .copied').textContent")
+    page.wait_for_function("() => document.querySelector('.copy-link + .copied').textContent")
 
 
 # name: (address, what to do after loading)
@@ -83,8 +89,9 @@ SIZES = {
 @pytest.fixture(scope="module", params=list(SIZES))
 def sized(request: pytest.FixtureRequest, browser_factory: Any) -> Iterator[tuple[str, Any]]:
     """One page per size, each state loaded into it in turn (a new tab per state cost about
-    0.2 CPU-seconds more); a state's action changes only that load's document."""
-    page = browser_factory(**SIZES[request.param]).new_page()
+    0.2 CPU-seconds more); a state's action changes only that load's document. The page's
+    Content-Security-Policy is enforced, as for test_axe's checks."""
+    page = browser_factory(bypass_csp=False, **SIZES[request.param]).new_page()
     try:
         yield request.param, page
     finally:
@@ -100,7 +107,13 @@ def _box(page: Any, selector: str) -> dict[str, float]:
 @pytest.mark.parametrize("lang", ["en", "vi"])
 @pytest.mark.parametrize("state", list(STATES))
 def test_every_state_looks_right(
-    sized: tuple[str, Any], base_url: str, artifacts: Path, state: str, lang: str
+    sized: tuple[str, Any],
+    base_url: str,
+    artifacts: Path,
+    *,
+    axe_script: Path,
+    state: str,
+    lang: str,
 ) -> None:
     size, page = sized
     path, action = STATES[state]
@@ -130,3 +143,6 @@ def test_every_state_looks_right(
             )
         }
         assert len(tops) == 1, "the blocks (five for Twitter) share one row"
+    if state in AXE_STATES:
+        assert STATES[state][0] == AXE_STATES[state], f"{state}: test_axe loads another address"
+        assert violations(page, axe_script) == [], f"axe, {state}, {lang}, {size}"

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.browser.test_axe import violations
+from tests.web.browser.axe import violations
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
