@@ -46,9 +46,10 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     slow.install()
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups into the test ids
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups, and before -m deselects
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     groups.mark_groups(items)
+    groups.write_slow_files(items)
 
 
 @pytest.hookimpl(hookwrapper=True)

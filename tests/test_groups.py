@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -9,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.groups import group_of, mark_groups
+from tests.support.groups import SLOW_FILES_ENV, group_of, mark_groups, write_slow_files
 
 ROOT = Path("/repo")
 CONFIG = SimpleNamespace(rootpath=ROOT)
@@ -102,3 +103,29 @@ def test_only_slow_tests_are_marked_and_an_explicit_group_is_kept() -> None:
     assert fast.marks == []
     assert [m.args for m in chosen.marks] == [("mine",)]
     assert [m.args for m in grouped.marks] == [("tests/lease/test_x.py",)]
+
+
+def test_the_slow_files_are_the_files_with_a_slow_test_each_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the slow stage is given to collect: every file with a slow test, none other."""
+    items = [
+        FakeItem({}, path=ROOT / "tests/lease/test_b.py"),
+        FakeItem({}, path=ROOT / "tests/lease/test_b.py"),
+        FakeItem({}, path=ROOT / "tests/web/test_a.py"),
+        FakeItem({}, path=ROOT / "tests/core/test_fast.py", slow=False),
+    ]
+    target = tmp_path / "gate" / "slow-files.txt"
+    monkeypatch.setenv(SLOW_FILES_ENV, str(target))
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw1")
+    write_slow_files(items)  # type: ignore[arg-type]
+    assert not target.exists()  # only the first worker writes
+    assert SLOW_FILES_ENV not in os.environ  # and no child of any worker sees the variable
+    monkeypatch.setenv(SLOW_FILES_ENV, str(target))
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw0")
+    write_slow_files(items)  # type: ignore[arg-type]
+    assert target.read_text() == "tests/lease/test_b.py\ntests/web/test_a.py\n"
+    assert SLOW_FILES_ENV not in os.environ
+    target.unlink()
+    write_slow_files(items)  # type: ignore[arg-type]
+    assert not target.exists()  # not asked for: nothing written
