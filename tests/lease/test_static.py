@@ -67,7 +67,7 @@ def test_a_static_identity_with_state_dir_does_not_warn(
 ) -> None:
     monkeypatch.setattr(static, "_warned", set())
     caplog.set_level(logging.WARNING, "snowid.lease")
-    with open_lease(f"static://1/2?state_dir={tmp_path}") as lease:
+    with open_lease(f"static://7/4?state_dir={tmp_path}") as lease:  # held 0.3 s: ours only
         lease.acquire(0)
     assert _warnings(caplog) == []
 
@@ -84,12 +84,12 @@ def _generate(lease: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_cli_prints_it_on_stderr_once(tmp_path: Path) -> None:
-    done = _generate("static://1/2")
+    done = _generate("static://7/5")  # a process of its own: an identity no other test takes
     assert done.returncode == 0
     assert len(done.stdout.splitlines()) == 3
     (line,) = done.stderr.splitlines()
     assert WARNING in line
-    guarded = _generate(f"static://1/2?state_dir={tmp_path}")
+    guarded = _generate(f"static://7/5?state_dir={tmp_path}")
     assert (guarded.returncode, guarded.stderr) == (0, "")
 
 

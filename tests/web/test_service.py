@@ -175,7 +175,7 @@ def test_a_static_lease_is_reported_as_static_not_held() -> None:
     from snowid.lease import open_lease
 
     def build() -> tuple[Generator, Lease | None]:
-        lease = open_lease("static://2/3")
+        lease = open_lease("static://7/3")  # held 0.5 s: taken by no other test
         return Generator(fence=lease), lease
 
     with serving(create_app(Settings(), service=IdService(build))) as url:
