@@ -78,8 +78,9 @@ def test_a_killed_and_a_frozen_holder_free_their_identities_after_their_sessions
     url = _store(ensemble, f"range=0-1&{FAST}")
     freed_after = killed_and_frozen(url, tmp_path)
     # Not before the TTL (the session outlives a dead connection); at the session's end
-    # and one tick, plus 1.5 s for the two successors' claims (a harness margin).
-    assert TTL < freed_after <= 2 * TTL + TICK_MS / 1000 + 1.5, freed_after
+    # and one tick, plus 2 s for the two successors' claims (a harness margin: 4.1 s in
+    # all on a quiet 2-core machine, 4.3-4.4 s at a load average of 13).
+    assert TTL < freed_after <= 2 * TTL + TICK_MS / 1000 + 2, freed_after
 
 
 # --- a clock stepped ------------------------------------------------------------------------
@@ -138,6 +139,7 @@ def test_a_restore_is_seen_by_a_live_holder_which_fails_closed(
 
 @pytest.mark.xfail(
     strict=True,
+    raises=AssertionError,  # the grant's start below the ceiling; a harness timeout fails
     reason="documented limit (docs/lease-zookeeper.md): ZooKeeper has no identity a restore"
     " changes (etcd's cluster_id under a new --initial-cluster-token is one): the copied data"
     " directories bring back the meta node's incarnation and every node's version and zxid,"
