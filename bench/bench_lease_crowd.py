@@ -48,11 +48,8 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     from tests.support.cleanup import Cleanup
-    from tests.support.crowd import crowd_url, run_crowd
+    from tests.support.crowd import crowd_url, one_more, run_crowd
     from tests.support.etcd import etcd_cluster
-
-    from snowid.errors import NoFreeIdentityError
-    from snowid.lease import open_lease
 
     claimants = args.processes * args.threads
     took = []
@@ -61,19 +58,14 @@ def main() -> int:
         hosts = [f"127.0.0.1:{member.port}" for member in cluster.members]
         members = [member.proc.pid for member in cluster.members if member.proc is not None]
         for round_ in range(args.rounds):
-            url = crowd_url(hosts, f"crowd{round_}", "ttl=60&timeout=30&range=0-1023")
+            url = crowd_url("etcd", hosts, f"crowd{round_}", "ttl=60&timeout=30&range=0-1023")
             etcd_before = cpu_seconds(members)
             used = resource.getrusage(resource.RUSAGE_CHILDREN)
             before = used.ru_utime + used.ru_stime
             refused: list[str] = []
 
-            def one_more(url: str = url, refused: list[str] = refused) -> None:
-                with open_lease(url, claim_wait=2) as extra:
-                    try:
-                        extra.acquire(0)
-                        refused.append("NOT refused")
-                    except NoFreeIdentityError:
-                        refused.append("refused")
+            def extra(url: str = url, refused: list[str] = refused) -> None:
+                refused.append(one_more(url))
 
             with tempfile.TemporaryDirectory(prefix="snowid-crowd-") as tmp:
                 results = run_crowd(
@@ -82,7 +74,7 @@ def main() -> int:
                     lambda proc: proc,
                     processes=args.processes,
                     threads=args.threads,
-                    meanwhile=one_more,
+                    meanwhile=extra,
                 )
             used = resource.getrusage(resource.RUSAGE_CHILDREN)  # the claimants, ended
             claimants_cpu = used.ru_utime + used.ru_stime - before

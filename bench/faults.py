@@ -88,7 +88,6 @@ import argparse
 import contextlib
 import dataclasses
 import datetime
-import glob
 import json
 import os
 import platform
@@ -108,6 +107,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.cleanup import Cleanup
+from tests.support.faketime import LIBFAKETIME, faketime_env
 from tests.support.procs import read_ids, read_log, start_worker
 from tests.support.servers import binary
 
@@ -115,7 +115,6 @@ TTL_S, RENEW_S, SPAN_S, MAX_SKEW_S = 2.0, 0.5, 2.0, 1.0
 TIMINGS = f"ttl={TTL_S:g}&renew={RENEW_S:g}&span={SPAN_S:g}&max_skew={MAX_SKEW_S:g}&timeout=1"
 """Scaled-down lease timings (a store's round trip may take 1 s: a harness margin)."""
 
-LIBFAKETIME = sorted(glob.glob("/usr/lib/*/faketime/libfaketime.so.1"))
 FATAL = {"store_regressed"}
 """Error codes after which a holder refuses every claim for good: its supervisor restarts it."""
 TAIL_S = TTL_S + SPAN_S + 2 * MAX_SKEW_S + 4.0
@@ -567,12 +566,7 @@ class Harness:
         ids, log = self.dir / f"{name}.ids", self.dir / f"{name}.log"
         clock, until = self.dir / f"{name}.clock", self.dir / f"{name}.until"
         _set_clock(clock, clock_ms)
-        env = {
-            "LD_PRELOAD": LIBFAKETIME[0],
-            "FAKETIME_TIMESTAMP_FILE": str(clock),
-            "FAKETIME_NO_CACHE": "1",
-            "FAKETIME_DONT_FAKE_MONOTONIC": "1",
-        }
+        env = faketime_env(clock)
         proc = start_worker(
             url or self.target.url(worker),
             ids,

@@ -14,7 +14,6 @@ clock by more than the policy allows.
 
 from __future__ import annotations
 
-import glob
 import json
 import os
 import subprocess
@@ -24,9 +23,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.faketime import faketime_env
+
 pytestmark = pytest.mark.slow  # three subprocesses running ~4 s of real time each
 
-LIBFAKETIME = sorted(glob.glob("/usr/lib/*/faketime/libfaketime.so.1"))
 STEPS_MS = (5, 500, 3000)
 
 CHILD = textwrap.dedent(
@@ -90,18 +90,10 @@ CHILD = textwrap.dedent(
 
 
 def run_child(policy: str, tmp_path: Path) -> dict[str, object]:
-    if not LIBFAKETIME:
-        pytest.fail("libfaketime is missing: apt-get install faketime (scripts/test does)")
     steps = ",".join(map(str, STEPS_MS))
     offset_file = tmp_path / "faketime"
     offset_file.write_text("+0\n")
-    env = {
-        **os.environ,
-        "LD_PRELOAD": LIBFAKETIME[0],
-        "FAKETIME_TIMESTAMP_FILE": str(offset_file),
-        "FAKETIME_NO_CACHE": "1",
-        "FAKETIME_DONT_FAKE_MONOTONIC": "1",
-    }
+    env = {**os.environ, **faketime_env(offset_file)}
     done = subprocess.run(
         [sys.executable, "-c", CHILD, policy, str(tmp_path / "slots"), str(offset_file), steps],
         capture_output=True,

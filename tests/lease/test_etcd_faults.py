@@ -23,26 +23,18 @@ reads again.
 
 from __future__ import annotations
 
-import glob
-import json
-import os
-import signal
-import subprocess
-import sys
-import textwrap
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from snowid import TWITTER, Generator
-from snowid.errors import NoFreeIdentityError, StoreUnreachableError
-from snowid.lease import init_lease, open_lease
-from snowid.lease._store import StoreLease
+from snowid import Generator
+from snowid.errors import StoreUnreachableError
+from snowid.lease import init_lease
 from tests.support.cleanup import Cleanup
 from tests.support.cluster import Cluster
-from tests.support.crowd import crowd_url, run_crowd
+from tests.support.crowd import crowd_url
 from tests.support.etcd import (
     EtcdKv,
     EtcdServer,
@@ -51,14 +43,13 @@ from tests.support.etcd import (
     snapshot_restore,
     snapshot_save,
 )
-from tests.support.holders import (
-    FAIL_CLOSED_CODES,
-    Issuer,
-    assert_unique,
-    wait_until,
-    worker_ms,
+from tests.support.holders import FAIL_CLOSED_CODES, Issuer, assert_unique, wait_until
+from tests.support.lease_faults import (
+    clock_steps,
+    crowd_then_one_more,
+    killed_and_frozen,
+    open_store,
 )
-from tests.support.procs import ROOT, read_ids, read_log, start_worker, wait_all, wait_for_file
 from tests.support.servers import new_name
 from tests.support.stores import wait_for_claim
 
@@ -86,24 +77,6 @@ def _store(cluster: Cluster[EtcdServer], query: str) -> str:
     return url
 
 
-def _open(url: str, **options: float) -> StoreLease:
-    lease = open_lease(url, **options)
-    assert isinstance(lease, StoreLease)
-    return lease
-
-
-def _acked(log: list[dict[str, object]], worker: int) -> int:
-    """The highest ceiling a worker process's log acknowledged for ``worker``."""
-    return max(
-        (
-            int(str(r["ceiling"]))
-            for r in log
-            if r.get("worker") == worker and r["kind"] in ("claim", "extend")
-        ),
-        default=-1,
-    )
-
-
 # --- a holder killed, a holder frozen -------------------------------------------------------
 
 
@@ -116,53 +89,8 @@ def test_a_killed_and_a_frozen_holder_free_their_identities_within_two_ttls(
     resumed, issues nothing past the grant it had (its deadline passed while frozen) and
     loses the worker at its next renewal."""
     url = _store(cluster, f"range=0-1&{FAST}")
-    stop = tmp_path / "stop"
-    options = ("--seconds", "90", "--until", str(stop), "--idle", "0.0005")
-    procs = {
-        name: start_worker(
-            url,
-            tmp_path / name,
-            *options,
-            *("--ready", str(tmp_path / f"{name}.ready")),
-            log=tmp_path / f"{name}.log",
-        )
-        for name in ("killed", "frozen")
-    }
-    for name in procs:
-        wait_for_file(tmp_path / f"{name}.ready")
-    time.sleep(0.3)
-    procs["killed"].kill()
-    procs["frozen"].send_signal(signal.SIGSTOP)
-    faulted = time.monotonic()
-    successors = [_open(url, claim_wait=10) for _ in range(2)]
-    try:
-        grants = [wait_for_claim(successor, 30) for successor in successors]
-        freed_after = time.monotonic() - faulted
-        taken = [Generator(fence=s).next_ids(2000) for s in successors]
-    finally:
-        procs["frozen"].send_signal(signal.SIGCONT)
-    wait_until(
-        lambda: any(r["kind"] == "lost" for r in read_log(tmp_path / "frozen.log")),
-        30,
-        "the resumed holder to lose its worker",
-    )
-    stop.touch()
-    assert wait_all([procs["frozen"]]) == [0]
-    procs["killed"].wait()
-    for successor in successors:
-        successor.close()
+    freed_after = killed_and_frozen(url, tmp_path)
     assert freed_after <= 2 * TTL, freed_after  # etcd's 3 s lease (see above) within 2 x 2 s
-    streams = {name: read_ids(tmp_path / name) for name in procs}
-    assert all(streams.values())
-    for name, ids in streams.items():
-        log = read_log(tmp_path / f"{name}.log")
-        for worker, ms in worker_ms(ids):
-            assert ms <= _acked(log, worker), (name, worker, ms)
-    for grant in grants:
-        worker = TWITTER.worker(grant.datacenter, grant.machine)
-        issued = [ms for ids in streams.values() for w, ms in worker_ms(ids) if w == worker]
-        assert grant.start_ms > max(issued, default=-1)
-    assert_unique(*streams.values(), *taken)
 
 
 # --- the quorum lost ------------------------------------------------------------------------
@@ -177,7 +105,7 @@ def test_quorum_lost_holders_fail_closed_in_time_and_resume_after(
     member left is refused; with the members back on their data, the holders issue again
     and a new claimant gets a worker."""
     url = _store(cluster, f"range=0-3&{FAST}")
-    holders = [Issuer(_open(url, claim_wait=10)) for _ in range(2)]
+    holders = [Issuer(open_store(url, claim_wait=10)) for _ in range(2)]
     for holder in holders:
         holder.start()
     leader = leader_of(cluster)
@@ -193,7 +121,7 @@ def test_quorum_lost_holders_fail_closed_in_time_and_resume_after(
         )
         for holder in holders:
             assert holder.last_ok < lost + TTL  # nothing issued past the grant
-        alone = _open(f"etcd://127.0.0.1:{cluster.port(left)}/{url.split('/', 3)[3]}")
+        alone = open_store(f"etcd://127.0.0.1:{cluster.port(left)}/{url.split('/', 3)[3]}")
         with pytest.raises(StoreUnreachableError):
             alone.acquire(0)
         alone.close()
@@ -206,7 +134,7 @@ def test_quorum_lost_holders_fail_closed_in_time_and_resume_after(
     back = time.monotonic()
     try:
         wait_until(lambda: all(h.last_ok > back for h in holders), 30, "the holders to issue")
-        fresh = _open(url, claim_wait=10)
+        fresh = open_store(url, claim_wait=10)
         wait_for_claim(fresh, 30)
         taken = Generator(fence=fresh).next_ids(2000)
         fresh.close()
@@ -222,48 +150,6 @@ def test_quorum_lost_holders_fail_closed_in_time_and_resume_after(
 
 # --- a clock stepped ------------------------------------------------------------------------
 
-LIBFAKETIME = sorted(glob.glob("/usr/lib/*/faketime/libfaketime.so.1"))
-
-CLOCK_CHILD = textwrap.dedent(
-    """
-    import json, os, select, sys, time
-
-    # libfaketime with FAKETIME_DONT_FAKE_MONOTONIC=1 fails time.sleep (an absolute
-    # clock_nanosleep on the monotonic clock) with EINVAL: sleep through select instead.
-    time.sleep = lambda seconds: select.select([], [], [], seconds)
-
-    from snowid import Generator
-    from snowid.errors import SnowIdError
-    from snowid.lease import open_lease
-
-    url, offset_file, out = sys.argv[1:4]
-    lease = open_lease(url)
-    events = []
-    lease.listeners.append(lambda e: events.append([e.kind, e.worker, e.ceiling_ms]))
-    generator = Generator(fence=lease, max_wait_ms=100)
-    batches, errors = [], {}
-    generator.next_id()
-    for offset_ms, seconds in ((0, 0.3), (5000, 1.2), (0, 0.3), (-5000, 1.2), (0, 0.5)):
-        with open(offset_file + ".next", "w") as file:
-            file.write(f"{offset_ms / 1000:+.3f}\\n")
-        os.replace(offset_file + ".next", offset_file)
-        phase = str(offset_ms)
-        stop = time.monotonic() + seconds
-        while time.monotonic() < stop:
-            try:
-                got = generator.next_ids(20)
-            except SnowIdError as error:
-                errors.setdefault(phase, []).append(error.code)
-                time.sleep(0.02)
-                continue
-            batches.append([phase, got, len(events)])
-            time.sleep(0.002)
-    lease.close()
-    with open(out, "w") as file:
-        json.dump({"batches": batches, "events": events, "errors": errors}, file)
-    """
-)
-
 
 def test_a_holder_whose_clock_steps_5_s_either_way_gives_no_duplicate(
     cluster: Cluster[EtcdServer], tmp_path: Path
@@ -274,43 +160,7 @@ def test_a_holder_whose_clock_steps_5_s_either_way_gives_no_duplicate(
     than run past it. Behind, the generator refuses to go back. Afterwards another process
     claims worker 0 and issues. Over both streams: no duplicate, the holder's ids strictly
     increasing and each within the ceiling it had acknowledged."""
-    if not LIBFAKETIME:
-        pytest.fail("libfaketime is missing: apt-get install faketime (scripts/test does)")
-    url = _store(cluster, f"range=0-0&{FAST}")
-    offset_file = tmp_path / "faketime"
-    offset_file.write_text("+0\n")
-    env = {
-        **os.environ,
-        "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}",
-        "LD_PRELOAD": LIBFAKETIME[0],
-        "FAKETIME_TIMESTAMP_FILE": str(offset_file),
-        "FAKETIME_NO_CACHE": "1",
-        "FAKETIME_DONT_FAKE_MONOTONIC": "1",
-    }
-    out = tmp_path / "out.json"
-    done = subprocess.run(
-        [sys.executable, "-c", CLOCK_CHILD, url, str(offset_file), str(out)],
-        capture_output=True, text=True, timeout=90, env=env, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    report = json.loads(out.read_text())
-    events = report["events"]
-    held: list[int] = []
-    for phase, batch, seen in report["batches"]:
-        acked = max(c for kind, w, c in events[:seen] if kind in ("claim", "extend") and w == 0)
-        assert all(TWITTER.timestamp_of(v) <= acked for v in batch), phase
-        held += batch
-    assert held == sorted(set(held))  # strictly increasing: no duplicate, no step back
-    # Ahead by 5 s, past every ceiling the store grants (its clock + span + max_skew): no
-    # id, each call refused at the ceiling. Behind by 5 s: the generator refuses to go back.
-    assert {phase for phase, _, _ in report["batches"]} == {"0"}
-    assert set(report["errors"]["5000"]) == {"ceiling_reached"}
-    assert set(report["errors"]["-5000"]) == {"clock_moved_backwards"}
-    with _open(url, claim_wait=10) as successor:
-        grant = wait_for_claim(successor, 30)
-        assert grant.start_ms > max(TWITTER.timestamp_of(v) for v in held)
-        taken = Generator(fence=successor).next_ids(2000)
-    assert_unique(held, taken)
+    clock_steps(_store(cluster, f"range=0-0&{FAST}"), tmp_path)
 
 
 # --- the store restored from an older snapshot ----------------------------------------------
@@ -338,12 +188,12 @@ def test_a_restore_under_a_new_cluster_token_is_seen_by_holders_and_claimants(
     the store itself, and starts above every ceiling that holder had acknowledged."""
     live_url = _store(cluster, f"range=0-1&{RESTORED}")
     idle_url = _store(cluster, f"range=2-2&{RESTORED}")  # (no worker of the other prefix)
-    holder = Issuer(_open(live_url, claim_wait=30))
+    holder = Issuer(open_store(live_url, claim_wait=30))
     holder.start()
     wait_until(lambda: holder.last_ok > 0, 30, "the holder to issue")
     snapshot_save(cluster[0], tmp_path / "snap.db")
     before = _cluster_id(cluster)
-    gone = Issuer(_open(idle_url))
+    gone = Issuer(open_store(idle_url))
     gone.start()
     renewals = holder.lease.renewals
     wait_until(
@@ -352,12 +202,13 @@ def test_a_restore_under_a_new_cluster_token_is_seen_by_holders_and_claimants(
         "both holders to renew after the snapshot",
     )
     gone.finish()  # stopped issuing; its lease is not released
-    gone_acked = gone.acked_ceiling(gone.lease.worker)
+    gone_acked = gone.acked_ceiling(2)  # its only worker
     snapshot_restore(cluster, tmp_path / "snap.db", token=new_name())
     after = _cluster_id(cluster)
     assert after != before
     wait_until(lambda: holder.lease.failovers >= 1, 30, "the live holder to detect the restore")
-    with _open(idle_url, claim_wait=30) as fresh:
+    fresh = open_store(idle_url, claim_wait=30)
+    with fresh:
         grant = wait_for_claim(fresh, 30)
         taken = Generator(fence=fresh).next_ids(2000)
         assert fresh.failovers == 1  # it detected the restore itself
@@ -384,7 +235,7 @@ def test_a_restore_under_the_same_token_is_seen_by_a_live_holder_which_quarantin
     claimant, which could not tell by itself, starts above every ceiling the holder had
     acknowledged."""
     url = _store(cluster, f"range=0-1&{RESTORED}")
-    holder = Issuer(_open(url, claim_wait=30))
+    holder = Issuer(open_store(url, claim_wait=30))
     holder.start()
     wait_until(lambda: holder.last_ok > 0, 30, "the holder to issue")
     snapshot_save(cluster[0], tmp_path / "snap.db")
@@ -396,7 +247,8 @@ def test_a_restore_under_the_same_token_is_seen_by_a_live_holder_which_quarantin
     wait_until(lambda: holder.lease.failovers >= 1, 30, "the holder to detect the restore")
     acked = max(holder.acked_ceiling(w) for w in (0, 1))
     wait_until(lambda: holder.lease.quarantine_until_ms is not None, 30, "its claim to quarantine")
-    with _open(url, claim_wait=30) as fresh:
+    fresh = open_store(url, claim_wait=30)
+    with fresh:
         grant = wait_for_claim(fresh, 30)
         taken = Generator(fence=fresh).next_ids(2000)
         assert fresh.failovers == 0  # it could not tell; the holder's quarantine covers it
@@ -425,14 +277,15 @@ def test_a_same_token_restore_with_no_live_holder_is_not_seen_by_a_fresh_claiman
     (it starts at the snapshot's instead)."""
     url = _store(cluster, f"range=0-0&{RESTORED}")
     snapshot_save(cluster[0], tmp_path / "snap.db")
-    holder = Issuer(_open(url))
+    holder = Issuer(open_store(url))
     holder.start()
     wait_until(lambda: holder.lease.renewals >= 3, 30, "the holder to renew")
     holder.finish()
-    acked = holder.acked_ceiling(holder.lease.worker)
+    acked = holder.acked_ceiling(0)  # its only worker
     holder.lease.close()
     snapshot_restore(cluster, tmp_path / "snap.db")
-    with _open(url, claim_wait=30) as fresh:
+    fresh = open_store(url, claim_wait=30)
+    with fresh:
         grant = wait_for_claim(fresh, 30)
         taken = Generator(fence=fresh).next_ids(2000)
     assert_unique(holder.ids, taken)
@@ -455,18 +308,5 @@ def test_claimants_at_once_get_distinct_identities_and_the_next_is_refused(
     # The members' own ports, not the proxies': no fault is injected here, and the
     # connections of a crowd are more than the test's Python proxies should carry.
     hosts = [f"127.0.0.1:{member.port}" for member in cluster.members]
-    url = crowd_url(hosts, new_name(), "ttl=60&timeout=30&range=0-127")
-    refused: list[bool] = []
-
-    def one_more() -> None:  # while the crowd still holds every worker
-        with _open(url, claim_wait=2) as extra:
-            try:
-                extra.acquire(0)
-            except NoFreeIdentityError:
-                refused.append(True)
-
-    results = run_crowd(url, tmp_path, cleanup.process, processes=4, threads=32, meanwhile=one_more)
-    assert len(results) == 128
-    assert [r for r in results if "code" in r] == []
-    assert len({r["worker"] for r in results}) == 128
-    assert refused == [True]
+    url = crowd_url("etcd", hosts, new_name(), "ttl=60&timeout=30&range=0-127")
+    crowd_then_one_more(url, tmp_path, cleanup.process, processes=4, threads=32)

@@ -1,8 +1,9 @@
 """Many lease claimants at once, from a few processes of threads (not one interpreter each).
 
 ``run_crowd(url, tmp, start)`` runs ``processes`` of these, ``threads`` claimants each,
-released together, and gives every claim's result (tests/lease/test_etcd_faults.py,
-bench/bench_lease_crowd.py). One process of it:
+released together, and gives every claim's result; ``one_more(url)`` says whether one more
+claimant is refused meanwhile (tests/lease/test_etcd_faults.py,
+tests/lease/test_zookeeper_faults.py, bench/bench_lease_crowd.py). One process of it:
 
     python -m tests.support.crowd URL THREADS GO OUT
 
@@ -35,14 +36,30 @@ from snowid.lease import open_lease
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def crowd_url(hosts: list[str], prefix: str, query: str = "ttl=60&timeout=30") -> str:
-    """An etcd lease URL for a crowd, set up as a first deployment: a long TTL (no renewal
-    while the claims run) and a long timeout (a harness margin for a busy machine)."""
+def crowd_url(scheme: str, hosts: list[str], prefix: str, query: str = "ttl=60&timeout=30") -> str:
+    """A lease URL (``etcd``, ``zookeeper``) for a crowd, set up as a first deployment: a
+    long TTL (no renewal while the claims run) and a long timeout (a harness margin for a
+    busy machine)."""
     from snowid.lease import init_lease
 
-    url = f"etcd://{','.join(hosts)}/{prefix}?{query}"
+    url = f"{scheme}://{','.join(hosts)}/{prefix}?{query}"
     init_lease(url, first_deployment=True)
     return url
+
+
+def one_more(url: str) -> str:
+    """One more claimant on ``url`` while a crowd holds every identity: "refused" (with
+    the usual NoFreeIdentityError), else what it got instead."""
+    from snowid.errors import NoFreeIdentityError
+
+    with open_lease(url, claim_wait=2) as extra:
+        try:
+            grant = extra.acquire(0)
+        except NoFreeIdentityError:
+            return "refused"
+        except SnowIdError as error:
+            return f"NOT refused: {error.code}"
+    return f"NOT refused: got worker {TWITTER.worker(grant.datacenter, grant.machine)}"
 
 
 def run_crowd(

@@ -1,7 +1,8 @@
 """ZooKeeper for the lease tests: a server of the test's own (``ZkServer``, a servers.OwnServer
 and a cluster.Member), one shared by the whole test session (``shared_zookeeper``), and an
 ensemble of three (``zookeeper_ensemble``) whose servers reach each other through the
-cluster's proxies.
+cluster's proxies, and an ensemble's data directories copied and copied back
+(``copy_data``, ``restore_data``: a store restored from an older copy).
 
 Each server runs Debian's ZooKeeper 3.8 (``/usr/share/java/zookeeper.jar`` on OpenJDK 17)
 on free loopback ports, with its data in a temporary directory and a small heap (64 MB,
@@ -84,6 +85,8 @@ class ZkServer(OwnServer):
             self.java, "-Xmx64m", "-Xms16m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
             "-Djava.net.preferIPv4Stack=true", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
             "-Dzookeeper.jmx.log4j.disable=true",
+            # Transaction logs grow by 1 MB at a time, not 64 MB: cheap to copy (a restore).
+            "-Dzookeeper.preAllocSize=1024",
             # An election on a busy machine: ask peers again every 0.2-1 s (ZooKeeper backs
             # off to 60 s) and give up on a dead peer's connection after 1 s (5 s).
             "-Dzookeeper.fastleader.minNotificationInterval=200",
@@ -168,6 +171,33 @@ def zookeeper_ensemble(size: int, cleanup: Cleanup) -> Cluster[ZkServer]:
     for member in cluster.members:
         member.wait_ready()
     return cluster
+
+
+def copy_data(cluster: Cluster[ZkServer], to: Path) -> None:
+    """Every server's data directory as it is now, copied to ``to/MYID``: each server
+    frozen (SIGSTOP) while its own files are copied, so no write is caught halfway; one at
+    a time, so the ensemble keeps its quorum."""
+    for member in cluster.members:
+        member.pause()
+        try:
+            shutil.copytree(member.root / "data", to / str(member.myid))
+        finally:
+            member.resume()
+
+
+def restore_data(cluster: Cluster[ZkServer], copy: Path) -> None:
+    """What an operator does to put an ensemble back to a copy of its data directories:
+    every server stopped, its data directory replaced by its copy in ``copy`` (from
+    ``copy_data``), every server started on it."""
+    for member in cluster.members:
+        if member.running:
+            member.crash()
+    for member in cluster.members:
+        member.wipe()
+        shutil.copytree(copy / str(member.myid), member.root / "data")
+    cluster.start(parallel=True)
+    for member in cluster.members:
+        member.wait_ready()
 
 
 class ZkNodes:
