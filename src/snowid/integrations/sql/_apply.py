@@ -55,11 +55,11 @@ def connect_postgres(url: str, field: str = "--apply") -> Any:
 @detached()
 def apply_postgres(url: str, statements: Sequence[str]) -> None:
     """Run ``statements`` in one transaction on the PostgreSQL database at ``url``."""
-    import psycopg  # connect_postgres said it is there
-
     text = str(url)
     shown = redact(text)
     conn = connect_postgres(text)
+    import psycopg  # there: connect_postgres has used it
+
     try:
         with conn.transaction():
             for statement in statements:

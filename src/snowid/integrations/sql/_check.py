@@ -71,13 +71,12 @@ _KINDS = {"v": "view", "m": "materialized view", "S": "sequence", "f": "foreign 
 @detached()
 def check_postgres_index(url: str, table: str) -> IndexCheck:
     """Read and judge the primary-key index of ``table`` in the database at ``url``."""
-    import psycopg
-    from psycopg import sql
-
     text = str(url)
     shown = redact(text)
     conn: Any = connect_postgres(text, field=FIELD)
     conn.autocommit = True
+    import psycopg  # there: connect_postgres has used it
+    from psycopg import sql
 
     def wrong(reason: Any, kind: str = "") -> IndexCheckError:
         return IndexCheckError(value=table, reason=reason, url=shown, kind=kind)
