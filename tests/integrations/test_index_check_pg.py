@@ -17,6 +17,7 @@ from collections.abc import Iterator
 import pytest
 
 from snowid.cli import main
+from snowid.integrations.sql import DENSE
 from tests.support.need import unavailable
 from tests.support.pg import SHARED, pg_available
 from tests.support.servers import PgDb, new_name
@@ -34,8 +35,13 @@ TABLES = {
     "shuffled": ("bigint", f"{BASE} + (((i * 7919) % {ROWS})::bigint << 12)"),
     # 16 buffered clients taking turns, each using its own block of 4,096 ids in order
     "blocks": ("bigint", f"{BASE} + (i % 16) * 4096 + i / 16"),
-    # random UUIDs
-    "random_uuid": ("uuid", "gen_random_uuid()"),
+    # UUIDs in random order (version 4; from md5, so the same keys every run: 20,000
+    # gen_random_uuid() gave 68 to 76 % from one run to the next)
+    "random_uuid": (
+        "uuid",
+        "(substr(md5(i::text), 1, 12) || '4' || substr(md5(i::text), 14, 3) || '8'"
+        " || substr(md5(i::text), 18, 15))::uuid",
+    ),
     # UUIDv7 from one writer: the time (ms) in the first 48 bits, increasing
     "uuid7": (
         "uuid",
@@ -104,7 +110,7 @@ def test_each_insertion_order_gets_its_case(
         assert found["density"] >= 85
         assert found["options"] == []
     else:
-        assert found["density"] < 75
+        assert found["density"] < DENSE
         assert "reindex" in found["options"]
 
 
@@ -116,7 +122,7 @@ def test_the_ordered_table_is_denser_than_every_other_order(
         code, out, _ = _check(db, table, capsys, "--json")
         assert code == 0
         density[table] = json.loads(out)["density"]
-    assert density["ordered"] - 15 > max(density["shuffled"], density["random_uuid"])
+    assert density["ordered"] - 10 > max(density["shuffled"], density["random_uuid"])
     assert density["shuffled"] - 5 > density["blocks"]
 
 
