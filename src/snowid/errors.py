@@ -44,6 +44,7 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     │   ├── UnknownSqlEngineError              snowid sql: none of postgres, mysql, sqlite, duckdb
     │   ├── SqlTableRequiredError              snowid sql sqlite without --table or --column
     │   ├── SqlNameError                       a name the SQL cannot use (``reason`` says why)
+    │   ├── IndexCheckError                    --check-index: a table whose primary key cannot be read
     │   ├── ColumnMissingError                 snowid decode --column: a column the file does not have
     ├── FileUnusableError (OSError)            snowid decode --file/--output: cannot open or read it
     │   ├── BadRowError                        snowid.bulk: the first bad row of a column (``row``, ``error``)
@@ -98,6 +99,7 @@ a caller would expect, so ``except ValueError`` keeps working for bad input.
     └── ClientClosedError                      next_id() after close()
     (InvalidValueError) InvalidServiceUrlError, InvalidTokenError   a client's settings
     DatabaseRefusedError (RuntimeError)        … connected, but the SQL was refused
+    PgstattupleError (RuntimeError)            --check-index: pgstatindex missing or not allowed
     ExtraMissingError (ImportError)            a feature's optional package is not installed
 
 Each class lives with the layer that raises it (the core's in a shared module below
@@ -204,7 +206,9 @@ if TYPE_CHECKING:  # what mypy and IDEs see; at run time _LAZY loads these on fi
     from snowid.integrations.sql import (
         DatabaseRefusedError,
         DatabaseUnreachableError,
+        IndexCheckError,
         InvalidDatabaseUrlError,
+        PgstattupleError,
         SqlNameError,
         SqlNoServerError,
         SqlTableRequiredError,
@@ -245,7 +249,9 @@ _LAZY = {
     "DuplicateParameterError": "snowid.web._exceptions",
     "ForwardedIpsError": "snowid.web._exceptions",
     "InvalidTimeZoneError": "snowid.web._exceptions",
+    "IndexCheckError": "snowid.integrations.sql",
     "InvalidDatabaseUrlError": "snowid.integrations.sql",
+    "PgstattupleError": "snowid.integrations.sql",
     "InvalidServiceUrlError": "snowid.client._exceptions",
     "InvalidTokenError": "snowid.client._exceptions",
     "MetricsDirError": "snowid.web._exceptions",
@@ -303,6 +309,7 @@ __all__ = [
     "GeneratorError",
     "GeneratorSealedError",
     "IdTooLargeError",
+    "IndexCheckError",
     "InstagramShareLinkError",
     "InvalidDatabaseUrlError",
     "InvalidDateTimeError",
@@ -338,6 +345,7 @@ __all__ = [
     "OutOfRangeError",
     "PasswordFileEmptyError",
     "PasswordFileError",
+    "PgstattupleError",
     "ReleaseFailedError",
     "ReversedWindowError",
     "SentinelServiceUnknownError",

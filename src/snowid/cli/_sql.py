@@ -56,24 +56,46 @@ def _sql_arguments(parser: argparse.ArgumentParser) -> None:
             help="a built-in name or a layout spec (default: twitter, whose functions are"
             " named snowid_…; another layout's are named snowid_<name>_…)",
         )
-        one.add_argument(
+        target = one.add_mutually_exclusive_group() if engine == "postgres" else one
+        target.add_argument(
             "--apply",
             metavar="URL",
             default=None,
             help=f"install them into this database ({url})" if url else argparse.SUPPRESS,
         )
+        if engine == "postgres":
+            target.add_argument(
+                "--check-index",
+                nargs=2,
+                metavar=("TABLE", "URL"),
+                default=None,
+                help="read TABLE's primary-key index in the database at URL with pgstatindex"
+                " (the pgstattuple extension) and say which case of docs/keys.md it looks"
+                " like; TABLE may be schema-qualified (shop.orders)",
+            )
+            one.add_argument(
+                "--json", action="store_true", help="with --check-index: print one JSON object"
+            )
         if engine == "sqlite":
             one.add_argument("--table", default=None, help="the table holding the ids")
             one.add_argument("--column", default=None, help="its id column")
             one.add_argument("--view", default=None, help="the view (default: TABLE_snowid)")
         add_lang_option(one)
-        one.set_defaults(func=_sql, engine=engine)
+        one.set_defaults(func=_sql, engine=engine, parser=one)
 
 
 ARGUMENTS: dict[str, Arguments] = {"sql": _sql_arguments}
 
 
 def _sql(args: argparse.Namespace, lang: str) -> int:
+    if getattr(args, "check_index", None) is not None:
+        from snowid.cli._check_index import check_index
+
+        table, url = args.check_index
+        return check_index(table, url, lang, as_json=args.json)
+    if getattr(args, "json", False):
+        # --json is for the report of --check-index only (exit 2, in the catalog language)
+        args.parser.error("argument --json: the following arguments are required: --check-index")
     from snowid.ids import get_layout
     from snowid.integrations import sql
 

@@ -790,6 +790,36 @@ MESSAGES: dict[str, str] = {
     ),
     "database_unreachable": "cannot connect to the database {url}: {reason}",
     "database_refused": "the database {url} refused the SQL functions: {reason}",
+    "database_refused.read": "the database {url} refused a query of --check-index: {reason}",
+    "index_check": "{field}: the primary key of {value} in {url} cannot be read",
+    "pgstattuple": "pgstatindex cannot be used in the database {url}",
+    "index_check.name": (
+        "{field} {value} is not a table name PostgreSQL can read: write TABLE or SCHEMA.TABLE,"
+        ' with "double quotes" around a name holding capitals or spaces'
+    ),
+    "index_check.no_table": (
+        "{field}: there is no table {value} in {url} (a name without a schema is looked up"
+        " on the search_path)"
+    ),
+    "index_check.not_a_table": "{field}: {value} in {url} is a {kind}, not a table",
+    "index_check.partitioned": (
+        "{field}: {value} in {url} is a partitioned table, whose primary-key index has no"
+        " pages of its own; check each partition instead"
+    ),
+    "index_check.no_primary_key": "{field}: the table {value} in {url} has no primary key",
+    "index_check.not_btree": (
+        "{field}: the primary key of {value} in {url} is a {kind} index; pgstatindex reads"
+        " only B-tree indexes"
+    ),
+    "pgstattuple.missing": (
+        "the pgstattuple extension, whose pgstatindex reads the index, is not installed in"
+        " the database {url}: run CREATE EXTENSION pgstattuple; there as a role allowed to"
+        " create it (a superuser: it is not a trusted extension), then run this again"
+    ),
+    "pgstattuple.privilege": (
+        "this role may not run pgstatindex in the database {url} ({detail}): grant it"
+        " pg_stat_scan_tables (GRANT pg_stat_scan_tables TO the role;) or use a superuser"
+    ),
     "bad_row": "row {row}: {reason}",
     "column_missing": "{file} has no column {column}; its columns are: {columns}",
     "file_unusable": "cannot use the file {file}: {reason}",
@@ -811,6 +841,52 @@ MESSAGES: dict[str, str] = {
         " {version}. Running this again replaces them with the same definitions."
     ),
     "sql.applied": "installed {count} SQL functions into {url}: {names}",
+    "sql.check.table": "table: {table}, about {rows} rows (the planner's estimate)",
+    "sql.check.index": "primary key: {index}, {size}, {pages} leaf pages",
+    "sql.check.key": "key: {columns} ({type}), {kind}",
+    "sql.check.kind.snowflake": "Snowflake ids",
+    "sql.check.kind.integer": "integers below 2^50 (a sequence)",
+    "sql.check.kind.uuid7": "UUIDv7",
+    "sql.check.kind.uuid": "UUIDs (version {version})",
+    "sql.check.kind.other": "neither an integer nor a uuid",
+    "sql.check.density": "leaf density: {density}, leaf fragmentation: {fragmentation}",
+    "sql.check.verdict": (
+        "looks like: {case} (docs/keys.md measured {documented} % leaf density for it)"
+    ),
+    "sql.check.too_small": (
+        "verdict: too small to tell ({pages} leaf pages; at least {min} are needed)"
+    ),
+    "sql.check.no_case": "verdict: docs/keys.md has measured no key of this kind",
+    "sql.check.dense": "the index is dense: nothing to do",
+    "sql.check.case.one_writer": (
+        "keys inserted in increasing order, as one writer makes them (snowid.next_id() in"
+        " one process, or BIGSERIAL)"
+    ),
+    "sql.check.case.workers": (
+        "several writers with an identity each, their keys interleaved (8 processes of"
+        " snowid.next_id())"
+    ),
+    "sql.check.case.client_blocks": (
+        "buffered client blocks (16 snowid.client processes, blocks of 4,096 ids)"
+    ),
+    "sql.check.case.uuid7_many": "UUIDv7 from several writers at once (8 processes)",
+    "sql.check.case.uuid4": "random UUIDs (UUIDv4 from 8 processes)",
+    "sql.check.options": 'what you can do (docs/keys.md, "What an operator can do"):',
+    "sql.check.option.identities": (
+        "fewer, busier identities per table: one writer keeps the index near 90 %"
+    ),
+    "sql.check.option.batch": (
+        "smaller client batches (Client(batch=128)) gave an index about a fifth smaller on"
+        " PostgreSQL"
+    ),
+    "sql.check.option.reindex": (
+        "{reindex} packs the index to its fillfactor again without blocking writes; worth"
+        " running now and then on a large, old table"
+    ),
+    "sql.check.option.fillfactor": (
+        "a lower fillfactor does not help here: it applies to pages filled from the right"
+        " edge and to rebuilds, not to the middle splits interleaved keys cause"
+    ),
     "sql_unknown_engine": "{field} {value} is not an SQL engine snowid writes for; choose from {allowed}",
     "sql_table_required": (
         "SQLite needs {field}: it has no stored functions, so the script is a view over the"

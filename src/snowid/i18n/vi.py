@@ -847,6 +847,36 @@ MESSAGES: dict[str, str] = {
     ),
     "database_unreachable": "không kết nối được tới cơ sở dữ liệu {url}: {reason}",
     "database_refused": "cơ sở dữ liệu {url} từ chối các hàm SQL: {reason}",
+    "database_refused.read": "cơ sở dữ liệu {url} từ chối một truy vấn của --check-index: {reason}",
+    "index_check": "{field}: không đọc được khóa chính của {value} trong {url}",
+    "pgstattuple": "không dùng được pgstatindex trong cơ sở dữ liệu {url}",
+    "index_check.name": (
+        "{field} {value} không phải là tên bảng mà PostgreSQL đọc được: hãy viết TABLE hoặc"
+        ' SCHEMA.TABLE, đặt "ngoặc kép" quanh tên có chữ hoa hay dấu cách'
+    ),
+    "index_check.no_table": (
+        "{field}: không có bảng {value} trong {url} (tên không kèm schema được tìm theo"
+        " search_path)"
+    ),
+    "index_check.not_a_table": "{field}: {value} trong {url} là {kind}, không phải một bảng",
+    "index_check.partitioned": (
+        "{field}: {value} trong {url} là bảng phân vùng, chỉ mục khóa chính của nó không có"
+        " trang riêng; hãy kiểm tra từng phân vùng"
+    ),
+    "index_check.no_primary_key": "{field}: bảng {value} trong {url} không có khóa chính",
+    "index_check.not_btree": (
+        "{field}: khóa chính của {value} trong {url} là chỉ mục {kind}; pgstatindex chỉ đọc"
+        " chỉ mục B-tree"
+    ),
+    "pgstattuple.missing": (
+        "phần mở rộng pgstattuple (có hàm pgstatindex để đọc chỉ mục) chưa được cài trong cơ"
+        " sở dữ liệu {url}: hãy chạy CREATE EXTENSION pgstattuple; ở đó bằng một vai trò được"
+        " phép tạo nó (superuser: đây không phải phần mở rộng tin cậy), rồi chạy lại lệnh này"
+    ),
+    "pgstattuple.privilege": (
+        "vai trò này không được chạy pgstatindex trong cơ sở dữ liệu {url} ({detail}): hãy cấp"
+        " cho nó pg_stat_scan_tables (GRANT pg_stat_scan_tables TO vai trò;) hoặc dùng superuser"
+    ),
     "bad_row": "hàng {row}: {reason}",
     "column_missing": "{file} không có cột {column}; các cột của nó là: {columns}",
     "file_unusable": "không dùng được tệp {file}: {reason}",
@@ -869,6 +899,50 @@ MESSAGES: dict[str, str] = {
         " định nghĩa này."
     ),
     "sql.applied": "đã cài {count} hàm SQL vào {url}: {names}",
+    "sql.check.table": "bảng: {table}, khoảng {rows} hàng (ước lượng của bộ lập kế hoạch)",
+    "sql.check.index": "khóa chính: {index}, {size}, {pages} trang lá",
+    "sql.check.key": "khóa: {columns} ({type}), {kind}",
+    "sql.check.kind.snowflake": "mã Snowflake",
+    "sql.check.kind.integer": "số nguyên dưới 2^50 (một sequence)",
+    "sql.check.kind.uuid7": "UUIDv7",
+    "sql.check.kind.uuid": "UUID (phiên bản {version})",
+    "sql.check.kind.other": "không phải số nguyên cũng không phải uuid",
+    "sql.check.density": "mật độ trang lá: {density}, độ phân mảnh trang lá: {fragmentation}",
+    "sql.check.verdict": (
+        "giống trường hợp: {case} (docs/keys.md đo được mật độ trang lá {documented} % cho nó)"
+    ),
+    "sql.check.too_small": ("kết luận: quá nhỏ để nói ({pages} trang lá; cần ít nhất {min})"),
+    "sql.check.no_case": "kết luận: docs/keys.md chưa đo loại khóa này",
+    "sql.check.dense": "chỉ mục đang đầy đặn: không cần làm gì",
+    "sql.check.case.one_writer": (
+        "khóa được chèn theo thứ tự tăng dần, như một tiến trình ghi duy nhất tạo ra"
+        " (snowid.next_id() trong một tiến trình, hoặc BIGSERIAL)"
+    ),
+    "sql.check.case.workers": (
+        "nhiều tiến trình ghi, mỗi tiến trình một định danh, khóa của chúng xen kẽ nhau"
+        " (8 tiến trình snowid.next_id())"
+    ),
+    "sql.check.case.client_blocks": (
+        "các khối đệm của client (16 tiến trình snowid.client, khối 4.096 mã)"
+    ),
+    "sql.check.case.uuid7_many": "UUIDv7 từ nhiều tiến trình ghi cùng lúc (8 tiến trình)",
+    "sql.check.case.uuid4": "UUID ngẫu nhiên (UUIDv4 từ 8 tiến trình)",
+    "sql.check.options": 'những gì bạn có thể làm (docs/keys.md, "What an operator can do"):',
+    "sql.check.option.identities": (
+        "ít định danh hơn nhưng bận hơn cho mỗi bảng: một tiến trình ghi giữ chỉ mục gần 90 %"
+    ),
+    "sql.check.option.batch": (
+        "lô nhỏ hơn cho client (Client(batch=128)) cho chỉ mục nhỏ hơn khoảng một phần năm"
+        " trên PostgreSQL"
+    ),
+    "sql.check.option.reindex": (
+        "{reindex} xếp lại chỉ mục theo fillfactor mà không chặn việc ghi; nên chạy định kỳ"
+        " trên bảng lớn, lâu năm"
+    ),
+    "sql.check.option.fillfactor": (
+        "hạ fillfactor không giúp gì ở đây: nó chỉ áp dụng cho trang được lấp từ mép phải và"
+        " khi dựng lại, không cho các lần tách giữa trang do khóa xen kẽ gây ra"
+    ),
     "sql_unknown_engine": (
         "{field} {value} không phải là hệ cơ sở dữ liệu mà snowid viết SQL cho; hãy chọn"
         " một trong {allowed}"

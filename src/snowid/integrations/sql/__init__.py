@@ -15,7 +15,9 @@ and the time-range SQL that ``snowid range``, ``GET /api/range`` and ``/range`` 
 engine's own client runs as is; ``apply(engine, url, statements(...))`` installs them on
 a server (PostgreSQL, MySQL/MariaDB) or into a DuckDB file (the only use of the
 ``duckdb`` extra, imported then). ``range_info`` and ``where_sql`` are the time-range
-SQL (``_range``).
+SQL (``_range``). ``check_postgres_index(url, table)`` reads a table's primary-key index
+with ``pgstatindex`` and names the case of docs/keys.md it looks like (``_check``, whose
+verdict is the pure ``_density.judge``).
 """
 
 from __future__ import annotations
@@ -27,10 +29,26 @@ from snowid._version import __version__
 from snowid.i18n import translate
 from snowid.ids import TWITTER, Layout
 from snowid.integrations.sql import _duckdb, _mysql, _postgres, _sqlite
+from snowid.integrations.sql._density import (
+    CASES,
+    DENSE,
+    MIN_LEAF_PAGES,
+    RULES,
+    Case,
+    IndexCheck,
+    KeyKind,
+    Rule,
+    Verdict,
+    advice,
+    judge,
+    reindex_statement,
+)
 from snowid.integrations.sql._exceptions import (
     DatabaseRefusedError,
     DatabaseUnreachableError,
+    IndexCheckError,
     InvalidDatabaseUrlError,
+    PgstattupleError,
     SqlNameError,
     SqlNoServerError,
     SqlTableRequiredError,
@@ -40,22 +58,37 @@ from snowid.integrations.sql._plan import plan
 from snowid.integrations.sql._range import range_info, signed_note, where_sql
 
 __all__ = [
+    "CASES",
+    "DENSE",
     "ENGINES",
     "FUNCTIONS",
+    "MIN_LEAF_PAGES",
+    "RULES",
+    "Case",
     "DatabaseRefusedError",
     "DatabaseUnreachableError",
+    "IndexCheck",
+    "IndexCheckError",
     "InvalidDatabaseUrlError",
+    "KeyKind",
+    "PgstattupleError",
+    "Rule",
     "SqlNameError",
     "SqlNoServerError",
     "SqlTableRequiredError",
     "UnknownSqlEngineError",
+    "Verdict",
+    "advice",
     "apply",
     "apply_mysql",
     "apply_postgres",
+    "check_postgres_index",
+    "judge",
     "names",
     "postgres_script",
     "postgres_statements",
     "range_info",
+    "reindex_statement",
     "script",
     "signed_note",
     "statements",
@@ -183,6 +216,14 @@ def apply_postgres(url: str, found: Sequence[str]) -> None:
     from snowid.integrations.sql._apply import apply_postgres as run
 
     run(url, found)
+
+
+def check_postgres_index(url: str, table: str) -> IndexCheck:
+    """Read the primary-key index of ``table`` in the PostgreSQL database at ``url`` with
+    ``pgstatindex`` and say which case of docs/keys.md it looks like (``_check``)."""
+    from snowid.integrations.sql._check import check_postgres_index as run
+
+    return run(url, table)
 
 
 def apply_mysql(url: str, found: Sequence[str]) -> None:

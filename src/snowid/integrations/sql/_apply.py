@@ -24,38 +24,49 @@ from snowid.integrations.sql._exceptions import (
 )
 from snowid.lease import driver_detail, redact, scrub
 
-__all__ = ["apply_duckdb", "apply_mysql", "apply_postgres"]
+__all__ = ["apply_duckdb", "apply_mysql", "apply_postgres", "connect_postgres", "reason_of"]
 
 _CONNECT_TIMEOUT_S = 5
 _MYSQL_SCHEMES = ("mysql", "mariadb")
 
 
 @detached()
-def apply_postgres(url: str, statements: Sequence[str]) -> None:
-    """Run ``statements`` in one transaction on the PostgreSQL database at ``url``."""
+def connect_postgres(url: str, field: str = "--apply") -> Any:
+    """A psycopg connection to the PostgreSQL database at ``url`` (``field`` names the
+    option that gave it): InvalidDatabaseUrlError for a URL of another kind,
+    ExtraMissingError without psycopg, DatabaseUnreachableError when it cannot connect."""
     text = str(url)
     if not text.startswith(("postgresql://", "postgres://")):
-        raise InvalidDatabaseUrlError(value=redact(text))
+        raise InvalidDatabaseUrlError(value=redact(text), field=field)
     try:
         import psycopg
     except ImportError:
         raise ExtraMissingError(
-            feature="snowid sql postgres --apply", package="psycopg", extra="postgres"
+            feature=f"snowid sql postgres {field}", package="psycopg", extra="postgres"
         ) from None
-    shown = redact(text)
     try:
-        conn: Any = psycopg.connect(text, connect_timeout=_CONNECT_TIMEOUT_S)
+        return psycopg.connect(text, connect_timeout=_CONNECT_TIMEOUT_S)
     except (psycopg.Error, ValueError) as error:  # ValueError: a URL libpq cannot parse
         raise DatabaseUnreachableError(
-            url=shown, reason=_reason(error, text), **driver_detail(error, text)
+            url=redact(text), reason=reason_of(error, text), **driver_detail(error, text)
         ) from None
+
+
+@detached()
+def apply_postgres(url: str, statements: Sequence[str]) -> None:
+    """Run ``statements`` in one transaction on the PostgreSQL database at ``url``."""
+    text = str(url)
+    shown = redact(text)
+    conn = connect_postgres(text)
+    import psycopg  # there: connect_postgres has used it
+
     try:
         with conn.transaction():
             for statement in statements:
                 conn.execute(statement)
     except psycopg.Error as error:
         raise DatabaseRefusedError(
-            url=shown, reason=_reason(error, text), **driver_detail(error, text)
+            url=shown, reason=reason_of(error, text), **driver_detail(error, text)
         ) from None
     finally:
         conn.close()
@@ -81,7 +92,7 @@ def apply_mysql(url: str, statements: Sequence[str]) -> None:
         )
     except (pymysql.Error, OSError) as error:
         raise DatabaseUnreachableError(
-            url=shown, reason=_reason(error, text), **driver_detail(error, text)
+            url=shown, reason=reason_of(error, text), **driver_detail(error, text)
         ) from None
     try:
         with conn.cursor() as cursor:
@@ -89,7 +100,7 @@ def apply_mysql(url: str, statements: Sequence[str]) -> None:
                 cursor.execute(statement)
     except pymysql.Error as error:
         raise DatabaseRefusedError(
-            url=shown, reason=_reason(error, text), **driver_detail(error, text)
+            url=shown, reason=reason_of(error, text), **driver_detail(error, text)
         ) from None
     finally:
         conn.close()
@@ -113,7 +124,7 @@ def apply_duckdb(url: str, statements: Sequence[str]) -> None:
         conn: Any = duckdb.connect(path)
     except duckdb.Error as error:
         raise DatabaseUnreachableError(
-            url=text, reason=_reason(error, text), **driver_detail(error, text)
+            url=text, reason=reason_of(error, text), **driver_detail(error, text)
         ) from None
     try:
         conn.execute("BEGIN TRANSACTION")
@@ -122,7 +133,7 @@ def apply_duckdb(url: str, statements: Sequence[str]) -> None:
         conn.execute("COMMIT")
     except duckdb.Error as error:
         raise DatabaseRefusedError(
-            url=text, reason=_reason(error, text), **driver_detail(error, text)
+            url=text, reason=reason_of(error, text), **driver_detail(error, text)
         ) from None
     finally:
         conn.close()
@@ -161,6 +172,6 @@ def _mysql_options(text: str, shown: str) -> dict[str, Any]:
     return options
 
 
-def _reason(error: BaseException, url: str) -> str:
+def reason_of(error: BaseException, url: str) -> str:
     """The driver's first line, without any secret of the URL should it quote one."""
     return scrub((str(error).strip().splitlines() or [type(error).__name__])[0], url)

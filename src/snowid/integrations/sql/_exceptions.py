@@ -16,7 +16,10 @@ from snowid._exceptions import (
 __all__ = [
     "DatabaseRefusedError",
     "DatabaseUnreachableError",
+    "IndexCheckError",
+    "IndexCheckReason",
     "InvalidDatabaseUrlError",
+    "PgstattupleError",
     "SqlNameError",
     "SqlNoServerError",
     "SqlTableRequiredError",
@@ -48,11 +51,17 @@ class DatabaseUnreachableError(SnowIdError, ConnectionError, DriverDetail):
 
 @error_data
 class DatabaseRefusedError(SnowIdError, RuntimeError, DriverDetail):
-    """The database ``url`` (without its password) refused the SQL: ``reason``."""
+    """The database ``url`` (without its password) refused the SQL: ``reason``; ``action``
+    is what snowid asked of it (``apply``: install the functions; ``read``: read an
+    index's statistics for ``--check-index``)."""
 
     code = "database_refused"
     url: str
     reason: str
+    action: str = "apply"  # or "read"
+
+    def _catalog_key(self) -> str:
+        return self.code if self.action == "apply" else f"{self.code}.{self.action}"
 
 
 @error_data
@@ -101,6 +110,48 @@ class SqlNoServerError(InvalidValueError):
 
     def _catalog_key(self) -> str:
         return f"{self.code}.{self.engine}"
+
+
+IndexCheckReason = Literal[
+    "name", "no_table", "not_a_table", "partitioned", "no_primary_key", "not_btree"
+]
+
+
+@error_data
+class IndexCheckError(InvalidValueError):
+    """``snowid sql postgres --check-index TABLE URL`` cannot read ``value``'s primary-key
+    index; ``reason`` says why: ``name`` (not a table name PostgreSQL can read),
+    ``no_table`` (no such table on the search path), ``not_a_table`` (a view, a sequence
+    …: ``kind``), ``partitioned`` (its index has no pages of its own: check each
+    partition), ``no_primary_key``, ``not_btree`` (its index uses ``kind``, and
+    ``pgstatindex`` reads only B-trees). ``url`` is the database, without its password."""
+
+    code = "index_check"
+    field: str = "--check-index"
+    reason: IndexCheckReason
+    url: str = ""
+    kind: str = ""
+
+    def _catalog_key(self) -> str:
+        return f"{self.code}.{self.reason}"
+
+
+PgstattupleReason = Literal["missing", "privilege"]
+
+
+@error_data
+class PgstattupleError(SnowIdError, RuntimeError, DriverDetail):
+    """``pgstatindex`` cannot be used in the database ``url`` (without its password):
+    ``missing`` (the ``pgstattuple`` extension is not installed there) or ``privilege``
+    (the role may not run it: ``reason`` is the server's words)."""
+
+    code = "pgstattuple"
+    url: str
+    reason: PgstattupleReason
+    detail: str = ""
+
+    def _catalog_key(self) -> str:
+        return f"{self.code}.{self.reason}"
 
 
 name_errors_module(globals())  # reprs and pickles say snowid.errors.X
