@@ -47,6 +47,7 @@ from tests.support.holders import FAIL_CLOSED_CODES, Issuer, assert_unique, wait
 from tests.support.lease_faults import (
     clock_steps,
     crowd_then_one_more,
+    fresh_claim_after_restore,
     killed_and_frozen,
     open_store,
 )
@@ -276,20 +277,11 @@ def test_a_same_token_restore_with_no_live_holder_is_not_seen_by_a_fresh_claiman
     under its own token; a fresh claimant's grant should start above the holder's ceiling
     (it starts at the snapshot's instead)."""
     url = _store(cluster, f"range=0-0&{RESTORED}")
-    snapshot_save(cluster[0], tmp_path / "snap.db")
-    holder = Issuer(open_store(url))
-    holder.start()
-    wait_until(lambda: holder.lease.renewals >= 3, 30, "the holder to renew")
-    holder.finish()
-    acked = holder.acked_ceiling(0)  # its only worker
-    holder.lease.close()
-    snapshot_restore(cluster, tmp_path / "snap.db")
-    fresh = open_store(url, claim_wait=30)
-    with fresh:
-        grant = wait_for_claim(fresh, 30)
-        taken = Generator(fence=fresh).next_ids(2000)
-    assert_unique(holder.ids, taken)
-    assert grant.start_ms > acked
+    snap = tmp_path / "snap.db"
+    acked, start = fresh_claim_after_restore(
+        url, lambda: snapshot_save(cluster[0], snap), lambda: snapshot_restore(cluster, snap)
+    )
+    assert start > acked
 
 
 # --- claimants at once ----------------------------------------------------------------------

@@ -26,7 +26,6 @@ from pathlib import Path
 
 import pytest
 
-from snowid import Generator
 from snowid.errors import StoreRegressedError
 from snowid.lease import init_lease
 from tests.support.cleanup import Cleanup
@@ -36,11 +35,11 @@ from tests.support.holders import FAIL_CLOSED_CODES, Issuer, assert_unique, wait
 from tests.support.lease_faults import (
     clock_steps,
     crowd_then_one_more,
+    fresh_claim_after_restore,
     killed_and_frozen,
     open_store,
 )
 from tests.support.servers import new_name
-from tests.support.stores import wait_for_claim
 from tests.support.zookeeper import TICK_MS, ZkServer, copy_data, restore_data, zookeeper_ensemble
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
@@ -157,20 +156,11 @@ def test_a_restore_with_no_live_holder_is_not_seen_by_a_fresh_claimant(
     is put back to the copy; a fresh claimant's grant should start above the holder's
     ceiling (it starts at the copy's instead)."""
     url = _store(ensemble, f"range=0-0&{RESTORED}")
-    copy_data(ensemble, tmp_path / "copy")
-    holder = Issuer(open_store(url))
-    holder.start()
-    wait_until(lambda: holder.lease.renewals >= 3, 30, "the holder to renew")
-    holder.finish()
-    acked = holder.acked_ceiling(0)  # its only worker
-    holder.lease.close()
-    restore_data(ensemble, tmp_path / "copy")
-    fresh = open_store(url, claim_wait=30)
-    with fresh:
-        grant = wait_for_claim(fresh, 30)
-        taken = Generator(fence=fresh).next_ids(2000)
-    assert_unique(holder.ids, taken)
-    assert grant.start_ms > acked
+    copy = tmp_path / "copy"
+    acked, start = fresh_claim_after_restore(
+        url, lambda: copy_data(ensemble, copy), lambda: restore_data(ensemble, copy)
+    )
+    assert start > acked
 
 
 # --- claimants at once ----------------------------------------------------------------------

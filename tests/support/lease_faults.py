@@ -31,7 +31,7 @@ from snowid.lease import open_lease
 from snowid.lease._store import StoreLease
 from tests.support.crowd import one_more, run_crowd
 from tests.support.faketime import faketime_env
-from tests.support.holders import assert_unique, wait_until, worker_ms
+from tests.support.holders import Issuer, assert_unique, wait_until, worker_ms
 from tests.support.procs import ROOT, read_ids, read_log, start_worker, wait_all, wait_for_file
 from tests.support.stores import wait_for_claim
 
@@ -219,3 +219,27 @@ def crowd_then_one_more(
     assert [r for r in results if "code" in r] == []
     assert len({r["worker"] for r in results}) == processes * threads
     assert refused == ["refused"]
+
+
+def fresh_claim_after_restore(
+    url: str, save: Callable[[], None], restore: Callable[[], None]
+) -> tuple[int, int]:
+    """The store is saved (``save``); a holder claims worker 0, issues, renews three times
+    and releases; the store is put back (``restore``); a fresh claimant claims and issues.
+    Returns (the holder's acknowledged ceiling, the fresh grant's start); asserts no id of
+    the two streams is the same. A store that saw the restore starts the grant above the
+    ceiling; one that did not starts it at the saved copy's."""
+    save()
+    holder = Issuer(open_store(url))
+    holder.start()
+    wait_until(lambda: holder.lease.renewals >= 3, 30, "the holder to renew")
+    holder.finish()
+    acked = holder.acked_ceiling(0)  # its only worker
+    holder.lease.close()
+    restore()
+    fresh = open_store(url, claim_wait=30)
+    with fresh:
+        grant = wait_for_claim(fresh, 30)
+        taken = Generator(fence=fresh).next_ids(2000)
+    assert_unique(holder.ids, taken)
+    return acked, grant.start_ms
