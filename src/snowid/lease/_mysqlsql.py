@@ -335,7 +335,10 @@ class Sql:
 
         The span is added in DECIMAL up to BIGINT's top, never past it: a stored ceiling
         near 2^63 (a tampered or corrupt row) is claimed unchanged and refused by the
-        claimant as ceiling-ahead, instead of failing as "BIGINT value is out of range"."""
+        claimant as ceiling-ahead, instead of failing as "BIGINT value is out of range".
+        The new ceiling is a span above where the grant starts (the mark), never below the
+        stored one: a claim given back unused and retried raises it once, not a span at
+        each try (which a quarantine's voided marks would expose as the next start)."""
         return (
             "SET @snowid_w = NULL, @snowid_old = NULL, @snowid_floor = NULL,"
             f" @snowid_format = (SELECT format FROM {self.meta} WHERE id = 1),"
@@ -353,9 +356,9 @@ class Sql:
             " expires_ms = @snowid_now + %(ttl)s, claimed_ms = @snowid_now,"
             " renewed_ms = @snowid_now, holder = %(holder)s, released_ms = NULL,"
             f" start_ms = LEAST(@snowid_floor, {_BIGINT_MAX - 1}) + 1,"
-            " ceiling_ms = LEAST(GREATEST(ceiling_ms,"
+            " ceiling_ms = GREATEST(ceiling_ms, LEAST(GREATEST(@snowid_floor,"
             " LEAST(%(caller_ms)s, @snowid_now + %(max_skew)s)) + CAST(%(span)s AS DECIMAL(20)),"
-            f" {_BIGINT_MAX})"
+            f" {_BIGINT_MAX}))"
             " WHERE worker = @snowid_w;"
             " SELECT @snowid_w, @snowid_floor,"
             f" (SELECT ceiling_ms FROM {self.table} WHERE worker = @snowid_w),"

@@ -270,6 +270,9 @@ class Sql:
         # or corrupt row) is claimed unchanged and refused by the claimant as ceiling-ahead
         # (and given back), instead of failing as "bigint out of range". Nothing is claimed
         # on a store of an older format (no row comes back; no format column: an error).
+        # The new ceiling is a span above where the grant starts (the mark) and never below
+        # the stored one: a claim given back unused and retried raises it once, not a span
+        # at each try (which a quarantine's voided marks would expose as the next start).
         return (
             f"WITH {_DURABLE}, now AS (SELECT {_NOW_MS} AS ms),"
             f" meta AS (SELECT incarnation, history, quarantine_until_ms FROM {self.meta}"
@@ -283,9 +286,9 @@ class Sql:
             "  claimed_at = clock_timestamp(), renewed_at = clock_timestamp(),"
             "  holder = %(holder)s, released_ms = NULL,"
             f"  start_ms = LEAST(pick.old_ceiling, {_BIGINT_MAX - 1}) + 1,"
-            "  ceiling_ms = LEAST(GREATEST(l.ceiling_ms,"
+            "  ceiling_ms = GREATEST(l.ceiling_ms, LEAST(GREATEST(pick.old_ceiling,"
             "   LEAST(%(caller_ms)s, now.ms + %(max_skew)s))::numeric + %(span)s,"
-            f"   {_BIGINT_MAX})::bigint"
+            f"   {_BIGINT_MAX})::bigint)"
             " FROM pick, now, meta, durable WHERE l.worker = pick.worker"
             " RETURNING l.worker, pick.old_ceiling, l.ceiling_ms, l.epoch, now.ms,"
             " meta.incarnation::text, meta.history, meta.quarantine_until_ms"

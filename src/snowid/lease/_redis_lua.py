@@ -232,8 +232,11 @@ if old >= EXACT then
   return {'ok', pick, start_raw, raw, epoch, inc, history, until_ms, unpack(repaired)}
 end
 -- A caller clock far ahead cannot push the ceiling beyond the store's clock + max_skew.
+-- A span above where the grant starts (never below the stored ceiling): a claim given back
+-- unused (its start too far ahead) and retried raises the ceiling once, not a span at each
+-- try, which a quarantine's voided marks would then expose as the next start.
 local proposal = math.min(tonumber(ARGV[5]), now + tonumber(ARGV[6]))
-local ceiling = math.max(old, proposal) + tonumber(ARGV[7])
+local ceiling = math.max(old, math.max(start, proposal) + tonumber(ARGV[7]))
 redis.call('HSET', KEYS[3], pick, fmt(ceiling))
 return {'ok', pick, fmt(start), fmt(ceiling), epoch, inc, history, until_ms, unpack(repaired)}
 """
