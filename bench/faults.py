@@ -274,25 +274,60 @@ class ServerTarget(Target):
         self.after_start()
 
 
-class PgPairTarget(ServerTarget):
-    """PostgreSQL: a primary and its streaming standby (tests/support/failover.PgPair);
-    holders through the virtual IP."""
+class PairTarget(ServerTarget):
+    """A primary and its replica (a pair of tests/support/failover.py or failover_mariadb.py:
+    ``primary``, ``cut``, ``kill_primary``, ``promote``, ``move_clients``, ``next_round``,
+    ``vip``); holders through the virtual IP, records and crashes on the current primary.
+    A subclass makes the pair and says where the promoted server is (``promoted``)."""
 
     kinds = (*ServerTarget.kinds, "failover", "rollback")
 
-    def __init__(self, cleanup: Cleanup, timings: str) -> None:
-        from tests.support.failover import PgPair
+    def __init__(self, pair: Any, name: str, timings: str) -> None:
         from tests.support.stores import store_on
 
-        self.pair = PgPair(cleanup)
-        self.name, self.timings = "postgres", timings
+        self.pair = pair
+        self.name, self.timings = name, timings
         self.after_start = lambda: None
         self.store = store_on(self.pair.primary)
-        self._replayed()
 
     @property
     def server(self) -> Any:  # the current primary: faults and records go to it
         return self.pair.primary
+
+    @property
+    def promoted(self) -> Any:
+        """The server a failover promotes."""
+        return self.pair.replica
+
+    def url(self, worker: int, port: int | None = None) -> str:
+        self.store.server = self.pair.primary
+        return super().url(worker, port or self.pair.vip.port)
+
+    def lose_records(self, rng: random.Random, held: list[int]) -> tuple[tuple[int, ...], str]:
+        self.store.server = self.pair.primary
+        return super().lose_records(rng, held)
+
+    def promoted_url(self, worker: int) -> str:
+        self.store.server = self.promoted
+        return super().url(worker, self.promoted.port)
+
+    def rollback(self, rng: random.Random) -> str:
+        """The store put back 1-4 s; how far."""
+        raise NotImplementedError
+
+
+class PgPairTarget(PairTarget):
+    """PostgreSQL: a primary and its streaming standby (tests/support/failover.PgPair)."""
+
+    def __init__(self, cleanup: Cleanup, timings: str) -> None:
+        from tests.support.failover import PgPair
+
+        super().__init__(PgPair(cleanup), "postgres", timings)
+        self._replayed()
+
+    @property
+    def promoted(self) -> Any:
+        return self.pair.standby
 
     def _replayed(self) -> None:
         from tests.support.failover import wait_for
@@ -304,18 +339,6 @@ class PgPairTarget(ServerTarget):
                 0
             ][0],
         )
-
-    def url(self, worker: int, port: int | None = None) -> str:
-        self.store.server = self.pair.primary
-        return super().url(worker, port or self.pair.vip.port)
-
-    def lose_records(self, rng: random.Random, held: list[int]) -> tuple[tuple[int, ...], str]:
-        self.store.server = self.pair.primary
-        return super().lose_records(rng, held)
-
-    def promoted_url(self, worker: int) -> str:
-        self.store.server = self.pair.standby
-        return super().url(worker, self.pair.standby.port)
 
     def rollback(self, rng: random.Random) -> str:
         """The lease tables copied now, restored into another cluster 1-4 s later, the
@@ -344,36 +367,13 @@ class PgPairTarget(ServerTarget):
         self.pair.relay.set_mode("pass")
 
 
-class RedisPairTarget(ServerTarget):
-    """Redis: a durable primary and its replica (tests/support/failover.RedisPair); holders
-    through the virtual IP."""
-
-    kinds = (*ServerTarget.kinds, "failover", "rollback")
+class RedisPairTarget(PairTarget):
+    """Redis: a durable primary and its replica (tests/support/failover.RedisPair)."""
 
     def __init__(self, cleanup: Cleanup, timings: str) -> None:
         from tests.support.failover import RedisPair
-        from tests.support.stores import store_on
 
-        self.pair = RedisPair(cleanup)
-        self.name, self.timings = "redis", timings
-        self.after_start = lambda: None
-        self.store = store_on(self.pair.primary)
-
-    @property
-    def server(self) -> Any:
-        return self.pair.primary
-
-    def url(self, worker: int, port: int | None = None) -> str:
-        self.store.server = self.pair.primary
-        return super().url(worker, port or self.pair.vip.port)
-
-    def lose_records(self, rng: random.Random, held: list[int]) -> tuple[tuple[int, ...], str]:
-        self.store.server = self.pair.primary
-        return super().lose_records(rng, held)
-
-    def promoted_url(self, worker: int) -> str:
-        self.store.server = self.pair.replica
-        return super().url(worker, self.pair.replica.port)
+        super().__init__(RedisPair(cleanup), "redis", timings)
 
     def rollback(self, rng: random.Random) -> str:
         """The primary's append-only files copied now, the primary killed 1-4 s later and
@@ -399,6 +399,29 @@ class RedisPairTarget(ServerTarget):
             # repl-timeout (60 s). A new REPLICAOF makes it connect afresh.
             self.pair.replica.client().execute_command("REPLICAOF", "NO", "ONE")
             self.pair.attach()
+        return f"{behind:.1f} s back"
+
+
+class MariaPairTarget(PairTarget):
+    """MariaDB: a primary and its binlog replica (tests/support/failover_mariadb.MariaPair)."""
+
+    def __init__(self, cleanup: Cleanup, timings: str) -> None:
+        from tests.support.failover_mariadb import MariaPair
+
+        super().__init__(MariaPair(cleanup), "mysql", timings)
+
+    def rollback(self, rng: random.Random) -> str:
+        """The database dumped now, loaded 1-4 s later into another server (another
+        ``server_id``), the primary killed and the clients moved there."""
+        pair = self.pair
+        backup = pair.new_server()  # before the dump: a start takes seconds
+        saved = pair.dump(pair.primary)
+        behind = rng.uniform(1.0, 4.0)
+        time.sleep(behind)  # grants and ids the dump does not have
+        pair.load(backup, saved)
+        pair.kill_primary()
+        pair.replace(backup)
+        self.store.server = backup
         return f"{behind:.1f} s back"
 
 
@@ -502,9 +525,9 @@ def _redis(cleanup: Cleanup) -> Target:
 
 @store("mysql")
 def _mysql(cleanup: Cleanup) -> Target:
-    from tests.support.servers import MariaServer
-
-    return ServerTarget(cleanup, MariaServer(_need("mariadbd"), _need("mariadb-install-db")))
+    for name in ("mariadbd", "mariadb-install-db", "mariadb-dump", "mariadb"):
+        _need(name)
+    return MariaPairTarget(cleanup, f"{TIMINGS}&connect_timeout=1")
 
 
 @store("etcd")
@@ -695,7 +718,7 @@ class Harness:
 
     def fault_failover(self, fault: Fault) -> bool:
         target = self.target
-        assert isinstance(target, PgPairTarget | RedisPairTarget)
+        assert isinstance(target, PairTarget)
         pair = target.pair
         held = self._held()
         worker = self.rng.choice(list(self.holders))
@@ -718,7 +741,8 @@ class Harness:
 
     def fault_rollback(self, fault: Fault) -> bool:
         held = self._held()
-        fault.detail = self.target.rollback(self.rng)  # type: ignore[attr-defined]
+        assert isinstance(self.target, PairTarget)
+        fault.detail = self.target.rollback(self.rng)
         fault.heal_ms = now_ms()
         fault.identities = tuple(held)
         return True
