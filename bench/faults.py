@@ -5,8 +5,9 @@ it starts itself on free loopback ports, while holder PROCESSES issue real ids.
     python -m bench.faults --list
 
 Run from the checkout's root with ``PYTHONPATH=src:.`` and the ``test`` extra installed (it
-uses tests/support/); stores: file, postgres, redis, mysql, etcd, etcd-cluster. It prints one
-table (Markdown), the machine and the exact command above it:
+uses tests/support/); stores: file, postgres, redis, mysql (these three: a primary and its
+replica), etcd, etcd-cluster. It prints one table (Markdown), the machine and the exact
+command above it:
 
     store | ids | faults by kind | duplicates | longest stall | identities recovered
 
@@ -34,13 +35,14 @@ waits 1-3 s:
 - ``record_loss``: lease records deleted under live holders, the meta record kept (one of the
   store's ``REMOVALS`` in tests/support/stores.py: a row, the whole table, a hash, ...; file
   slots: a held slot file unlinked). The store must quarantine what it lost.
-- ``failover`` (PostgreSQL, Redis): replication cut, the holders issuing on for 0-3 s, the
+- ``failover`` (PostgreSQL, Redis, MariaDB): replication cut, the holders issuing on for 0-3 s, the
   primary killed, the replica promoted, a fresh claimant pinned to a holder's identity with its
   clock up to ``max_skew`` behind reaching the promoted store first, then the clients' proxy
   (the virtual IP) moved to it; afterwards the old primary is replaced by a new replica.
-- ``rollback`` (PostgreSQL, Redis): the store put back 1-4 s (PostgreSQL: the lease tables
-  copied, then restored into another cluster the clients are moved to; Redis: restarted on an
-  older copy of its append-only files).
+- ``rollback`` (PostgreSQL, Redis, MariaDB): the store put back 1-4 s (PostgreSQL: the lease
+  tables copied, then restored into another cluster the clients are moved to; MariaDB: the
+  database dumped, then loaded into another server the clients are moved to; Redis:
+  restarted on an older copy of its append-only files).
 - ``leader_kill``, ``member_cut``, ``quorum_loss`` (``etcd-cluster``, three members): the
   leader killed, one member cut off from the others and from clients, two members killed.
 
@@ -75,10 +77,10 @@ three lines; for ZooKeeper, once ``tests/support/zookeeper.py`` has a server cla
 
 ``ServerTarget`` starts the server, makes a fresh store on it, and gives ``store_crash`` and
 ``record_loss``; ``after_start`` is for a server that answers late (etcd's ``wait_ready``).
-A replica pair (a MariaDB primary and its binlog replica, once tests/support has one with
-``cut``, ``kill_primary``, ``promote``, ``move_clients``, ``next_round`` and a ``vip``) is a
-subclass like ``PgPairTarget``: say which server is the primary, where the promoted one is,
-and add ``"failover"`` to ``kinds``. A fault of a store's own (etcd's leader kill) is a
+A replica pair (tests/support with ``primary``, ``replica``, ``cut``, ``kill_primary``,
+``promote``, ``move_clients``, ``next_round`` and a ``vip``) is a ``PairTarget`` subclass
+that makes the pair and writes ``rollback`` (``MariaPairTarget``: ten lines); it gets
+``failover`` from the harness. A fault of a store's own (etcd's leader kill) is a
 method ``fault_NAME(run)`` named in ``kinds``.
 """
 
