@@ -5,8 +5,9 @@ it starts itself on free loopback ports, while holder PROCESSES issue real ids.
     python -m bench.faults --list
 
 Run from the checkout's root with ``PYTHONPATH=src:.`` and the ``test`` extra installed (it
-uses tests/support/); stores: file, postgres, redis, mysql, etcd, etcd-cluster. It prints one
-table (Markdown), the machine and the exact command above it:
+uses tests/support/); stores: file, postgres, redis, mysql (these three: a primary and its
+replica), etcd, etcd-cluster. It prints one table (Markdown), the machine and the exact
+command above it:
 
     store | ids | faults by kind | duplicates | longest stall | identities recovered
 
@@ -34,13 +35,14 @@ waits 1-3 s:
 - ``record_loss``: lease records deleted under live holders, the meta record kept (one of the
   store's ``REMOVALS`` in tests/support/stores.py: a row, the whole table, a hash, ...; file
   slots: a held slot file unlinked). The store must quarantine what it lost.
-- ``failover`` (PostgreSQL, Redis): replication cut, the holders issuing on for 0-3 s, the
+- ``failover`` (PostgreSQL, Redis, MariaDB): replication cut, the holders issuing on for 0-3 s, the
   primary killed, the replica promoted, a fresh claimant pinned to a holder's identity with its
   clock up to ``max_skew`` behind reaching the promoted store first, then the clients' proxy
   (the virtual IP) moved to it; afterwards the old primary is replaced by a new replica.
-- ``rollback`` (PostgreSQL, Redis): the store put back 1-4 s (PostgreSQL: the lease tables
-  copied, then restored into another cluster the clients are moved to; Redis: restarted on an
-  older copy of its append-only files).
+- ``rollback`` (PostgreSQL, Redis, MariaDB): the store put back 1-4 s (PostgreSQL: the lease
+  tables copied, then restored into another cluster the clients are moved to; MariaDB: the
+  database dumped, then loaded into another server the clients are moved to; Redis:
+  restarted on an older copy of its append-only files).
 - ``leader_kill``, ``member_cut``, ``quorum_loss`` (``etcd-cluster``, three members): the
   leader killed, one member cut off from the others and from clients, two members killed.
 
@@ -75,10 +77,10 @@ three lines; for ZooKeeper, once ``tests/support/zookeeper.py`` has a server cla
 
 ``ServerTarget`` starts the server, makes a fresh store on it, and gives ``store_crash`` and
 ``record_loss``; ``after_start`` is for a server that answers late (etcd's ``wait_ready``).
-A replica pair (a MariaDB primary and its binlog replica, once tests/support has one with
-``cut``, ``kill_primary``, ``promote``, ``move_clients``, ``next_round`` and a ``vip``) is a
-subclass like ``PgPairTarget``: say which server is the primary, where the promoted one is,
-and add ``"failover"`` to ``kinds``. A fault of a store's own (etcd's leader kill) is a
+A replica pair (tests/support with ``primary``, ``replica``, ``cut``, ``kill_primary``,
+``promote``, ``move_clients``, ``next_round`` and a ``vip``) is a ``PairTarget`` subclass
+that makes the pair and writes ``rollback`` (``MariaPairTarget``: ten lines); it gets
+``failover`` from the harness. A fault of a store's own (etcd's leader kill) is a
 method ``fault_NAME(run)`` named in ``kinds``.
 """
 
@@ -274,25 +276,60 @@ class ServerTarget(Target):
         self.after_start()
 
 
-class PgPairTarget(ServerTarget):
-    """PostgreSQL: a primary and its streaming standby (tests/support/failover.PgPair);
-    holders through the virtual IP."""
+class PairTarget(ServerTarget):
+    """A primary and its replica (a pair of tests/support/failover.py or failover_mariadb.py:
+    ``primary``, ``cut``, ``kill_primary``, ``promote``, ``move_clients``, ``next_round``,
+    ``vip``); holders through the virtual IP, records and crashes on the current primary.
+    A subclass makes the pair and says where the promoted server is (``promoted``)."""
 
     kinds = (*ServerTarget.kinds, "failover", "rollback")
 
-    def __init__(self, cleanup: Cleanup, timings: str) -> None:
-        from tests.support.failover import PgPair
+    def __init__(self, pair: Any, name: str, timings: str) -> None:
         from tests.support.stores import store_on
 
-        self.pair = PgPair(cleanup)
-        self.name, self.timings = "postgres", timings
+        self.pair = pair
+        self.name, self.timings = name, timings
         self.after_start = lambda: None
         self.store = store_on(self.pair.primary)
-        self._replayed()
 
     @property
     def server(self) -> Any:  # the current primary: faults and records go to it
         return self.pair.primary
+
+    @property
+    def promoted(self) -> Any:
+        """The server a failover promotes."""
+        return self.pair.replica
+
+    def url(self, worker: int, port: int | None = None) -> str:
+        self.store.server = self.pair.primary
+        return super().url(worker, port or self.pair.vip.port)
+
+    def lose_records(self, rng: random.Random, held: list[int]) -> tuple[tuple[int, ...], str]:
+        self.store.server = self.pair.primary
+        return super().lose_records(rng, held)
+
+    def promoted_url(self, worker: int) -> str:
+        self.store.server = self.promoted
+        return super().url(worker, self.promoted.port)
+
+    def rollback(self, rng: random.Random) -> str:
+        """The store put back 1-4 s; how far."""
+        raise NotImplementedError
+
+
+class PgPairTarget(PairTarget):
+    """PostgreSQL: a primary and its streaming standby (tests/support/failover.PgPair)."""
+
+    def __init__(self, cleanup: Cleanup, timings: str) -> None:
+        from tests.support.failover import PgPair
+
+        super().__init__(PgPair(cleanup), "postgres", timings)
+        self._replayed()
+
+    @property
+    def promoted(self) -> Any:
+        return self.pair.standby
 
     def _replayed(self) -> None:
         from tests.support.failover import wait_for
@@ -304,18 +341,6 @@ class PgPairTarget(ServerTarget):
                 0
             ][0],
         )
-
-    def url(self, worker: int, port: int | None = None) -> str:
-        self.store.server = self.pair.primary
-        return super().url(worker, port or self.pair.vip.port)
-
-    def lose_records(self, rng: random.Random, held: list[int]) -> tuple[tuple[int, ...], str]:
-        self.store.server = self.pair.primary
-        return super().lose_records(rng, held)
-
-    def promoted_url(self, worker: int) -> str:
-        self.store.server = self.pair.standby
-        return super().url(worker, self.pair.standby.port)
 
     def rollback(self, rng: random.Random) -> str:
         """The lease tables copied now, restored into another cluster 1-4 s later, the
@@ -344,36 +369,13 @@ class PgPairTarget(ServerTarget):
         self.pair.relay.set_mode("pass")
 
 
-class RedisPairTarget(ServerTarget):
-    """Redis: a durable primary and its replica (tests/support/failover.RedisPair); holders
-    through the virtual IP."""
-
-    kinds = (*ServerTarget.kinds, "failover", "rollback")
+class RedisPairTarget(PairTarget):
+    """Redis: a durable primary and its replica (tests/support/failover.RedisPair)."""
 
     def __init__(self, cleanup: Cleanup, timings: str) -> None:
         from tests.support.failover import RedisPair
-        from tests.support.stores import store_on
 
-        self.pair = RedisPair(cleanup)
-        self.name, self.timings = "redis", timings
-        self.after_start = lambda: None
-        self.store = store_on(self.pair.primary)
-
-    @property
-    def server(self) -> Any:
-        return self.pair.primary
-
-    def url(self, worker: int, port: int | None = None) -> str:
-        self.store.server = self.pair.primary
-        return super().url(worker, port or self.pair.vip.port)
-
-    def lose_records(self, rng: random.Random, held: list[int]) -> tuple[tuple[int, ...], str]:
-        self.store.server = self.pair.primary
-        return super().lose_records(rng, held)
-
-    def promoted_url(self, worker: int) -> str:
-        self.store.server = self.pair.replica
-        return super().url(worker, self.pair.replica.port)
+        super().__init__(RedisPair(cleanup), "redis", timings)
 
     def rollback(self, rng: random.Random) -> str:
         """The primary's append-only files copied now, the primary killed 1-4 s later and
@@ -399,6 +401,29 @@ class RedisPairTarget(ServerTarget):
             # repl-timeout (60 s). A new REPLICAOF makes it connect afresh.
             self.pair.replica.client().execute_command("REPLICAOF", "NO", "ONE")
             self.pair.attach()
+        return f"{behind:.1f} s back"
+
+
+class MariaPairTarget(PairTarget):
+    """MariaDB: a primary and its binlog replica (tests/support/failover_mariadb.MariaPair)."""
+
+    def __init__(self, cleanup: Cleanup, timings: str) -> None:
+        from tests.support.failover_mariadb import MariaPair
+
+        super().__init__(MariaPair(cleanup), "mysql", timings)
+
+    def rollback(self, rng: random.Random) -> str:
+        """The database dumped now, loaded 1-4 s later into another server (another
+        ``server_id``), the primary killed and the clients moved there."""
+        pair = self.pair
+        backup = pair.new_server()  # before the dump: a start takes seconds
+        saved = pair.dump(pair.primary)
+        behind = rng.uniform(1.0, 4.0)
+        time.sleep(behind)  # grants and ids the dump does not have
+        pair.load(backup, saved)
+        pair.kill_primary()
+        pair.replace(backup)
+        self.store.server = backup
         return f"{behind:.1f} s back"
 
 
@@ -502,9 +527,9 @@ def _redis(cleanup: Cleanup) -> Target:
 
 @store("mysql")
 def _mysql(cleanup: Cleanup) -> Target:
-    from tests.support.servers import MariaServer
-
-    return ServerTarget(cleanup, MariaServer(_need("mariadbd"), _need("mariadb-install-db")))
+    for name in ("mariadbd", "mariadb-install-db", "mariadb-dump", "mariadb"):
+        _need(name)
+    return MariaPairTarget(cleanup, f"{TIMINGS}&connect_timeout=1")
 
 
 @store("etcd")
@@ -695,7 +720,7 @@ class Harness:
 
     def fault_failover(self, fault: Fault) -> bool:
         target = self.target
-        assert isinstance(target, PgPairTarget | RedisPairTarget)
+        assert isinstance(target, PairTarget)
         pair = target.pair
         held = self._held()
         worker = self.rng.choice(list(self.holders))
@@ -718,7 +743,8 @@ class Harness:
 
     def fault_rollback(self, fault: Fault) -> bool:
         held = self._held()
-        fault.detail = self.target.rollback(self.rng)  # type: ignore[attr-defined]
+        assert isinstance(self.target, PairTarget)
+        fault.detail = self.target.rollback(self.rng)
         fault.heal_ms = now_ms()
         fault.identities = tuple(held)
         return True

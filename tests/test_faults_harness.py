@@ -12,7 +12,16 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from bench.faults import HEADER, Result, count_duplicates, table
+from bench.faults import (
+    HEADER,
+    MariaPairTarget,
+    PairTarget,
+    PgPairTarget,
+    RedisPairTarget,
+    Result,
+    count_duplicates,
+    table,
+)
 
 from tests.support.procs import ROOT, read_ids
 
@@ -41,6 +50,14 @@ def test_the_table_shows_the_duplicates_counted() -> None:
     assert [cell.strip() for cell in row[1:-1]] == [
         "file", "10", "holder_kill 2", "1", "1.2 s (after holder_kill)", "2/2",
     ]  # fmt: skip
+
+
+def test_every_replica_pair_has_failover_and_a_rollback_of_its_own() -> None:
+    """PostgreSQL, Redis and MariaDB (``--store mysql``) each run the failover and
+    rollback faults, and each puts its store back its own way (the base class has none)."""
+    for target in (PgPairTarget, RedisPairTarget, MariaPairTarget):
+        assert {"failover", "rollback", "store_crash"} <= set(target.kinds), target
+        assert target.rollback is not PairTarget.rollback, target
 
 
 @pytest.mark.slow  # starts holder processes (7 s of faults; 11-24 s in all under load)

@@ -29,6 +29,7 @@ from snowid.testing import OffsetClock
 from tests.support.cleanup import Cleanup
 from tests.support.failover_mariadb import MariaPair
 from tests.support.holders import Issuer, wait_until
+from tests.support.servers import MariaDb
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 
@@ -164,3 +165,36 @@ def _status_says_so(url: str, capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "failed over or went back in time" in out
     assert "quarantine" in out
+
+
+def test_the_pair_serves_several_rounds_then_a_restore(cleanup: Cleanup) -> None:
+    """What bench/faults.py's MariaDB target relies on: after each failover ``next_round``
+    makes the promoted replica the primary with a new replica (a new server_id) that has
+    its data and follows it; what the old primary wrote after the cut is gone; after a
+    restore into another server (``replace``) the virtual IP reaches it and its writes
+    reach a new replica. Servers 1 and 2, then 3 and 4 in the rounds, 5 and 6 at the
+    restore."""
+    pair = MariaPair(cleanup)
+    pair.primary.sql("CREATE TABLE rounds (n INT PRIMARY KEY)")
+    for n in (1, 2):
+        pair.primary.sql("INSERT INTO rounds VALUES (%s)", (n,))
+        pair.caught_up()
+        pair.cut()
+        pair.primary.sql("INSERT INTO rounds VALUES (%s)", (100 + n,))  # never replicated
+        pair.kill_primary()
+        pair.promote()
+        pair.move_clients()
+        pair.next_round()
+        pair.primary.sql("INSERT INTO rounds VALUES (%s)", (10 + n,))
+        pair.caught_up()
+    assert pair.replica.sql("SELECT n FROM rounds ORDER BY n") == [(1,), (2,), (11,), (12,)]
+    backup = pair.new_server()
+    pair.load(backup, pair.dump(pair.primary))
+    pair.kill_primary()
+    pair.replace(backup)
+    through_vip = MariaDb(pair.vip.port, pair.primary.database)
+    through_vip.sql("INSERT INTO rounds VALUES (13)")
+    pair.caught_up()
+    assert pair.replica.sql("SELECT n FROM rounds ORDER BY n") == [(1,), (2,), (11,), (12,), (13,)]
+    assert through_vip.sql("SELECT @@server_id") == [(5,)]
+    assert pair.replica.sql("SELECT @@server_id, @@read_only") == [(6, 1)]
