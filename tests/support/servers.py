@@ -46,11 +46,51 @@ def new_name() -> str:
     return f"t_{uuid.uuid4().hex[:12]}"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+_GIVEN: set[int] = set()  # the ports free_port handed out in this process
+_LOWEST = 10000  # under it: well-known and registered services' ports
+
+
+def _port_slice() -> range:
+    """This process's ports: its share of those under the kernel's ephemeral range (a
+    pytest-xdist worker ``gwN`` of ``C`` takes share N of C + 1; any other process, the last)."""
+    try:
+        ephemeral = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        top = int(ephemeral[0])
+    except (OSError, ValueError, IndexError):
+        top = 32768  # Linux's default
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    shares = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0") or 0) + 1
+    share = int(worker[2:]) if worker[2:].isdigit() and shares > 1 else shares - 1
+    size = (top - _LOWEST) // shares
+    return range(_LOWEST + share * size, _LOWEST + (share + 1) * size)
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A port nothing listens on, for a server that binds it later (a JVM, etcd, uvicorn in
+    another process). Port 0's answer would be a port in the kernel's ephemeral range, which
+    the kernel may give to any new connection before that server binds it ("Address already
+    in use": a ZooKeeper that did not start). So the port comes from under that range, from
+    this process's own share (parallel test workers never pick the same one), and is never
+    one this process handed out before (a server picked but not yet started)."""
+    ports = _port_slice()
+    if len(ports) < 64:  # a kernel whose ephemeral range starts low: the kernel's pick
+        with socket.socket() as sock:
+            sock.bind((host, 0))
+            return int(sock.getsockname()[1])
+    offset = os.getpid() * 7919 % len(ports)
+    for fresh_only in (True, False):  # a second pass: a share all handed out, reused
+        for step in range(len(ports)):
+            port = ports[(offset + len(_GIVEN) + step) % len(ports)]
+            if fresh_only and port in _GIVEN:
+                continue
+            with socket.socket() as sock:
+                try:
+                    sock.bind((host, port))
+                except OSError:
+                    continue
+            _GIVEN.add(port)
+            return port
+    raise RuntimeError(f"no free port on {host} in {ports.start}-{ports.stop - 1}")
 
 
 def binary(name: str) -> str | None:

@@ -19,15 +19,9 @@ from starlette.types import ASGIApp
 
 from snowid import Generator
 from snowid.web import IdService
+from tests.support.servers import free_port
 
 __all__ = ["fixed_identity_service", "free_port", "serving"]
-
-
-def free_port(host: str = "127.0.0.1") -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((host, 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @contextmanager
