@@ -21,7 +21,7 @@ def test_a_url_names_every_server_and_a_path() -> None:
     assert lease.endpoints == [("10.0.0.1", 2181), ("10.0.0.2", 2181), ("::1", 2182)]
     assert lease.keys.meta == "/fleet/ids/meta"
     assert lease.keys.ceiling(7) == "/fleet/ids/ceiling/0007"
-    assert (lease.first, lease.last, lease.ttl_ms, lease.session_s) == (0, 31, 5000, 10.0)
+    assert (lease.first, lease.last, lease.ttl_ms, lease.session_s) == (0, 31, 5000, 7.5)
     assert url_kind("zookeeper://h/p") == "zookeeper"
 
 

@@ -23,6 +23,7 @@ import sys
 import textwrap
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -81,7 +82,9 @@ def killed_and_frozen(url: str, tmp: Path) -> float:
     faulted = time.monotonic()
     successors = [open_store(url, claim_wait=10) for _ in range(2)]
     try:
-        grants = [wait_for_claim(successor, 30) for successor in successors]
+        # side by side: both identities free up at about the same moment
+        with ThreadPoolExecutor(2) as pool:
+            grants = list(pool.map(lambda successor: wait_for_claim(successor, 30), successors))
         freed_after = time.monotonic() - faulted
         taken = [Generator(fence=s).next_ids(2000) for s in successors]
     finally:

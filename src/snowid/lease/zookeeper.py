@@ -104,10 +104,12 @@ class ZookeeperLease(RecordChecks, StoreLease):
         self._password = password
         self.connect_timeout = connect_timeout
         # The session only frees a crashed holder's worker (the holder itself stops at its
-        # own deadline): twice the TTL, and 3 s at least, so that kazoo's heartbeats (a
-        # third of it apart, less up to 0.4 s of jitter) ride out a slow network or a busy
-        # server instead of dropping the connection.
-        self.session_s = max(2 * self.ttl_ms / 1000, _MIN_SESSION_S)
+        # own deadline; a successor starts above the ceiling it acknowledged): one and a
+        # half TTLs, so that the worker is free for a claim within two TTLs (ZooKeeper ends
+        # a session at its next tick after the timeout), and 3 s at least, so that kazoo's
+        # heartbeats (a third of it apart, less up to 0.4 s of jitter) ride out a slow
+        # network or a busy server instead of dropping the connection.
+        self.session_s = max(1.5 * self.ttl_ms / 1000, _MIN_SESSION_S)
         self._meta_version = 0
         self._version = -1  # our record's version, as we last wrote it
         self._record: Record | None = None
