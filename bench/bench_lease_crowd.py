@@ -1,7 +1,9 @@
-"""Benchmark: many claimants at once on an etcd lease store (issue 27 §2: 1,024 in < 5 s).
+"""Benchmark: many claimants at once on an etcd or ZooKeeper lease store (issue 27 §2:
+1,024 in < 5 s).
 
-    python bench/bench_lease_crowd.py                      # 4 x 256 on a 3-member cluster of its own
+    python bench/bench_lease_crowd.py                      # 4 x 256 on a 3-member etcd of its own
     python bench/bench_lease_crowd.py --processes 2 --threads 128 --rounds 3
+    python bench/bench_lease_crowd.py --engine zookeeper   # a 3-server ZooKeeper ensemble
 
 Each round sets up a fresh prefix (a first deployment) with 1,024 workers, starts
 ``--processes`` processes of ``--threads`` claimants each (tests/support/crowd.py: each
@@ -45,20 +47,23 @@ def main() -> int:
     parser.add_argument("--processes", type=int, default=4)
     parser.add_argument("--threads", type=int, default=256)
     parser.add_argument("--members", type=int, default=3)
+    parser.add_argument("--engine", choices=("etcd", "zookeeper"), default="etcd")
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     from tests.support.cleanup import Cleanup
     from tests.support.crowd import crowd_url, one_more, run_crowd
     from tests.support.etcd import etcd_cluster
+    from tests.support.zookeeper import zookeeper_ensemble
 
     claimants = args.processes * args.threads
     took = []
     with Cleanup() as cleanup:
-        cluster = etcd_cluster(args.members, cleanup)
+        start = etcd_cluster if args.engine == "etcd" else zookeeper_ensemble
+        cluster = start(args.members, cleanup)
         hosts = [f"127.0.0.1:{member.port}" for member in cluster.members]
         members = [member.proc.pid for member in cluster.members if member.proc is not None]
         for round_ in range(args.rounds):
-            url = crowd_url("etcd", hosts, f"crowd{round_}", "ttl=60&timeout=30&range=0-1023")
+            url = crowd_url(args.engine, hosts, f"crowd{round_}", "ttl=60&timeout=30&range=0-1023")
             etcd_before = cpu_seconds(members)
             used = resource.getrusage(resource.RUSAGE_CHILDREN)
             before = used.ru_utime + used.ru_stime
@@ -87,7 +92,7 @@ def main() -> int:
             print(
                 f"round {round_ + 1}: {claimants} claimants ({args.processes} x {args.threads}):"
                 f" {len(workers)} distinct workers in {seconds:.2f} s, errors {dict(errors)},"
-                f" CPU: claimants {claimants_cpu:.1f} s, etcd {cpu_seconds(members) - etcd_before:.1f} s;"
+                f" CPU: claimants {claimants_cpu:.1f} s, {args.engine} {cpu_seconds(members) - etcd_before:.1f} s;"
                 f" one more claimant: {refused[0]}"
             )
     verdict = "PASS" if claimants >= 1024 and statistics.median(took) < 5 else "FAIL"
