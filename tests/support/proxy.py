@@ -84,6 +84,11 @@ class TcpProxy:
             await asyncio.gather(
                 self._pipe(reader, up_writer), self._pipe(up_reader, writer), return_exceptions=True
             )
+        except asyncio.CancelledError:
+            # ``close`` cancels every handler of a loop it is ending: end as done, not as
+            # cancelled (asyncio 3.11's stream callback asks a cancelled handler for its
+            # exception and logs the CancelledError that raises, once per connection)
+            pass
         finally:  # also when ``close`` cancels it: no accepted socket is left unclosed
             for w in ends:
                 self._writers.discard(w)
