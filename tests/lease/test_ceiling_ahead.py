@@ -130,20 +130,8 @@ def test_claims_refused_for_a_start_too_far_ahead_never_push_that_start_further(
     assert [r.held for r in rows] == [False]
 
 
-ETCD_KEEPS_NO_MARK = pytest.param(
-    "etcd",
-    marks=pytest.mark.xfail(
-        strict=True,
-        reason="known, documented gap (docs/leases.md): etcd keeps no release mark yet, so a"
-        " claim given back unused leaves its ceiling (old ceiling + span) behind and the next"
-        " claim starts a span further on; its ceiling formula is already max(old, max(start"
-        " - 1, caller) + span), start - 1 being the old ceiling",
-    ),
-)
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("store", [*WITH_MARKS, ETCD_KEEPS_NO_MARK], indirect=True)
+@pytest.mark.parametrize("store", WITH_MARKS, indirect=True)
 def test_claims_refused_for_a_start_too_far_ahead_raise_the_ceiling_once_not_at_every_try(
     store: Store,
 ) -> None:

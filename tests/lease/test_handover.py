@@ -4,7 +4,7 @@
 last millisecond issued under the grant) in the release's own compare-and-set; the next
 claim of that worker starts at mark + 1 while the store's record is still that epoch's
 release at that ceiling. Fast tests run the seal and the mark's rules on a store in
-memory; slow ones run on PostgreSQL, Redis and MariaDB (the ``store`` fixture): threads
+memory; slow ones run on every networked store (the ``store`` fixture): threads
 issuing while ``close()`` runs, 0 duplicates across the stop and the next holder; a failed
 or late release, a renewal, a quarantine and ``void_release_marks`` all leave today's
 wait (start above the ceiling); an older table gets the new columns.
@@ -13,13 +13,15 @@ wait (start above the ceiling); an older table gets the new columns.
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 
 import pytest
 
 from snowid import TWITTER, Generator, Grant
-from snowid.errors import GeneratorSealedError, StoreUnreachableError
+from snowid.errors import CeilingAheadError, GeneratorSealedError, StoreUnreachableError
+from snowid.lease._etcdkv import Record
 from snowid.lease._handover import mark_of
 from snowid.testing import FakeClock
 from tests.support.memstore import MemoryStoreLease
@@ -147,6 +149,42 @@ def test_the_mark_stays_inside_the_grant() -> None:
     assert mark_of(grant, None) is None
 
 
+def test_an_etcd_or_zookeeper_record_keeps_the_mark_only_as_the_rules_say() -> None:
+    """The record both stores write (``_etcdkv.Record``): a release writes the mark, never
+    below the grant's start - 1, beside the epoch and the ceiling, which it leaves alone; a
+    claim starts at mark + 1 only while both are still the record's; a claim, a renewal or
+    a void writes it away."""
+    claimed = Record(5000).claimed(6000, 2000, owner="a", holder="h", now=6000)
+    assert (claimed.start, claimed.ceiling, claimed.epoch, claimed.released) == (
+        5001,
+        8000,
+        1,
+        None,
+    )
+    assert claimed.released_at(8001) is None  # above the ceiling: no sealed holder has it
+    assert Record(9000, 1, "a").released_at(100) is None  # no start: a claim before marks
+    low = claimed.released_at(10)
+    assert low is not None
+    assert low.released == 5000  # never below start - 1
+    marked = claimed.released_at(7000)
+    assert marked is not None
+    assert (marked.released, marked.released_epoch, marked.released_ceiling) == (7000, 1, 8000)
+    assert (marked.ceiling, marked.epoch, marked.owner) == (8000, 1, "a")
+    assert Record.parse(marked.text()) == marked
+    assert marked.base == 7000
+    again = marked.claimed(6500, 2000, owner="b", holder="h", now=6500)
+    assert (again.start, again.ceiling, again.epoch, again.released) == (7001, 9000, 2, None)
+    assert again.base == 9000  # that claim's write voided the mark
+    short = marked.claimed(100, 500, owner="c", holder="h", now=100)
+    assert (short.start, short.ceiling) == (7001, 8000)  # the ceiling never drops
+    assert marked.renewed(8500).base == 8500
+    assert marked.unmarked().base == 8000
+    from dataclasses import replace
+
+    assert replace(marked, ceiling=9500).base == 9500  # a moved ceiling
+    assert replace(marked, epoch=2).base == 8000  # another epoch
+
+
 # --- on the stores ------------------------------------------------------------------------
 
 
@@ -162,7 +200,7 @@ def _issue(generator: Generator, out: list[int], batch: int, stop: threading.Eve
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("store", WITH_MARKS, indirect=True)  # etcd keeps no release mark yet
+@pytest.mark.parametrize("store", WITH_MARKS, indirect=True)
 def test_threads_issuing_while_close_runs_hand_over_with_no_duplicate(store: Store) -> None:
     """Four threads issue (single ids and batches) while ``close()`` runs; the next holder
     of the same worker starts right after the last id, at once, and above every id."""
@@ -240,7 +278,7 @@ def test_a_release_after_a_takeover_writes_no_mark(store: Store) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("store", WITH_MARKS, indirect=True)  # etcd keeps no release mark yet
+@pytest.mark.parametrize("store", WITH_MARKS, indirect=True)
 def test_a_moved_ceiling_or_void_release_marks_voids_the_mark(store: Store) -> None:
     """A mark counts only beside the ceiling it was written with, and until voided."""
     for void in ("ceiling", "void"):
@@ -256,6 +294,29 @@ def test_a_moved_ceiling_or_void_release_marks_voids_the_mark(store: Store) -> N
                 assert other.void_release_marks() >= 1
         with store.open(SHORT, claim_wait=5) as successor:
             assert successor.warm_up().start_ms == ceiling + 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("store", ["etcd"], indirect=True)
+def test_an_etcd_restore_quarantine_voids_a_mark_it_does_not_raise(store: Store) -> None:
+    """A mark beside a ceiling already above the quarantine's end is voided too: the claim
+    that quarantines starts above the ceiling, not at the mark."""
+    lease = store.open(SHORT)
+    Generator(fence=lease).next_ids(10)
+    lease.close()
+    kv, key = store.kv, f"{store.prefix}/ceiling/0000"  # type: ignore[attr-defined]
+    record = json.loads(kv.get(key))
+    far = store.now_ms() + 60_000  # above any quarantine of SHORT's
+    mark = store.now_ms() - 1000
+    kv.put(key, json.dumps({**record, "ceiling": far, "released": mark, "released_ceiling": far}))
+    meta_key = f"{store.prefix}/meta"  # type: ignore[attr-defined]
+    kv.put(meta_key, json.dumps({**json.loads(kv.get(meta_key)), "history": "another"}))
+    with store.open(SHORT) as successor, pytest.raises(CeilingAheadError) as caught:
+        successor.acquire(0)  # before the quarantine, the mark would have let it start now
+    assert caught.value.ceiling == far
+    assert successor.failovers == 1
+    after = json.loads(kv.get(key))
+    assert (after["epoch"], after["released"]) == (2, far)  # the refused claim's: its start - 1
 
 
 @pytest.mark.slow

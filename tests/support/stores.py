@@ -453,9 +453,8 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
 
 WITHOUT_ETCD = ("postgres", "redis", "mysql")
 """The stores of the slowest chaos-style tests: etcd runs every other contract test, and
-its own cluster faults (tests/lease/test_etcd_cluster.py), within the gate's budget; and of
-the hand-over's mark tests, as etcd keeps no release mark yet. ZooKeeper is left out too:
-see WITHOUT_ZOOKEEPER."""
+its own cluster faults (tests/lease/test_etcd_cluster.py), within the gate's budget.
+ZooKeeper is left out too: see WITHOUT_ZOOKEEPER."""
 
 WITHOUT_ZOOKEEPER = (*WITHOUT_ETCD, "etcd")
 """The stores of the fault tests that ZooKeeper runs on its own ensemble instead, on real
@@ -464,8 +463,8 @@ that cost it most (a slow network: kazoo's heartbeats ride it, the session is tw
 TTL): within the gate's budget. ZooKeeper runs every other contract test; like etcd it
 sits out the chaos runs and the removed-records rounds (WITHOUT_ETCD)."""
 
-WITH_MARKS = (*WITHOUT_ETCD, "zookeeper")
-"""The stores that keep a clean hand-over's release mark (etcd keeps none yet)."""
+WITH_MARKS = (*WITHOUT_ETCD, "etcd", "zookeeper")
+"""The stores that keep a clean hand-over's release mark: every networked store."""
 
 
 def wait_for_claim(lease: Any, seconds: float) -> Any:

@@ -22,7 +22,8 @@ import binascii
 import json
 import random
 import re
-from dataclasses import asdict, dataclass
+import uuid
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from snowid._exceptions import StoreRefusedError
@@ -31,6 +32,7 @@ from snowid.lease._storeops import LostHow, StoreMissing, lost_how
 
 __all__ = [
     "MARK",
+    "MAX_CEILING",
     "Keys",
     "Kv",
     "Record",
@@ -52,6 +54,10 @@ __all__ = [
 MARK = "lease-store"
 """``meta["snowid"]``: the meta record is snowid's (a prefix holding anything else is
 someone else's data, refused)."""
+
+MAX_CEILING = 2**63 - 1
+"""No ceiling is written above it (a stored one near it is claimed unchanged and refused
+as ceiling-ahead)."""
 
 _HANDOVER = ("start", "released", "released_epoch", "released_ceiling")
 _WORKER = re.compile(r"^(ceiling|held)/(\d{4})$")
@@ -115,10 +121,12 @@ class Record:
     claim made since its last repair owns it; ``removed`` is the ceiling it was given when
     it was found deleted and written again (a holder whose acknowledged ceiling is not
     above it had its record removed rather than taken over); ``op`` names the write, so a
-    holder whose reply was lost recognises its own write. The ZooKeeper store also keeps
-    the clean hand-over's fields: ``start`` (the first millisecond of the grant the last
-    claim made) and ``released`` (the mark a clean release wrote), which counts only while
-    ``released_epoch`` and ``released_ceiling`` are still the record's epoch and ceiling."""
+    holder whose reply was lost recognises its own write. The clean hand-over's fields
+    (docs/leases.md, "Clean hand-over"): ``start`` (the first millisecond of the grant the
+    last claim made) and ``released`` (the mark a clean release wrote), which counts only
+    while ``released_epoch`` and ``released_ceiling`` are still the record's epoch and
+    ceiling. Every write but the release's builds the record afresh or through
+    ``renewed``/``unmarked``, none of which keeps a mark: any later write voids it."""
 
     ceiling: int
     epoch: int = 0
@@ -142,9 +150,41 @@ class Record:
         )
         return self.released if marked and self.released is not None else self.ceiling
 
+    def claimed(self, proposal: int, span_ms: int, *, owner: str, holder: str, now: int) -> Record:
+        """The record a claim writes: the next epoch, owned by ``owner``, its grant starting
+        at ``base`` + 1 (``start``) with its ceiling a span above the later of ``base`` and
+        ``proposal``, never below the stored ceiling (a claim given back unused and retried
+        raises it once, not a span at each try); no mark."""
+        base = self.base
+        ceiling = max(self.ceiling, min(max(base, proposal) + span_ms, MAX_CEILING))
+        return Record(ceiling, self.epoch + 1, owner, holder, now, None, uuid.uuid4().hex, base + 1)
+
+    def renewed(self, ceiling: int) -> Record:
+        """The record a renewal writes: ``ceiling``, the claim's start kept, no mark."""
+        return replace(
+            self, ceiling=ceiling, removed=None, op=uuid.uuid4().hex, released=None,
+            released_epoch=None, released_ceiling=None,
+        )  # fmt: skip
+
+    def released_at(self, mark_ms: int) -> Record | None:
+        """The record a clean release writes: the mark ``mark_ms``, never below the grant's
+        start - 1, with the epoch and ceiling it belongs to; the ceiling untouched. None
+        when no mark can be written: no start recorded (a claim by a snowid before marks)
+        or a mark above the ceiling, which no sealed holder can have."""
+        if self.start is None or mark_ms > self.ceiling:
+            return None
+        return replace(
+            self, released=max(mark_ms, self.start - 1), released_epoch=self.epoch,
+            released_ceiling=self.ceiling, op=uuid.uuid4().hex,
+        )  # fmt: skip
+
+    def unmarked(self) -> Record:
+        """The record with its release mark voided (the next claim starts above the ceiling)."""
+        return replace(self, released=None, released_epoch=None, released_ceiling=None)
+
     def text(self) -> str:
         data = asdict(self)
-        for name in _HANDOVER:  # absent rather than null: etcd's records never carry them
+        for name in _HANDOVER:  # absent rather than null: as a record written before marks
             if data[name] is None:
                 del data[name]
         return json.dumps(data, separators=(",", ":"))
@@ -211,9 +251,12 @@ def put(key: str, value: str, lease: int = 0) -> dict[str, Any]:
     return {"request_put": request}
 
 
-def delete(key: str, end: str) -> dict[str, Any]:
-    """Delete the keys from ``key`` up to, not including, ``end``."""
-    return {"request_delete_range": {"key": encode(key), "range_end": encode(end)}}
+def delete(key: str, end: str | None = None) -> dict[str, Any]:
+    """Delete the keys from ``key`` up to, not including, ``end`` (None: ``key`` alone)."""
+    request = {"key": encode(key)}
+    if end is not None:
+        request["range_end"] = encode(end)
+    return {"request_delete_range": request}
 
 
 def get(
@@ -256,15 +299,15 @@ def kvs(response: dict[str, Any]) -> list[Kv]:
 
 
 def candidates(free: list[int], records: dict[int, Record], caller_ms: int) -> list[int]:
-    """The order to try free workers in: the lowest ceiling first (the protocol's pick,
-    the successor most likely to start at once); after that one, which a claimant at the
-    same moment may have taken, those a claim may start at once in random order (so many
-    claimants spread out instead of racing for one key), then the rest, lowest ceiling
-    first."""
-    ranked = sorted(free, key=lambda w: (records[w].ceiling, w))
-    ready = [w for w in ranked[1:] if records[w].ceiling < caller_ms]
+    """The order to try free workers in: the lowest start first (``Record.base``: the
+    protocol's pick, the successor most likely to start at once); after that one, which a
+    claimant at the same moment may have taken, those a claim may start at once in random
+    order (so many claimants spread out instead of racing for one key), then the rest,
+    lowest start first."""
+    ranked = sorted(free, key=lambda w: (records[w].base, w))
+    ready = [w for w in ranked[1:] if records[w].base < caller_ms]
     random.shuffle(ready)
-    waiting = [w for w in ranked[1:] if records[w].ceiling >= caller_ms]
+    waiting = [w for w in ranked[1:] if records[w].base >= caller_ms]
     return ranked[:1] + ready + waiting
 
 

@@ -569,7 +569,7 @@ class StoreLease(Lease):
         identity was never claimable again (found by bench/faults.py after a quarantine).
         Where the store keeps release marks the claim is released with the mark start - 1,
         so the next claim starts where this one would have: nothing was issued above it.
-        Elsewhere (etcd) a plain release, as before."""
+        Where that fails (taken over meanwhile), a plain release, as before."""
         try:
             if self._store_release_mark(worker, owner, epoch, start_ms - 1):
                 return

@@ -8,7 +8,7 @@ etcd's (keys in ``_etcdkv``, requests in ``_etcdgw``):
   only if it is absent (bound to an etcd lease of this holder's, so a crashed holder's key
   goes when etcd expires its lease) and writes the worker's record (ceiling, epoch, owner)
   only if its ``mod_revision`` is still the one read, with the meta record unchanged.
-  A range of up to 64 workers is read whole and tried lowest ceiling first, then in random
+  A range of up to 64 workers is read whole and tried lowest start first, then in random
   order among those that can start at once; in a larger one a claim reads the records of
   a few free workers drawn at random and tries those that can start at once, so a
   thousand claimants neither read every record nor all race for one key.
@@ -17,7 +17,9 @@ etcd's (keys in ``_etcdkv``, requests in ``_etcdgw``):
   deadline (boot clock, ``_store``), whatever etcd's lease says: etcd's expiry only frees
   the worker for the next claim, which starts above the record's ceiling anyway.
 - **release**: the holder's etcd lease revoked (its ``held`` key goes with it); the
-  ceiling stays.
+  ceiling stays. A clean stop (every generator sealed) instead writes the hand-over mark
+  into the record and deletes the ``held`` key in one transaction that compares the
+  record's and the meta key's ``mod_revision`` with this holder's last writes.
 - etcd has no clock to read: the gateway's HTTP ``Date`` is the store's clock (whole
   seconds), so clock checks allow half a second more (``CLOCK_STEP_MS``).
 - A record found deleted is written again quarantined (never read as "never used"), a
@@ -41,6 +43,7 @@ from snowid.lease._base import IdentityStatus
 from snowid.lease._etcdgw import CLOCK_STEP_MS, Gateway
 from snowid.lease._etcdkv import (
     MARK,
+    MAX_CEILING,
     Keys,
     Kv,
     Record,
@@ -75,7 +78,6 @@ __all__ = ["OPTIONS", "EtcdLease"]
 OPTIONS = CLUSTER_OPTIONS
 _DEFAULT_PORT = 2379
 _BATCH = 64  # compares and puts per transaction (etcd's --max-txn-ops is 128 by default)
-_MAX_CEILING = 2**63 - 1
 _ROUNDS = 20  # snapshots a claim or set-up reads before it gives up on a store that churns
 _SAMPLE = 8  # free workers whose records a claim reads first (then all, if none is ready)
 _FULL = 64  # a range this small is read whole by every claim
@@ -249,6 +251,7 @@ class EtcdLease(RecordChecks, StoreLease):
                         caller_ms=caller_ms, now=now, holder=holder, lease=lease,
                     )  # fmt: skip
                     if claimed is not None:
+                        assert claimed.start is not None
                         if self._cluster != cluster or self._went_back is not None:
                             # Restored between the read and the claim: a grant not to use.
                             self._record = None
@@ -257,7 +260,7 @@ class EtcdLease(RecordChecks, StoreLease):
                         self._meta_quarantine = meta.get("quarantine_at_ms")
                         until = meta.get("quarantine_until_ms")
                         return Claimed(
-                            worker, record.ceiling, claimed, record.epoch + 1,
+                            worker, claimed.start - 1, claimed.ceiling, claimed.epoch,
                             str(meta["incarnation"]), tuple(repaired), cluster,
                             until if isinstance(until, int) else None,
                         )  # fmt: skip
@@ -309,14 +312,14 @@ class EtcdLease(RecordChecks, StoreLease):
             ready = {
                 w: record
                 for w, kv in records.items()
-                if w not in held and (record := self._parse(kv)).ceiling < caller_ms
+                if w not in held and (record := self._parse(kv)).base < caller_ms
             }
             if ready:
                 return meta_kv, meta, records, _shuffled(ready)
             records, parsed = self._sample(free)
             if len(parsed) == len(free):  # every free worker, or none: all held
                 return meta_kv, meta, records, _ordered(parsed, caller_ms)
-            ready = {w: record for w, record in parsed.items() if record.ceiling < caller_ms}
+            ready = {w: record for w, record in parsed.items() if record.base < caller_ms}
             if ready:
                 return meta_kv, meta, records, _shuffled(ready)
         return self._full_view(caller_ms)
@@ -382,12 +385,11 @@ class EtcdLease(RecordChecks, StoreLease):
     def _try_claim(
         self, worker: int, kv: Kv, record: Record, *, meta_kv: Kv, owner: str,
         caller_ms: int, now: int, holder: str, lease: int,
-    ) -> int | None:  # fmt: skip
-        """The ceiling of ``worker`` claimed, or None if another claimant was first."""
-        old = record.ceiling
+    ) -> Record | None:  # fmt: skip
+        """The record written for ``worker`` claimed (its grant: ``start`` to ``ceiling``),
+        or None if another claimant was first."""
         proposal = min(caller_ms, now + self.max_skew_ms)
-        ceiling = max(old, min(max(old, proposal) + self.span_ms, _MAX_CEILING))
-        written = Record(ceiling, record.epoch + 1, owner, holder, now, None, uuid.uuid4().hex)
+        written = record.claimed(proposal, self.span_ms, owner=owner, holder=holder, now=now)
         held = held_text(owner, written.epoch, now + self.ttl_ms)
         keys = self.keys
         ok, _, revision = self._txn(
@@ -397,7 +399,7 @@ class EtcdLease(RecordChecks, StoreLease):
         if not ok:
             return None
         self._meta_rev, self._rev, self._record = meta_kv.mod, revision, written
-        return ceiling
+        return written
 
     def _repair_missing(self, meta_kv: Kv, records: dict[int, Kv]) -> list[int] | None:
         """Write the records missing in range again, quarantined; the workers (None: the
@@ -436,10 +438,8 @@ class EtcdLease(RecordChecks, StoreLease):
         for _ in range(2):
             record = self._record
             assert record is not None
-            ceiling = max(record.ceiling, min(proposal, _MAX_CEILING))
-            written = Record(
-                ceiling, epoch, owner, record.holder, record.since, None, uuid.uuid4().hex
-            )
+            ceiling = max(record.ceiling, min(proposal, MAX_CEILING))
+            written = record.renewed(ceiling)
             ok, responses, revision = self._txn(
                 [same_mod(keys.meta, self._meta_rev), same_mod(keys.ceiling(worker), self._rev)],
                 [
@@ -544,6 +544,49 @@ class EtcdLease(RecordChecks, StoreLease):
         self._record = None
         self._revoke(lease)
 
+    def _store_release_mark(self, worker: int, owner: str, epoch: int, mark_ms: int) -> bool:
+        """The mark written and the ``held`` key deleted in one transaction, only while the
+        record and the meta key are as this holder last wrote or read them (their
+        ``mod_revision``: any write since, a claim's, a quarantine's, an edit's, fails it and
+        nothing is written); then the etcd lease revoked."""
+        record = self._record
+        if record is None or (record.owner, record.epoch) != (owner, epoch):
+            return False
+        marked = record.released_at(mark_ms)
+        if marked is None:
+            return False
+        keys = self.keys
+        ok, _, _ = self._txn(
+            [same_mod(keys.meta, self._meta_rev), same_mod(keys.ceiling(worker), self._rev)],
+            [put(keys.ceiling(worker), marked.text()), delete(keys.held(worker))],
+        )
+        if not ok:
+            return False
+        lease, self._etcd_lease, self._record = self._etcd_lease, 0, None
+        self._revoke_quietly(lease)  # its held key is gone already
+        return True
+
+    def _store_void_marks(self) -> int:
+        voided = 0
+        for _ in range(_ROUNDS):
+            meta_kv, records, _ = self._snapshot(0, TWITTER.max_worker)
+            self._meta(meta_kv)  # StoreMissing on a store with no meta key
+            writes = [
+                (same_mod(kv.key, kv.mod), put(kv.key, record.unmarked().text()))
+                for kv in records.values()
+                if (record := self._parse(kv)).released is not None
+            ]
+            if not writes:
+                return voided
+            for start in range(0, len(writes), _BATCH):
+                batch = writes[start : start + _BATCH]
+                if not self._write(batch):
+                    break  # a record changed meanwhile: read them again
+                voided += len(batch)
+            else:
+                return voided
+        return voided
+
     # --- failover: a restore (docs/lease-etcd.md, "A store restored from a snapshot") ----
 
     def _store_history(self) -> str | None:
@@ -579,6 +622,8 @@ class EtcdLease(RecordChecks, StoreLease):
                 elif (record := self._parse(kv)).ceiling < until:
                     raised = Record(until, record.epoch, record.owner, record.holder, record.since)
                     writes.append((same_mod(key, kv.mod), put(key, raised.text())))
+                elif record.released is not None:  # above the quarantine: its mark voided
+                    writes.append((same_mod(key, kv.mod), put(key, record.unmarked().text())))
             if not self._write(writes, same_mod(keys.meta, meta_kv.mod)):
                 continue
             recorded = {
@@ -723,7 +768,7 @@ class EtcdLease(RecordChecks, StoreLease):
 
 
 def _ordered(free: dict[int, Record], caller_ms: int) -> dict[int, Record]:
-    """Free workers in the order to try them (``candidates``: the lowest ceiling first,
+    """Free workers in the order to try them (``candidates``: the lowest start first,
     then those a claim may start at once in random order, then the rest)."""
     return {w: free[w] for w in candidates(list(free), free, caller_ms)}
 

@@ -11,7 +11,7 @@ ZooKeeper's (the session in ``_zkconn``; the records are etcd's, ``_etcdkv.Recor
 - **claim**: one multi-op transaction per candidate worker: the meta node's version
   checked, the record rewritten only if its version is still the one read, and the
   ``held`` node created (it must be absent), ephemeral. Candidates are tried in random
-  order among those free and startable at once (then the rest, lowest ceiling first).
+  order among those free and startable at once (then the rest, lowest start first).
 - **renewal**: the record rewritten with the raised ceiling by a compare-and-set on its
   version, the ``held`` node's expiry with it (made again if the session that held it
   expired). A holder stops issuing at its own deadline (boot clock, ``_store``), whatever
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import uuid
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Unpack
 
 from snowid._exceptions import StoreRefusedError, StoreUnreachableError
@@ -37,6 +37,7 @@ from snowid.ids import TWITTER, Clock
 from snowid.lease._base import IdentityStatus
 from snowid.lease._etcdkv import (
     MARK,
+    MAX_CEILING,
     Keys,
     Record,
     RecordChecks,
@@ -63,7 +64,6 @@ __all__ = ["OPTIONS", "ZookeeperLease"]
 OPTIONS = CLUSTER_OPTIONS
 _DEFAULT_PORT = 2181
 _BATCH = 128  # operations per multi-op transaction (well under jute.maxbuffer's 1 MB)
-_MAX_CEILING = 2**63 - 1
 _MIN_SESSION_S = 3.0
 _ROUNDS = 20  # reads a claim or set-up makes before it gives up on a store that churns
 _OURS = ("meta", "ceiling", "held", "clock")
@@ -265,11 +265,9 @@ class ZookeeperLease(RecordChecks, StoreLease):
         caller_ms: int, now: int, holder: str,
     ) -> tuple[int, int] | None:  # fmt: skip
         """(where the grant starts - 1, its ceiling), or None if another claimant was first."""
-        base = record.base
         proposal = min(caller_ms, now + self.max_skew_ms)
-        ceiling = max(record.ceiling, min(max(base, proposal) + self.span_ms, _MAX_CEILING))
-        epoch = record.epoch + 1
-        written = Record(ceiling, epoch, owner, holder, now, None, uuid.uuid4().hex, base + 1)
+        written = record.claimed(proposal, self.span_ms, owner=owner, holder=holder, now=now)
+        base, ceiling, epoch = record.base, written.ceiling, written.epoch
         session = self._zk()
         results = self._commit(
             [
@@ -332,11 +330,8 @@ class ZookeeperLease(RecordChecks, StoreLease):
         for _ in range(3):
             record = self._record
             assert record is not None
-            ceiling = max(record.ceiling, min(proposal, _MAX_CEILING))
-            written = replace(
-                record, ceiling=ceiling, removed=None, op=uuid.uuid4().hex, released=None,
-                released_epoch=None, released_ceiling=None,
-            )  # fmt: skip
+            ceiling = max(record.ceiling, min(proposal, MAX_CEILING))
+            written = record.renewed(ceiling)
             record_ops: list[Op] = [
                 ("check", (keys.meta, self._meta_version), {}),
                 ("set_data", (keys.ceiling(worker), written.text().encode(), self._version), {}),
@@ -405,12 +400,9 @@ class ZookeeperLease(RecordChecks, StoreLease):
         record = self._record
         if record is None or (record.owner, record.epoch) != (owner, epoch):
             return False
-        if record.start is None or mark_ms > record.ceiling:
+        marked = record.released_at(mark_ms)
+        if marked is None:
             return False
-        marked = replace(
-            record, released=max(mark_ms, record.start - 1), released_epoch=record.epoch,
-            released_ceiling=record.ceiling, op=uuid.uuid4().hex,
-        )  # fmt: skip
         write: Op = (
             "set_data",
             (self.keys.ceiling(worker), marked.text().encode(), self._version),
@@ -433,8 +425,8 @@ class ZookeeperLease(RecordChecks, StoreLease):
             for node in self._records(present).values():
                 record = self._parse(node)
                 if record.released is not None:
-                    cleared = replace(record, released=None, released_epoch=None)
-                    ops.append(("set_data", (node.path, cleared.text().encode(), node.version), {}))
+                    cleared = record.unmarked().text().encode()
+                    ops.append(("set_data", (node.path, cleared, node.version), {}))
             if not ops:
                 return voided
             if self._run_all(ops, None):
