@@ -6,8 +6,8 @@ it starts itself on free loopback ports, while holder PROCESSES issue real ids.
 
 Run from the checkout's root with ``PYTHONPATH=src:.`` and the ``test`` extra installed (it
 uses tests/support/); stores: file, postgres, redis, mysql (these three: a primary and its
-replica), etcd, etcd-cluster. It prints one table (Markdown), the machine and the exact
-command above it:
+replica), etcd, etcd-cluster, zookeeper, zookeeper-cluster. It prints one table (Markdown),
+the machine and the exact command above it:
 
     store | ids | faults by kind | duplicates | longest stall | identities recovered
 
@@ -43,8 +43,9 @@ waits 1-3 s:
   tables copied, then restored into another cluster the clients are moved to; MariaDB: the
   database dumped, then loaded into another server the clients are moved to; Redis:
   restarted on an older copy of its append-only files).
-- ``leader_kill``, ``member_cut``, ``quorum_loss`` (``etcd-cluster``, three members): the
-  leader killed, one member cut off from the others and from clients, two members killed.
+- ``leader_kill``, ``member_cut``, ``quorum_loss`` (``etcd-cluster``, ``zookeeper-cluster``:
+  three members): the leader killed, one member cut off from the others and from clients,
+  two members killed.
 
 A holder that fails closed for good (``FATAL``) is restarted, as a process manager would.
 
@@ -65,23 +66,24 @@ Adding a store
 --------------
 A store is a function registered with ``@store("name")`` that takes the run's ``Cleanup``
 and returns a ``Target``. A store on one server of ``tests/support/servers.py``'s face
-(``start``, ``crash``, ``close``, ``running``) with a ``tests.support.stores.Store`` for it is
-three lines; for ZooKeeper, once ``tests/support/zookeeper.py`` has a server class and
-``stores.store_on`` knows it::
+(``start``, ``crash``, ``close``, ``running``) with a ``tests.support.stores.Store`` for it
+(``stores.store_on`` knows it) is three lines, as ``zookeeper`` is::
 
     @store("zookeeper")
     def _zookeeper(cleanup: Cleanup) -> Target:
-        from tests.support.zookeeper import ZkServer, zk_binary  # its names
-
-        return ServerTarget(cleanup, ZkServer(zk_binary()), "ttl=2&renew=0.5&timeout=1")
+        server = ZkServer(_need_zookeeper())
+        return ServerTarget(cleanup, server, after_start=server.wait_ready)
 
 ``ServerTarget`` starts the server, makes a fresh store on it, and gives ``store_crash`` and
-``record_loss``; ``after_start`` is for a server that answers late (etcd's ``wait_ready``).
+``record_loss``; ``after_start`` is for a server that answers late (``wait_ready``).
 A replica pair (tests/support with ``primary``, ``replica``, ``cut``, ``kill_primary``,
 ``promote``, ``move_clients``, ``next_round`` and a ``vip``) is a ``PairTarget`` subclass
 that makes the pair and writes ``rollback`` (``MariaPairTarget``: ten lines); it gets
-``failover`` from the harness. A fault of a store's own (etcd's leader kill) is a
-method ``fault_NAME(run)`` named in ``kinds``.
+``failover`` from the harness. A consensus cluster of three (a tests/support/cluster.Cluster
+whose members have ``wait_ready``) is a ``ClusterTarget`` subclass that makes the cluster and
+its store and says which member leads; it gets ``leader_kill``, ``member_cut`` and
+``quorum_loss``. Any other fault of a store's own is a method ``fault_NAME(run, fault)``
+named in ``kinds``.
 """
 
 from __future__ import annotations
@@ -91,6 +93,7 @@ import contextlib
 import dataclasses
 import datetime
 import json
+import logging
 import os
 import platform
 import random
@@ -257,6 +260,7 @@ class ServerTarget(Target):
         server.start()
         self.after_start()
         self.store = store_on(server)
+        _close_at_end(cleanup, self.store)
 
     def url(self, worker: int, port: int | None = None) -> str:
         url: str = self.store.url(f"range={worker}-{worker}&{self.timings}", port)
@@ -427,32 +431,45 @@ class MariaPairTarget(PairTarget):
         return f"{behind:.1f} s back"
 
 
-class EtcdClusterTarget(Target):
-    """etcd: a cluster of three members on loopback (tests/support/etcd.etcd_cluster), every
-    byte through the cluster's proxies; holders name every member. Its own faults: the
-    leader killed, a member cut off from the others and from clients, two members killed
-    (the quorum lost), each for 0.2-4 s."""
+class ClusterTarget(Target):
+    """A consensus store on three members on loopback (a tests/support/cluster.Cluster),
+    every byte through the cluster's proxies; holders name every member, records are lost
+    on member 0. Its own faults: the leader killed, a member cut off from the others and
+    from clients, two members killed (the quorum lost), each for 0.2-4 s. A subclass makes
+    the cluster and its store and says which member leads (``leader``)."""
 
-    name = "etcd-cluster"
     kinds = (*Target.kinds, "leader_kill", "member_cut", "quorum_loss")
+    scheme = ""  # the lease URL's
 
-    def __init__(self, cleanup: Cleanup) -> None:
-        from tests.support.etcd import etcd_cluster
-        from tests.support.servers import new_name
-        from tests.support.stores import EtcdStore
-
+    def __init__(self, cleanup: Cleanup, cluster: Any, store: Any) -> None:
         from snowid.lease import init_lease
 
-        self.cluster = etcd_cluster(3, cleanup)
-        self.store = EtcdStore(self.cluster.members[0], new_name())
-        self.hosts = ",".join(f"127.0.0.1:{self.cluster.port(i)}" for i in range(3))
+        self.cluster, self.store = cluster, store
+        _close_at_end(cleanup, store)
+        self.hosts = ",".join(f"127.0.0.1:{cluster.port(i)}" for i in range(len(cluster)))
         init_lease(self.url(0).partition("?")[0], first_deployment=True)
 
     def url(self, worker: int, port: int | None = None) -> str:
         del port
-        return f"etcd://{self.hosts}/{self.store.prefix}?range={worker}-{worker}&{TIMINGS}"
+        prefix = self.store.prefix
+        return f"{self.scheme}://{self.hosts}/{prefix}?range={worker}-{worker}&{TIMINGS}"
 
     lose_records = ServerTarget.lose_records
+
+    def leader(self) -> int:
+        """The leader's index (AssertionError or OSError: none known now)."""
+        raise NotImplementedError
+
+    def _leader(self) -> int:
+        """The leader's index, waited for while an election runs (up to WAIT_S)."""
+        deadline = time.monotonic() + WAIT_S
+        while True:
+            try:
+                return self.leader()
+            except (AssertionError, OSError):
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
 
     def _down(self, members: list[int], down_s: float) -> str:
         for index in members:
@@ -465,9 +482,7 @@ class EtcdClusterTarget(Target):
         return f"member {','.join(map(str, members))} down {down_s:.1f} s"
 
     def fault_leader_kill(self, run: Harness, fault: Fault) -> None:
-        from tests.support.etcd import leader_of
-
-        fault.detail = self._down([leader_of(self.cluster)], run.rng.uniform(0.2, 4.0))
+        fault.detail = self._down([self._leader()], run.rng.uniform(0.2, 4.0))
 
     def fault_quorum_loss(self, run: Harness, fault: Fault) -> None:
         members = run.rng.sample(range(3), 2)
@@ -480,6 +495,52 @@ class EtcdClusterTarget(Target):
         time.sleep(run.rng.uniform(0.2, 4.0))
         self.cluster.heal()
         fault.detail = f"member {index}"
+
+
+class EtcdClusterTarget(ClusterTarget):
+    """etcd: three members (tests/support/etcd.etcd_cluster), a key prefix of the run's own."""
+
+    name, scheme = "etcd-cluster", "etcd"
+
+    def __init__(self, cleanup: Cleanup) -> None:
+        from tests.support.etcd import etcd_cluster
+        from tests.support.servers import new_name
+        from tests.support.stores import EtcdStore
+
+        cluster = etcd_cluster(3, cleanup)
+        super().__init__(cleanup, cluster, EtcdStore(cluster.members[0], new_name()))
+
+    def leader(self) -> int:
+        from tests.support.etcd import leader_of
+
+        return leader_of(self.cluster)
+
+
+class ZkClusterTarget(ClusterTarget):
+    """ZooKeeper: an ensemble of three servers (tests/support/zookeeper.zookeeper_ensemble),
+    a path of the run's own."""
+
+    name, scheme = "zookeeper-cluster", "zookeeper"
+
+    def __init__(self, cleanup: Cleanup) -> None:
+        from tests.support.servers import new_name
+        from tests.support.stores import ZookeeperStore
+        from tests.support.zookeeper import zookeeper_ensemble
+
+        cluster = zookeeper_ensemble(3, cleanup)
+        super().__init__(cleanup, cluster, ZookeeperStore(cluster.members[0], new_name()))
+
+    def leader(self) -> int:
+        from tests.support.zookeeper import leader_of
+
+        return leader_of(self.cluster)
+
+
+def _close_at_end(cleanup: Cleanup, store: Any) -> None:
+    """A store with a client of its own (ZooKeeper's kazoo session) closes it at the end."""
+    close = getattr(store, "close", None)
+    if close is not None:
+        cleanup.add(close, f"the {store.name} store's client")
 
 
 def _pg_copy_out(server: Any, table: str) -> bytes:
@@ -544,6 +605,29 @@ def _etcd(cleanup: Cleanup) -> Target:
 def _etcd_cluster(cleanup: Cleanup) -> Target:
     _need("etcd")
     return EtcdClusterTarget(cleanup)
+
+
+def _need_zookeeper() -> str:
+    """Java, with Debian's ZooKeeper jar (tests/support/zookeeper.py runs it)."""
+    from tests.support.zookeeper import JAR
+
+    if not os.path.exists(JAR):
+        raise SystemExit(f"bench.faults: ZooKeeper is not installed ({JAR} is missing)")
+    return _need("java")
+
+
+@store("zookeeper")
+def _zookeeper(cleanup: Cleanup) -> Target:
+    from tests.support.zookeeper import ZkServer
+
+    server = ZkServer(_need_zookeeper())
+    return ServerTarget(cleanup, server, after_start=server.wait_ready)
+
+
+@store("zookeeper-cluster")
+def _zookeeper_cluster(cleanup: Cleanup) -> Target:
+    _need_zookeeper()
+    return ZkClusterTarget(cleanup)
 
 
 # --- the run -------------------------------------------------------------------------------
@@ -956,6 +1040,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--max-faults must be at least 1, not {args.max_faults}")
     kinds = tuple(k for k in args.faults.split(",") if k)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    # The harness's own ZooKeeper client (tests/support/zookeeper.ZkNodes, for record_loss)
+    # loses its connection at every crash and reconnects: not worth a line each time.
+    logging.getLogger("kazoo.client").setLevel(logging.ERROR)
     signal.signal(signal.SIGTERM, _interrupted)
     signal.signal(signal.SIGINT, signal.default_int_handler)  # also when started with & (ignored)
     command = "python -m bench.faults " + shlex.join(

@@ -34,7 +34,7 @@ from tests.support.holders import FAIL_CLOSED_CODES, Issuer, assert_unique, wait
 from tests.support.proxy import TcpProxy
 from tests.support.servers import new_name
 from tests.support.stores import wait_for_claim
-from tests.support.zookeeper import ZkServer, zookeeper_ensemble
+from tests.support.zookeeper import ZkServer, leader_of, zookeeper_ensemble
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 
@@ -59,13 +59,6 @@ def _url(ensemble: Cluster[ZkServer], members: list[int], path: str, query: str)
     return f"zookeeper://{hosts}/{path}?{query}&{FAST}"
 
 
-def _leader(ensemble: Cluster[ZkServer]) -> int:
-    for index, member in enumerate(ensemble.members):
-        if member.running and member.mode == "leader":
-            return index
-    raise AssertionError("no leader")
-
-
 def test_leader_killed_then_quorum_lost_and_restored_gives_no_duplicate(
     ensemble: Cluster[ZkServer],
 ) -> None:
@@ -81,7 +74,7 @@ def test_leader_killed_then_quorum_lost_and_restored_gives_no_duplicate(
     down: list[int] = []
     try:
         wait_until(lambda: all(h.last_ok > 0 for h in holders), 30, "every holder to issue")
-        down.append(_leader(ensemble))
+        down.append(leader_of(ensemble))
         ensemble.kill(down[0])
         killed = time.monotonic()
         # A new leader within a few ticks (500 ms) and some: holders issue again.

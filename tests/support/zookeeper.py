@@ -1,8 +1,8 @@
 """ZooKeeper for the lease tests: a server of the test's own (``ZkServer``, a servers.OwnServer
 and a cluster.Member), one shared by the whole test session (``shared_zookeeper``), and an
-ensemble of three (``zookeeper_ensemble``) whose servers reach each other through the
-cluster's proxies, and an ensemble's data directories copied and copied back
-(``copy_data``, ``restore_data``: a store restored from an older copy).
+ensemble of three (``zookeeper_ensemble``, its leader ``leader_of``) whose servers reach
+each other through the cluster's proxies, and an ensemble's data directories copied and
+copied back (``copy_data``, ``restore_data``: a store restored from an older copy).
 
 Each server runs Debian's ZooKeeper 3.8 (``/usr/share/java/zookeeper.jar`` on OpenJDK 17)
 on free loopback ports, with its data in a temporary directory and a small heap (64 MB,
@@ -171,6 +171,17 @@ def zookeeper_ensemble(size: int, cleanup: Cleanup) -> Cluster[ZkServer]:
     for member in cluster.members:
         member.wait_ready()
     return cluster
+
+
+def leader_of(cluster: Cluster[ZkServer]) -> int:
+    """The index of the ensemble's leader (asked of the servers that run; one that does not
+    answer is not it)."""
+    for index, member in enumerate(cluster.members):
+        if member.running:
+            with contextlib.suppress(OSError):
+                if member.mode == "leader":
+                    return index
+    raise AssertionError("no leader")
 
 
 def copy_data(cluster: Cluster[ZkServer], to: Path) -> None:
