@@ -31,7 +31,7 @@ from snowid.errors import LeaseRemovedError, NoFreeIdentityError
 from snowid.lease import init_lease
 from snowid.lease._redis_lua import Keys
 from snowid.lease._store import StoreLease
-from tests.support.holders import Issuer, wait_until, worker_ms
+from tests.support.holders import Issuer, assert_unique, wait_until, worker_ms
 from tests.support.redis import redis_server
 from tests.support.servers import RedisServer, new_name
 from tests.support.stores import WITHOUT_ETCD, Store, store
@@ -219,6 +219,38 @@ def test_no_claim_says_all_are_held_after_the_table_is_emptied(store: Store) -> 
     finally:
         for lease in leases:
             lease.close()
+
+
+def test_a_holder_whose_record_was_removed_claims_its_worker_again(store: Store) -> None:
+    """A holder issues on worker 7, the only one of its range; its record is removed, each
+    way the store can lose it in turn. The holder stops at its next renewal, gives the
+    worker back and, the process and the lease living on, claims it again (after the
+    quarantine) and issues above everything before. (Before, on ZooKeeper: the release
+    checked the record it had written, found it gone and deleted nothing, so the lease's
+    live session kept its `held` node, and every claim, its own too, was told all are held
+    until the process ended.)"""
+    for how in store.REMOVALS:
+        _removed_then_claimed_again(store, how)
+
+
+def _removed_then_claimed_again(store: Store, how: str) -> None:
+    holder = store.open(f"range=7-7&{FAST}&{RENEW}")
+    issuer = Issuer(holder)
+    try:
+        issuer.start()
+        wait_until(lambda: len(issuer.batches) > 0, 10, "the holder's first ids")
+        store.remove(7, how)
+        wait_until(lambda: "lost" in [e.kind for e in issuer.events], 10, "the holder to stop")
+        before = len(issuer.batches)
+        wait_until(lambda: len(issuer.batches) > before + 3, 10, f"ids after the loss ({how})")
+        issuer.finish()
+    finally:
+        issuer.halt.set()
+        holder.close()
+    assert REMOVED in _lost_details(issuer)[0], _lost_details(issuer)
+    claims = [e for e in issuer.events if e.kind == "claim"]
+    assert len(claims) >= 2, how
+    assert_unique(issuer.ids)
 
 
 def test_lease_init_on_a_new_store_writes_every_worker_and_the_format(store: Store) -> None:

@@ -237,6 +237,12 @@ class StoreLease(Lease):
     def _store_release(self, worker: int, owner: str, epoch: int) -> None:
         raise NotImplementedError
 
+    def _store_dropped(self, worker: int) -> None:
+        """The holder dropped ``worker`` without a release (its record removed, edited or
+        taken over): undo what this process alone still holds of it in the store. Nothing
+        where the record is all there is; ZooKeeper deletes the held node of its session."""
+        del worker
+
     def _store_incarnation(self) -> str | None:
         raise NotImplementedError
 
@@ -679,6 +685,8 @@ class StoreLease(Lease):
         """Drop the identity (the next acquire claims a new one)."""
         error = error or LeaseLostError(worker=worker, reason=reason)
         detail = reason or str(error)
+        with contextlib.suppress(LeaseError):
+            self._store_dropped(worker)
         self._set_unheld("lost", "lost", detail)
         log.warning("snowid lease on worker %s lost: %s", worker, detail)
         raise error

@@ -32,7 +32,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Unpack
 
-from snowid._exceptions import StoreRefusedError, StoreUnreachableError
+from snowid._exceptions import LeaseError, StoreRefusedError, StoreUnreachableError
 from snowid.ids import TWITTER, Clock
 from snowid.lease._base import IdentityStatus
 from snowid.lease._etcdkv import (
@@ -388,13 +388,50 @@ class ZookeeperLease(RecordChecks, StoreLease):
         record, self._record = self._record, None
         if record is None:
             return
-        # Only this claim's held node: the record unchanged since our last write.
-        self._zk().commit(
-            [
-                ("check", (self.keys.ceiling(worker), self._version), {}),
-                ("delete", (self.keys.held(worker),), {}),
-            ]
-        )
+        try:
+            # This claim's held node, the record unchanged since our last write: at once.
+            results = self._zk().commit(
+                [
+                    ("check", (self.keys.ceiling(worker), self._version), {}),
+                    ("delete", (self.keys.held(worker),), {}),
+                ]
+            )
+            if any(isinstance(item, Exception) for item in results):
+                self._release_own_held(worker)
+        except LeaseError:
+            self._end_session()
+            raise
+
+    def _store_dropped(self, worker: int) -> None:
+        self._record = None
+        try:
+            self._release_own_held(worker)
+        except LeaseError:
+            self._end_session()
+            raise
+
+    def _release_own_held(self, worker: int) -> None:
+        """Delete ``worker``'s held node if this session made it: when the record changed
+        under the holder (removed and written again, edited, or claimed over after our
+        session expired), a held node of this live session would keep the worker from every
+        claim, this process's own too, until the process ended."""
+        from kazoo.exceptions import NoNodeError
+
+        session, path = self._zk(), self.keys.held(worker)
+        try:
+            _data, stat = session.wait(session.client.get_async(path))
+        except NoNodeError:
+            return
+        if stat.ephemeralOwner == session.session_id:
+            session.commit([("delete", (path, stat.version), {})])
+
+    def _end_session(self) -> None:
+        """End this lease's session (the next request opens a new one): a release that did
+        not reach the store leaves its held node to the session, and ZooKeeper deletes a
+        session's nodes when it ends, at once or when it expires unheard."""
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            conn.close()
 
     def _store_release_mark(self, worker: int, owner: str, epoch: int, mark_ms: int) -> bool:
         record = self._record
