@@ -14,8 +14,9 @@ target (>= 0.9x). The claims happen before the first round, outside the timing.
 
 A store named with ``--url`` is used as it is: set it up first (``snowid lease init URL``),
 or the first claim quarantines it (and waits). A cluster of the benchmark's own runs on
-free loopback ports (tests/support/etcd.py, tests/support/zookeeper.py; its clients reach it
-through the proxies the fault tests use) and is set up as a first deployment.
+free loopback ports (tests/support/etcd.py, tests/support/zookeeper.py; the members reach each
+other through the fault tests' proxies, which run in this process, the lease's client reaches
+them on their own ports) and is set up as a first deployment.
 """
 
 from __future__ import annotations
@@ -118,7 +119,9 @@ def main() -> int:
         for engine in engines:
             start = etcd_cluster if engine == "etcd" else zookeeper_ensemble
             cluster = start(args.members, cleanup)
-            hosts = ",".join(f"127.0.0.1:{cluster.port(i)}" for i in range(args.members))
+            # the members' own client ports: the proxies run in this process, and client
+            # traffic through them would take its time from the timed loop
+            hosts = ",".join(f"127.0.0.1:{member.port}" for member in cluster.members)
             urls.append(f"{engine}://{hosts}/bench?range=0-1023")
             init_lease(urls[-1], first_deployment=True)
         print(
