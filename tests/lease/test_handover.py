@@ -172,6 +172,11 @@ def test_an_etcd_or_zookeeper_record_keeps_the_mark_only_as_the_rules_say() -> N
     assert (marked.ceiling, marked.epoch, marked.owner) == (8000, 1, "a")
     assert Record.parse(marked.text()) == marked
     assert marked.base == 7000
+    by_holder = claimed.released_by("a", 1, 7000)
+    assert by_holder is not None
+    assert by_holder.released == 7000
+    assert claimed.released_by("b", 1, 7000) is None  # another owner's claim: no mark
+    assert claimed.released_by("a", 2, 7000) is None  # another epoch: no mark
     again = marked.claimed(6500, 2000, owner="b", holder="h", now=6500)
     assert (again.start, again.ceiling, again.epoch, again.released) == (7001, 9000, 2, None)
     assert again.base == 9000  # that claim's write voided the mark

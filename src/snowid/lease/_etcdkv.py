@@ -178,6 +178,13 @@ class Record:
             released_ceiling=self.ceiling, op=uuid.uuid4().hex,
         )  # fmt: skip
 
+    def released_by(self, owner: str, epoch: int, mark_ms: int) -> Record | None:
+        """``released_at(mark_ms)`` when the record is still (``owner``, ``epoch``)'s claim,
+        else None (taken over meanwhile: no mark)."""
+        if (self.owner, self.epoch) != (owner, epoch):
+            return None
+        return self.released_at(mark_ms)
+
     def unmarked(self) -> Record:
         """The record with its release mark voided (the next claim starts above the ceiling)."""
         return replace(self, released=None, released_epoch=None, released_ceiling=None)

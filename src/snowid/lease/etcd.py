@@ -550,9 +550,7 @@ class EtcdLease(RecordChecks, StoreLease):
         ``mod_revision``: any write since, a claim's, a quarantine's, an edit's, fails it and
         nothing is written); then the etcd lease revoked."""
         record = self._record
-        if record is None or (record.owner, record.epoch) != (owner, epoch):
-            return False
-        marked = record.released_at(mark_ms)
+        marked = None if record is None else record.released_by(owner, epoch, mark_ms)
         if marked is None:
             return False
         keys = self.keys

@@ -435,9 +435,7 @@ class ZookeeperLease(RecordChecks, StoreLease):
 
     def _store_release_mark(self, worker: int, owner: str, epoch: int, mark_ms: int) -> bool:
         record = self._record
-        if record is None or (record.owner, record.epoch) != (owner, epoch):
-            return False
-        marked = record.released_at(mark_ms)
+        marked = None if record is None else record.released_by(owner, epoch, mark_ms)
         if marked is None:
             return False
         write: Op = (
