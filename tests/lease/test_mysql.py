@@ -243,11 +243,12 @@ def test_the_lowest_ceiling_is_claimed_first(table: str) -> None:
 
 
 def test_timed_out_renewals_do_not_pile_up_on_the_server(maria: MariaServer, murl: str) -> None:
-    """Another session holds the lease row's lock for 2 s: each renewal times out after
-    0.3 s and is retried; the session each one abandoned is ended on the server (KILL),
+    """Another session holds the lease row's lock for 4 s: each renewal times out after
+    1.1 s and is retried; the session each one abandoned is ended on the server (KILL),
     so at most about one waits at a time and none waits out innodb_lock_wait_timeout
-    (1 s). Without it each waited the full second and they piled up (3 at a time here);
-    with a long stall a fleet of holders could exhaust max_connections.
+    (the timeout rounded up: 2 s, so a KILL has 0.9 s to land). Without it each waited the
+    full lock wait and they piled up (3 at a time, with 0.3 s against 1 s); with a long
+    stall a fleet of holders could exhaust max_connections.
 
     On the module's own server, so that its KILL counter (Com_kill) counts this lease's
     KILLs alone: that the sessions were KILLed is read there, not guessed from how long
@@ -255,8 +256,8 @@ def test_timed_out_renewals_do_not_pile_up_on_the_server(maria: MariaServer, mur
     import pymysql
 
     table = murl.partition("table=")[2]
-    lease = open_mysql(f"{murl}&range=0-0&ttl=1&renew=0.2&timeout=0.3&span=2")
-    deadline = time.monotonic() + 30  # a busy machine's round trip can outlast 0.3 s
+    lease = open_mysql(f"{murl}&range=0-0&ttl=3&renew=0.5&timeout=1.1&span=2")
+    deadline = time.monotonic() + 30  # a busy machine's round trip can outlast 1.1 s
     while True:
         try:
             lease.acquire(0)
@@ -272,7 +273,7 @@ def test_timed_out_renewals_do_not_pile_up_on_the_server(maria: MariaServer, mur
         with locker.cursor() as cur:
             cur.execute("START TRANSACTION")
             cur.execute(f"SELECT 1 FROM {table} WHERE worker = 0 FOR UPDATE")
-        deadline = time.monotonic() + 2.0
+        deadline = time.monotonic() + 4.0
         while time.monotonic() < deadline:
             time.sleep(0.05)
             ((count, longest),) = maria.sql(
@@ -289,7 +290,7 @@ def test_timed_out_renewals_do_not_pile_up_on_the_server(maria: MariaServer, mur
     assert lease.renew_failures >= 2  # the stall was real: renewals timed out
     assert kills >= 1  # their sessions were KILLed
     assert 1 <= waiting <= 2
-    assert oldest_ms < 1000  # none waited out the 1 s lock wait
+    assert oldest_ms < 2000  # none waited out the 2 s lock wait
 
 
 def _status(server: MariaServer, name: str) -> int:

@@ -77,20 +77,30 @@ def test_latency_above_the_renew_interval_keeps_issuing_without_duplicates(
         issuer.lease.close()
 
 
+LATENCY_TTL = 3.0
+"""The latency test's TTL: long enough for a 1 s store timeout (below 1 s, a busy machine's
+round trips outlast it when the test needs them to succeed: the first claim, the recovery)."""
+
+
 @pytest.mark.parametrize("store", WITHOUT_ZOOKEEPER, indirect=True)  # gate budget (issue 27)
 def test_latency_beyond_the_timeout_fails_closed_then_recovers(
     store: Store, proxy: DelayProxy
 ) -> None:
-    """1.5 s each way (every statement and reconnect times out): the holder raises and
-    never passes its acknowledged ceiling; after the TTL another process takes its worker;
-    when the latency goes away the holder's CAS fails and it re-claims another worker."""
+    """1.5 s each way, 3 s a round trip (every statement and reconnect times out, after
+    1 s): the holder raises and never passes its acknowledged ceiling; after the TTL another
+    process takes its worker; when the latency goes away the holder's CAS fails and it
+    re-claims another worker."""
     holder = Issuer(
-        store.open("range=0-1&ttl=1&renew=0.2&timeout=0.3&span=1", port=proxy.port, claim_wait=5)
+        store.open(
+            f"range=0-1&ttl={LATENCY_TTL:g}&renew=0.5&timeout=1&span={LATENCY_TTL:g}",
+            port=proxy.port,
+            claim_wait=5,
+        )
     )
     holder.start()
     wait_until(lambda: holder.last_ok > 0, 10, "the holder to issue")
     # Worker 0 on a quiet machine; on a busy one a first claim whose answer took longer than
-    # its 0.3 s left worker 0 taken until its TTL, and the holder got worker 1.
+    # its 1 s left worker 0 taken until its TTL, and the holder got worker 1.
     first = holder.lease.worker
     assert first in (0, 1)
     other = 1 - first
@@ -103,7 +113,7 @@ def test_latency_beyond_the_timeout_fails_closed_then_recovers(
     with store.open(
         f"range={first}-{first}&ttl=1&renew=0.2&timeout=1.5", claim_wait=5
     ) as successor:
-        grant = wait_for_claim(successor, 12 - (time.monotonic() - slow_since))
+        grant = wait_for_claim(successor, 15 - (time.monotonic() - slow_since))
         assert grant.start_ms > holder.acked_ceiling(first)
         took = Generator(fence=successor).next_ids(5000)
         stalled_ok = holder.last_ok
@@ -114,7 +124,7 @@ def test_latency_beyond_the_timeout_fails_closed_then_recovers(
         holder.finish()
         assert successor.state == "held"  # the holder's late renewals never took it back
 
-    assert stalled_ok < slow_since + 1.0  # it stopped issuing within about a TTL
+    assert stalled_ok < slow_since + LATENCY_TTL  # it stopped issuing within a TTL
     codes = {code for _, code in holder.errors}
     assert "store_unreachable" in codes
     assert codes <= FAIL_CLOSED_CODES
@@ -128,15 +138,22 @@ def test_latency_beyond_the_timeout_fails_closed_then_recovers(
     holder.lease.close()
 
 
+STALL_TTL = 2.0
+"""The stalled-row test's TTL, with a store timeout of 1 s (see LATENCY_TTL)."""
+
+
 def test_stalled_store_fails_closed_at_the_deadline_then_resumes_the_same_lease(
     table: str,
 ) -> None:
-    """Another session locks the lease row for 2 s (> TTL): renewals time out, the holder
-    drops its ceiling at the local deadline (before the 2 s span ends) and raises; the
-    renewals it gave up on land when the lock goes; the next one resumes the same epoch."""
+    """Another session locks the lease row for 4 s (twice the TTL): renewals time out, the
+    holder drops its ceiling at the local deadline (before the 4 s span ends) and raises;
+    the renewals it gave up on land when the lock goes; the next one resumes the same
+    epoch."""
     import psycopg
 
-    holder = Issuer(open_pg(f"{PG}?table={table}&range=0-0&ttl=1&renew=0.2&timeout=0.3&span=2"))
+    holder = Issuer(
+        open_pg(f"{PG}?table={table}&range=0-0&ttl={STALL_TTL:g}&renew=0.4&timeout=1&span=4")
+    )
     holder.start()
     wait_until(lambda: holder.last_ok > 0, 10, "the holder to issue")
     grant = holder.lease.grant
@@ -156,7 +173,7 @@ def test_stalled_store_fails_closed_at_the_deadline_then_resumes_the_same_lease(
         assert time.time_ns() // 1_000_000 < acked  # failed closed before the span ran out
         wait_until(lambda: bool(holder.errors), 30, "an error")
         stalled_ok = holder.last_ok
-        time.sleep(max(0.0, 2.0 - (time.monotonic() - stalled)))
+        time.sleep(max(0.0, 2 * STALL_TTL - (time.monotonic() - stalled)))
         assert holder.last_ok == stalled_ok  # nothing issued while the store stalled
         locker.commit()
     released = time.monotonic()
@@ -165,7 +182,7 @@ def test_stalled_store_fails_closed_at_the_deadline_then_resumes_the_same_lease(
     holder.finish()
 
     # the deadline: TTL * 0.89 after the last acknowledged send, which came before the stall
-    assert deadline_after < 0.89
+    assert deadline_after < STALL_TTL * 0.89
     assert {code for _, code in holder.errors} <= FAIL_CLOSED_CODES
     assert "store_unreachable" in {code for _, code in holder.errors}
     assert holder.lease.state == "held"
@@ -185,19 +202,20 @@ def test_stalled_store_fails_closed_at_the_deadline_then_resumes_the_same_lease(
 
 
 def test_timed_out_renewals_do_not_pile_up_on_the_server(table: str) -> None:
-    """While the lease row is locked, each renewal times out client-side after 0.3 s and is
-    retried; each abandoned statement is cancelled on the server, leaving at most the one
+    """While the lease row is locked (5 s), each renewal times out client-side after 1 s and
+    is retried; each abandoned statement is cancelled on the server, leaving at most the one
     in flight. Without the cancel they piled up (one backend per retry until the lock
-    went): with a long stall, a fleet of holders could exhaust max_connections."""
+    went, 3 or more here): with a long stall, a fleet of holders could exhaust
+    max_connections."""
     import psycopg
 
-    lease = open_pg(f"{PG}?table={table}&range=0-0&ttl=1&renew=0.2&timeout=0.3&span=2")
+    lease = open_pg(f"{PG}?table={table}&range=0-0&ttl=3&renew=0.4&timeout=1&span=2")
     lease.acquire(0)
     waiting = 0
     try:
         with psycopg.connect(PG) as locker:
             locker.execute(f"SELECT 1 FROM {table} WHERE worker = 0 FOR UPDATE")
-            deadline = time.monotonic() + 2.0
+            deadline = time.monotonic() + 5.0
             while time.monotonic() < deadline:
                 time.sleep(0.1)
                 ((count,),) = sql(
