@@ -385,24 +385,12 @@ class ZookeeperLease(RecordChecks, StoreLease):
 
     def _store_release(self, worker: int, owner: str, epoch: int) -> None:
         del owner, epoch
-        record, self._record = self._record, None
-        if record is None:
-            return
-        try:
-            # This claim's held node, the record unchanged since our last write: at once.
-            results = self._zk().commit(
-                [
-                    ("check", (self.keys.ceiling(worker), self._version), {}),
-                    ("delete", (self.keys.held(worker),), {}),
-                ]
-            )
-            if any(isinstance(item, Exception) for item in results):
-                self._release_own_held(worker)
-        except LeaseError:
-            self._end_session()
-            raise
+        self._store_dropped(worker)
 
     def _store_dropped(self, worker: int) -> None:
+        """Release and drop alike: the held node goes if this session made it (whatever
+        became of the record meanwhile); a request that cannot reach the ensemble ends the
+        session instead, so the node goes when it expires."""
         self._record = None
         try:
             self._release_own_held(worker)
@@ -411,10 +399,10 @@ class ZookeeperLease(RecordChecks, StoreLease):
             raise
 
     def _release_own_held(self, worker: int) -> None:
-        """Delete ``worker``'s held node if this session made it: when the record changed
-        under the holder (removed and written again, edited, or claimed over after our
-        session expired), a held node of this live session would keep the worker from every
-        claim, this process's own too, until the process ended."""
+        """Delete ``worker``'s held node if this session made it, never another session's:
+        when the record changed under the holder (removed and written again, edited, or
+        claimed over after our session expired), a held node left to this live session would
+        keep the worker from every claim, this process's own too, until the process ended."""
         from kazoo.exceptions import NoNodeError
 
         session, path = self._zk(), self.keys.held(worker)
