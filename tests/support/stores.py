@@ -459,7 +459,7 @@ ZooKeeper is left out too: see WITHOUT_ZOOKEEPER."""
 WITHOUT_ZOOKEEPER = (*WITHOUT_ETCD, "etcd")
 """The stores of the fault tests that ZooKeeper runs on its own ensemble instead, on real
 servers (tests/lease/test_zookeeper_cluster.py: a holder SIGKILLed, a holder cut off), or
-that cost it most (a slow network: kazoo's heartbeats ride it, the session is twice the
+that cost it most (a slow network: kazoo's heartbeats ride it, the session is 1.5 x the
 TTL): within the gate's budget. ZooKeeper runs every other contract test; like etcd it
 sits out the chaos runs and the removed-records rounds (WITHOUT_ETCD)."""
 
