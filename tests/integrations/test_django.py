@@ -99,6 +99,25 @@ def test_an_assigned_value_is_a_snowid_at_once() -> None:
     assert order.parent_id is None
 
 
+def test_the_key_and_a_deferred_column_read_back_as_snowids(alias: str) -> None:
+    """A primary key's attribute has no ``__get__`` (its reads cost no call; Django never
+    defers a key): it still reads back, is assigned through the field, and a deferred
+    SnowIdField column next to it is still loaded at its first read."""
+    Order.objects.using(alias).create(id=SEED, parent_id=MAX, note="x")
+    order = Order.objects.using(alias).only("note").get()
+    assert order.get_deferred_fields() == {"parent_id", "customer_id"}
+    assert type(order.id) is SnowId
+    assert order.id == SnowId(SEED)
+    assert type(order.parent_id) is SnowId  # loaded now, from the database
+    assert order.parent_id == SnowId(MAX)
+    assert Order.id.field is Order._meta.pk  # read on the class: the descriptor
+    order.pk = str(MAX)
+    assert type(order.id) is SnowId
+    with pytest.raises(NegativeIdError):
+        order.id = -1
+    assert order.id == SnowId(MAX)
+
+
 @pytest.mark.parametrize(
     ("value", "error"),
     [

@@ -100,12 +100,37 @@ def _as_snowid(value: Any, field: str) -> Any:
     return to_snowid(value, field)
 
 
-class _SnowIdAttribute(DeferredAttribute):  # type: ignore[misc]  # Django has no types
-    """The model attribute: whatever is assigned is kept as a SnowId (or refused at once),
-    so ``Order(id="4194439168").id == Order.objects.get(...).id``."""
+class _Assigned:
+    """What every SnowIdField attribute does on assignment: whatever is assigned is kept
+    as a SnowId (or refused at once), so ``Order(id="4194439168").id ==
+    Order.objects.get(...).id``."""
+
+    field: Any
 
     def __set__(self, instance: Any, value: Any) -> None:
-        instance.__dict__[self.field.attname] = _as_snowid(value, self.field.name)
+        if type(value) is not SnowId:  # a new row's default is one: no call for it
+            value = _as_snowid(value, self.field.name)
+        instance.__dict__[self.field.attname] = value
+
+
+class _SnowIdAttribute(_Assigned, DeferredAttribute):  # type: ignore[misc]  # Django has no types
+    """A column's attribute: assigned as every SnowIdField's is, read through Django's
+    ``DeferredAttribute`` (which loads a column a query deferred)."""
+
+
+class _SnowIdKeyAttribute(_Assigned):
+    """A primary key's attribute: assigned as every SnowIdField's is, and read with no
+    call at all (no ``__get__``: Python finds the value in the instance's ``__dict__``).
+
+    A data descriptor with a ``__get__`` (``_SnowIdAttribute``) costs a Python call at
+    every read, and Django reads a row's key several times as it saves it: about a tenth
+    of ``bulk_create``'s time (``bench/bench_orm.py``). Nothing is lost by having none:
+    Django never defers a primary key (every query loads it), so there is no deferred
+    value to load; read on the class, the attribute is this descriptor, as Django's is.
+    """
+
+    def __init__(self, field: Any) -> None:
+        self.field = field
 
 
 class SnowIdField(models.BigIntegerField):  # type: ignore[misc]  # Django has no types
@@ -117,12 +142,15 @@ class SnowIdField(models.BigIntegerField):  # type: ignore[misc]  # Django has n
     sees it (in a form or ``full_clean``: a ``ValidationError`` with that message).
     """
 
-    descriptor_class = _SnowIdAttribute
     description = "Snowflake id (64-bit integer)"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("default", new_id)
         super().__init__(*args, **kwargs)
+
+    @property
+    def descriptor_class(self) -> type[_Assigned]:
+        return _SnowIdKeyAttribute if self.primary_key else _SnowIdAttribute
 
     def deconstruct(self) -> tuple[str, str, list[Any], dict[str, Any]]:
         name, _path, args, kwargs = super().deconstruct()
@@ -150,6 +178,11 @@ class SnowIdField(models.BigIntegerField):  # type: ignore[misc]  # Django has n
             return to_snowid(value, self.name or "id")
         except InvalidValueError as error:
             raise ValidationError(error.message(django_lang()), code=error.code) from None
+
+    def get_db_prep_value(self, value: Any, connection: Any, prepared: bool = False) -> Any:
+        if type(value) is SnowId:  # every row of a bulk insert: the shortest way
+            return connection.ops.adapt_integerfield_value(int(value), self.get_internal_type())
+        return super().get_db_prep_value(value, connection, prepared)
 
     def get_prep_value(self, value: Any) -> Any:
         value = models.Field.get_prep_value(self, value)  # resolves lazy objects
