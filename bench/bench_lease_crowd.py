@@ -4,6 +4,7 @@
     python bench/bench_lease_crowd.py                      # 4 x 256 on a 3-member etcd of its own
     python bench/bench_lease_crowd.py --processes 2 --threads 128 --rounds 3
     python bench/bench_lease_crowd.py --engine zookeeper   # a 3-server ZooKeeper ensemble
+    python bench/bench_lease_crowd.py --members 1 --sequential 500   # one claim's client CPU
 
 Each round sets up a fresh prefix (a first deployment) with 1,024 workers, starts
 ``--processes`` processes of ``--threads`` claimants each (tests/support/crowd.py: each
@@ -24,6 +25,7 @@ import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -49,18 +51,40 @@ def main() -> int:
     parser.add_argument("--members", type=int, default=3)
     parser.add_argument("--engine", choices=("etcd", "zookeeper"), default="etcd")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--jvm",
+        choices=("throughput", "quick-start"),
+        default="throughput",
+        help="ZooKeeper's JVM: as a production server runs (both compilers, a 512 MB heap),"
+        " or the tests' (C1 only, 64 MB: it starts faster)",
+    )
+    parser.add_argument(
+        "--sequential",
+        type=int,
+        default=0,
+        metavar="N",
+        help="instead of a crowd: N claims one after another in this process's one thread"
+        " (each a lease of its own, kept until the end): one claim's client CPU",
+    )
     args = parser.parse_args()
     from tests.support.cleanup import Cleanup
+    from tests.support.cluster import Cluster
     from tests.support.crowd import crowd_url, one_more, run_crowd
     from tests.support.etcd import etcd_cluster
-    from tests.support.zookeeper import zookeeper_ensemble
+    from tests.support.zookeeper import QUICK_START, THROUGHPUT, zookeeper_ensemble
 
     claimants = args.processes * args.threads
     took = []
     with Cleanup() as cleanup:
-        start = etcd_cluster if args.engine == "etcd" else zookeeper_ensemble
-        cluster = start(args.members, cleanup)
+        jvm = THROUGHPUT if args.jvm == "throughput" else QUICK_START
+        cluster: Cluster[Any] = (
+            etcd_cluster(args.members, cleanup)
+            if args.engine == "etcd"
+            else zookeeper_ensemble(args.members, cleanup, jvm)
+        )
         hosts = [f"127.0.0.1:{member.port}" for member in cluster.members]
+        if args.sequential:
+            return sequential(args.engine, hosts, args.sequential)
         members = [member.proc.pid for member in cluster.members if member.proc is not None]
         for round_ in range(args.rounds):
             url = crowd_url(args.engine, hosts, f"crowd{round_}", "ttl=60&timeout=30&range=0-1023")
@@ -97,6 +121,32 @@ def main() -> int:
             )
     verdict = "PASS" if claimants >= 1024 and statistics.median(took) < 5 else "FAIL"
     print(f"median {statistics.median(took):.2f} s; target 1,024 in < 5 s: {verdict}")
+    return 0
+
+
+def sequential(engine: str, hosts: list[str], n: int) -> int:
+    """``n`` claims one after another: wall-clock and this process's CPU per claim."""
+    import time
+
+    from tests.support.crowd import crowd_url
+
+    from snowid.lease import open_lease
+
+    url = crowd_url(engine, hosts, "sequential", "ttl=60&timeout=30&range=0-1023")
+    leases = []
+    start, cpu = time.perf_counter(), time.process_time()
+    try:
+        for _ in range(n):
+            leases.append(open_lease(url))
+            leases[-1].acquire(0)
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    finally:
+        for lease in leases:
+            lease.close()
+    print(
+        f"{engine}: {n} claims one after another: {wall:.2f} s, {wall / n * 1000:.1f} ms"
+        f" each; client CPU {cpu / n * 1000:.1f} ms a claim"
+    )
     return 0
 
 

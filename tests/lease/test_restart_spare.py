@@ -66,3 +66,28 @@ def test_one_spare_identity_per_restarting_process_avoids_the_wait(
     finally:
         for lease in successors:
             lease.close()
+
+
+def test_in_a_range_larger_than_a_claims_sample_the_worker_to_take_is_still_found(
+    store: Store,
+) -> None:
+    """etcd and ZooKeeper first read the records of a few workers of a large range drawn at
+    random (a thousand claimants at once would otherwise each read every record); the other
+    stores read it whole. Either way a claim in a range of 100 takes the only worker that
+    can start at once, and when none can, the one whose old grant runs out first."""
+    query = f"range=0-99&{QUERY}"
+    with store.open(query) as first:
+        first.acquire(0)  # the records of the range are set up
+    for other in range(100):
+        store.push_ceiling(other, 60_000)
+    store.set_ceiling(57, store.now_ms() - 1_000)
+    with store.open(query, claim_wait=5) as lease:
+        before = now_ms()
+        grant = lease.acquire(0)
+        assert (worker(grant), grant.start_ms <= before) == (57, True)
+    store.push_ceiling(57, 60_000)
+    store.push_ceiling(12, 1_000)
+    with store.open(query, claim_wait=10) as lease:
+        grant = lease.acquire(0)
+        assert worker(grant) == 12
+        assert now_ms() >= grant.start_ms  # it waited for the grant that ran out first

@@ -36,15 +36,23 @@ MAX_CLIENT_CNXNS = 2000
 TICK_MS = 500
 
 
+QUICK_START = ("-Xmx64m", "-Xms16m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
+"""The tests' JVM: a small heap, the serial collector, C1 only (it starts in about a second)."""
+THROUGHPUT = ("-Xmx512m", "-Xms256m", "-XX:+UseParallelGC")
+"""A JVM as a production server runs one (both compilers, room for a thousand sessions): the
+crowd benchmark's (bench/bench_lease_crowd.py --jvm throughput)."""
+
+
 class ZkServer(OwnServer):
     """ZooKeeper server ``myid`` (1-based) of ``peers`` (``myid -> (peer, election,
     client)`` ports as the others reach it; alone when empty)."""
 
     name = "zookeeper"
 
-    def __init__(self, java: str, myid: int = 1) -> None:
+    def __init__(self, java: str, myid: int = 1, jvm: tuple[str, ...] = QUICK_START) -> None:
         self.java = java
         self.myid = myid
+        self.jvm = jvm
         self.root = Path(tempfile.mkdtemp(prefix="snowid-zk-"))
         self.port, self.peer_port, self.election_port = free_port(), free_port(), free_port()
         self.peers: dict[int, tuple[int, int, int]] = {}
@@ -82,8 +90,7 @@ class ZkServer(OwnServer):
         assert not self.running
         config = self._config()
         args = [
-            self.java, "-Xmx64m", "-Xms16m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-            "-Djava.net.preferIPv4Stack=true", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+            self.java, *self.jvm, "-Djava.net.preferIPv4Stack=true", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
             "-Dzookeeper.jmx.log4j.disable=true",
             # Transaction logs grow by 1 MB at a time, not 64 MB: cheap to copy (a restore).
             "-Dzookeeper.preAllocSize=1024",
@@ -147,14 +154,17 @@ def zookeeper_server() -> Iterator[ZkServer]:
         server.close()
 
 
-def zookeeper_ensemble(size: int, cleanup: Cleanup) -> Cluster[ZkServer]:
-    """A started ensemble of ``size`` servers, each reaching the others (and clients
-    reaching each) through the cluster's proxies; closed by ``cleanup``."""
+def zookeeper_ensemble(
+    size: int, cleanup: Cleanup, jvm: tuple[str, ...] = QUICK_START
+) -> Cluster[ZkServer]:
+    """A started ensemble of ``size`` servers (on JVMs started with ``jvm``), each reaching
+    the others (and clients reaching each) through the cluster's proxies; closed by
+    ``cleanup``."""
     java = java_binary()
 
     def make(index: int, net: Net) -> ZkServer:
         del net  # the proxies' ports are known only after every server is made: set below
-        return ZkServer(java, index + 1)
+        return ZkServer(java, index + 1, jvm)
 
     cluster = Cluster(size, make, cleanup, start=False)
     peers = {

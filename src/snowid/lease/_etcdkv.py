@@ -33,11 +33,14 @@ from snowid.lease._storeops import LostHow, StoreMissing, lost_how
 __all__ = [
     "MARK",
     "MAX_CEILING",
+    "SAMPLE",
+    "WHOLE",
     "Keys",
     "Kv",
     "Record",
     "RecordChecks",
     "absent",
+    "at_once",
     "candidates",
     "decode",
     "delete",
@@ -312,10 +315,25 @@ def candidates(free: list[int], records: dict[int, Record], caller_ms: int) -> l
     order (so many claimants spread out instead of racing for one key), then the rest,
     lowest start first."""
     ranked = sorted(free, key=lambda w: (records[w].base, w))
-    ready = [w for w in ranked[1:] if records[w].base < caller_ms]
-    random.shuffle(ready)
+    ready = at_once({w: records[w] for w in ranked[1:]}, caller_ms)
     waiting = [w for w in ranked[1:] if records[w].base >= caller_ms]
     return ranked[:1] + ready + waiting
+
+
+WHOLE = 64
+"""A range this small is read whole by every claim (its order: ``candidates``)."""
+
+SAMPLE = 8
+"""Free workers whose records a claim in a large range reads first: a crowd of claimants
+reads a few records each, not every record each (then all, if none of them is ready)."""
+
+
+def at_once(records: dict[int, Record], caller_ms: int) -> list[int]:
+    """The workers of ``records`` a claim may start at once, in random order (so that
+    claimants at the same moment spread out instead of racing for one key)."""
+    ready = [w for w, record in records.items() if record.base < caller_ms]
+    random.shuffle(ready)
+    return ready
 
 
 def held_text(owner: str, epoch: int, expires_ms: int) -> str:

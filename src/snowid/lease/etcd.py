@@ -9,9 +9,9 @@ etcd's (keys in ``_etcdkv``, requests in ``_etcdgw``):
   goes when etcd expires its lease) and writes the worker's record (ceiling, epoch, owner)
   only if its ``mod_revision`` is still the one read, with the meta record unchanged.
   A range of up to 64 workers is read whole and tried lowest start first, then in random
-  order among those that can start at once; in a larger one a claim reads the records of
-  a few free workers drawn at random and tries those that can start at once, so a
-  thousand claimants neither read every record nor all race for one key.
+  order among those that can start at once; in a larger one a claim reads the records
+  and ``held`` keys of a few workers drawn at random and tries those free that can start
+  at once, so a thousand claimants neither read every key nor all race for one.
 - **renewal**: the etcd lease kept alive, then the record rewritten with the raised
   ceiling by a compare-and-set on its ``mod_revision``. A holder stops issuing at its own
   deadline (boot clock, ``_store``), whatever etcd's lease says: etcd's expiry only frees
@@ -44,11 +44,14 @@ from snowid.lease._etcdgw import CLOCK_STEP_MS, Gateway
 from snowid.lease._etcdkv import (
     MARK,
     MAX_CEILING,
+    SAMPLE,
+    WHOLE,
     Keys,
     Kv,
     Record,
     RecordChecks,
     absent,
+    at_once,
     candidates,
     delete,
     get,
@@ -79,8 +82,6 @@ OPTIONS = CLUSTER_OPTIONS
 _DEFAULT_PORT = 2379
 _BATCH = 64  # compares and puts per transaction (etcd's --max-txn-ops is 128 by default)
 _ROUNDS = 20  # snapshots a claim or set-up reads before it gives up on a store that churns
-_SAMPLE = 8  # free workers whose records a claim reads first (then all, if none is ready)
-_FULL = 64  # a range this small is read whole by every claim
 _View = tuple[Kv | None, dict[str, Any], dict[int, Kv], dict[int, Record] | list[int]]
 _AGAIN: _View = (None, {}, {}, {})  # a claim's view of a store that changed: read it again
 
@@ -278,26 +279,27 @@ class EtcdLease(RecordChecks, StoreLease):
         and the free workers to try, in the order to try them, with their records; or the
         workers whose missing records it rewrote (a list).
 
-        A range of up to ``_FULL`` workers is read whole (``_full_view``). In a larger one,
-        first the meta key, how many records there are, which workers are held (keys
-        only) and the records of ``_SAMPLE`` workers drawn at random, in one request; if
-        none of those is free and can start at once, the records of ``_SAMPLE`` free
-        workers drawn at random: a thousand claimants at once read a few records each,
-        not every record each. Only when no worker of either sample can start at once (or
-        records are missing) are all records read, so a claim still takes one that can
-        start at once if there is one, else the one whose old grant runs out first."""
+        A range of up to ``WHOLE`` workers is read whole (``_full_view``). In a larger one,
+        first the meta key, how many records there are, and the records and ``held`` keys
+        of ``SAMPLE`` workers drawn at random, in one request; if none of those is free and
+        can start at once, which workers are held (keys only), then the records of
+        ``SAMPLE`` free workers drawn at random: a thousand claimants at once read a few
+        keys each, not every key each. Only when no worker of either sample can start at
+        once (or records are missing) are all records read, so a claim still takes one
+        that can start at once if there is one, else the one whose old grant runs out
+        first."""
         keys = self.keys
         size = self.last - self.first + 1
-        if size <= _FULL:
+        if size <= WHOLE:
             return self._full_view(caller_ms)
-        blind = random.sample(range(self.first, self.last + 1), min(_SAMPLE, size))
+        blind = random.sample(range(self.first, self.last + 1), min(SAMPLE, size))
         _, responses, _ = self._txn(
             [],
             [
                 get(keys.meta),
                 get(keys.ceiling(self.first), keys.ceiling(self.last + 1), count_only=True),
-                get(keys.held(self.first), keys.held(self.last + 1), keys_only=True),
                 *(get(keys.ceiling(w)) for w in blind),
+                *(get(keys.held(w), keys_only=True) for w in blind),
             ],
         )
         meta_kv = next(iter(kvs(responses[0])), None)
@@ -305,24 +307,29 @@ class EtcdLease(RecordChecks, StoreLease):
         if meta is None:
             return _AGAIN
         present = int(responses[1].get("response_range", {}).get("count", 0))
-        held = {keys.worker_of(kv.key) for kv in kvs(responses[2])}
-        free = [w for w in range(self.first, self.last + 1) if w not in held]
         if present == size:
-            records = {keys.worker_of(kv.key): kv for r in responses[3:] for kv in kvs(r)}
-            ready = {
-                w: record
-                for w, kv in records.items()
-                if w not in held and (record := self._parse(kv)).base < caller_ms
-            }
-            if ready:
-                return meta_kv, meta, records, _shuffled(ready)
+            records_of, held_of = responses[2 : 2 + len(blind)], responses[2 + len(blind) :]
+            records = {keys.worker_of(kv.key): kv for r in records_of for kv in kvs(r)}
+            held = {keys.worker_of(kv.key) for r in held_of for kv in kvs(r)}
+            blind_free = {w: self._parse(kv) for w, kv in records.items() if w not in held}
+            if ready := at_once(blind_free, caller_ms):
+                return meta_kv, meta, records, {w: blind_free[w] for w in ready}
+            free = self._free()
             records, parsed = self._sample(free)
             if len(parsed) == len(free):  # every free worker, or none: all held
                 return meta_kv, meta, records, _ordered(parsed, caller_ms)
-            ready = {w: record for w, record in parsed.items() if record.base < caller_ms}
-            if ready:
-                return meta_kv, meta, records, _shuffled(ready)
+            if ready := at_once(parsed, caller_ms):
+                return meta_kv, meta, records, {w: parsed[w] for w in ready}
         return self._full_view(caller_ms)
+
+    def _free(self) -> list[int]:
+        """The workers in range no ``held`` key names (read as keys only)."""
+        keys = self.keys
+        _, responses, _ = self._txn(
+            [], [get(keys.held(self.first), keys.held(self.last + 1), keys_only=True)]
+        )
+        held = {keys.worker_of(kv.key) for kv in kvs(responses[0])}
+        return [w for w in range(self.first, self.last + 1) if w not in held]
 
     def _full_view(self, caller_ms: int) -> _View:
         """``_claim_view`` from every record, read from one revision with the meta key:
@@ -341,9 +348,9 @@ class EtcdLease(RecordChecks, StoreLease):
         return meta_kv, meta, records, _ordered(parsed, caller_ms)
 
     def _sample(self, free: list[int]) -> tuple[dict[int, Kv], dict[int, Record]]:
-        """The records of up to ``_SAMPLE`` of the ``free`` workers, drawn at random."""
+        """The records of up to ``SAMPLE`` of the ``free`` workers, drawn at random."""
         keys = self.keys
-        sample = random.sample(free, min(_SAMPLE, len(free)))
+        sample = random.sample(free, min(SAMPLE, len(free)))
         if not sample:
             return {}, {}
         _, responses, _ = self._txn([], [get(keys.ceiling(w)) for w in sample])
@@ -769,13 +776,6 @@ def _ordered(free: dict[int, Record], caller_ms: int) -> dict[int, Record]:
     """Free workers in the order to try them (``candidates``: the lowest start first,
     then those a claim may start at once in random order, then the rest)."""
     return {w: free[w] for w in candidates(list(free), free, caller_ms)}
-
-
-def _shuffled(ready: dict[int, Record]) -> dict[int, Record]:
-    """Workers that can all start at once, in random order."""
-    order = list(ready)
-    random.shuffle(order)
-    return {w: ready[w] for w in order}
 
 
 def _quarantine_of(meta: dict[str, Any]) -> Quarantine | None:

@@ -10,8 +10,12 @@ ZooKeeper's (the session in ``_zkconn``; the records are etcd's, ``_etcdkv.Recor
   ``clock`` (written to read the leader's clock);
 - **claim**: one multi-op transaction per candidate worker: the meta node's version
   checked, the record rewritten only if its version is still the one read, and the
-  ``held`` node created (it must be absent), ephemeral. Candidates are tried in random
-  order among those free and startable at once (then the rest, lowest start first).
+  ``held`` node created (it must be absent), ephemeral. A claim lists the workers with a
+  record and those held (names only), then reads the records of a few free workers drawn
+  at random and tries those that can start at once, in random order, so a thousand
+  claimants neither read every record nor all race for one node; only when none of them
+  can (or in a range of up to 64) are all free records read and tried lowest start first,
+  then those that can start at once in random order, then the rest.
 - **renewal**: the record rewritten with the raised ceiling by a compare-and-set on its
   version, the ``held`` node's expiry with it (made again if the session that held it
   expired). A holder stops issuing at its own deadline (boot clock, ``_store``), whatever
@@ -28,6 +32,7 @@ ZooKeeper's (the session in ``_zkconn``; the records are etcd's, ``_etcdkv.Recor
 from __future__ import annotations
 
 import contextlib
+import random
 import uuid
 from dataclasses import dataclass
 from typing import Any, Unpack
@@ -38,9 +43,11 @@ from snowid.lease._base import IdentityStatus
 from snowid.lease._etcdkv import (
     MARK,
     MAX_CEILING,
+    WHOLE,
     Keys,
     Record,
     RecordChecks,
+    at_once,
     candidates,
     held_text,
     meta_text,
@@ -67,6 +74,11 @@ _BATCH = 128  # operations per multi-op transaction (well under jute.maxbuffer's
 _MIN_SESSION_S = 3.0
 _ROUNDS = 20  # reads a claim or set-up makes before it gives up on a store that churns
 _OURS = ("meta", "ceiling", "held", "clock")
+_WORKER_OF = {f"{w:04d}": w for w in range(TWITTER.max_worker + 1)}
+"""A worker's node name (``0042``) to its number: a claim reads two lists of 1,024 names."""
+_SAMPLE = 3
+"""Free workers whose records a claim in a large range reads first (etcd reads its sample
+in one request; here each record is a request of its own, so the sample is smaller)."""
 Op = tuple[str, tuple[Any, ...], dict[str, Any]]
 """One operation of a multi-op transaction: kazoo's method name, its arguments."""
 
@@ -166,23 +178,24 @@ class ZookeeperLease(RecordChecks, StoreLease):
         return found
 
     def _children(self, path: str) -> list[str] | None:
+        return self._children_of(self._zk().client.get_children_async(path))
+
+    def _children_of(self, result: Any) -> list[str] | None:
         from kazoo.exceptions import NoNodeError
 
-        session = self._zk()
         try:
-            names: list[str] = session.wait(session.client.get_children_async(path))
+            names: list[str] = self._zk().wait(result)
         except NoNodeError:
             return None
         return names
 
     def _workers(self, path: str, first: int, last: int) -> set[int]:
         """The workers in ``first..last`` that have a node under ``path``."""
-        names = self._children(path) or []
-        found = set()
-        for name in names:
-            if len(name) == 4 and name.isdigit() and first <= int(name) <= last:
-                found.add(int(name))
-        return found
+        return self._workers_of(self._zk().client.get_children_async(path), first, last)
+
+    def _workers_of(self, result: Any, first: int, last: int) -> set[int]:
+        workers = (_WORKER_OF.get(name) for name in self._children_of(result) or ())
+        return {w for w in workers if w is not None and first <= w <= last}
 
     def _commit(self, ops: list[Op]) -> list[Any] | None:
         """One transaction: its results, or None when a compare failed (nothing written)."""
@@ -225,25 +238,21 @@ class ZookeeperLease(RecordChecks, StoreLease):
         return int(stat.mtime)
 
     def _store_claim(self, owner: str, caller_ms: int, holder: str) -> Claimed | None:
-        keys = self.keys
         for _ in range(_ROUNDS):
-            meta_node = self._get(keys.meta)
+            meta_node, present, held = self._claim_reads()
             meta = self._meta(meta_node)
             assert meta_node is not None
             if self._format(meta) < STORE_FORMAT:
                 raise StoreOutdated
-            present = self._workers(f"{keys.prefix}/ceiling", self.first, self.last)
             repaired = self._repair_missing(meta_node, present)
             if repaired is None:
                 continue  # the store changed under the repair: read it again
-            held = self._workers(f"{keys.prefix}/held", self.first, self.last)
             free = sorted((present | set(repaired)) - held)
             if not free:
                 return None
-            records = self._records(set(free))
-            parsed = {w: self._parse(node) for w, node in records.items()}
+            records, parsed, order = self._candidates(free, caller_ms)
             now = self._store_ms(caller_ms)
-            for worker in candidates(list(parsed), parsed, caller_ms):
+            for worker in order:
                 claimed = self._try_claim(
                     worker, records[worker], parsed[worker], meta=meta_node, owner=owner,
                     caller_ms=caller_ms, now=now, holder=holder,
@@ -259,6 +268,38 @@ class ZookeeperLease(RecordChecks, StoreLease):
             reason=f"every claim lost its race {_ROUNDS} times running: too many claimants at"
             " once for the range",
         )
+
+    def _claim_reads(self) -> tuple[Node | None, set[int], set[int]]:
+        """The meta node, the workers with a record and those held, read side by side."""
+        keys, client = self.keys, self._zk().client
+        meta = client.get_async(keys.meta)
+        records = client.get_children_async(f"{keys.prefix}/ceiling")
+        held = client.get_children_async(f"{keys.prefix}/held")
+        return (
+            self._got(keys.meta, meta),
+            self._workers_of(records, self.first, self.last),
+            self._workers_of(held, self.first, self.last),
+        )
+
+    def _candidates(
+        self, free: list[int], caller_ms: int
+    ) -> tuple[dict[int, Node], dict[int, Record], list[int]]:
+        """The records of the free workers to try, parsed, and the order to try them in.
+
+        In a range of more than ``WHOLE`` workers, first the records of ``_SAMPLE`` free
+        workers drawn at random, and those that can start at once in random order: a
+        thousand claimants at once read a few records each, not every record each. When
+        none of them can (or in a smaller range), every free worker's record, in the
+        protocol's order (``candidates``): one that can start at once if there is one,
+        else the one whose old grant runs out first."""
+        if self.last - self.first + 1 > WHOLE and len(free) > _SAMPLE:
+            records = self._records(set(random.sample(free, _SAMPLE)))
+            parsed = {w: self._parse(node) for w, node in records.items()}
+            if ready := at_once(parsed, caller_ms):
+                return records, parsed, ready
+        records = self._records(set(free))
+        parsed = {w: self._parse(node) for w, node in records.items()}
+        return records, parsed, candidates(list(parsed), parsed, caller_ms)
 
     def _try_claim(
         self, worker: int, node: Node, record: Record, *, meta: Node, owner: str,
