@@ -99,6 +99,21 @@ def test_an_assigned_value_is_a_snowid_at_once() -> None:
     assert order.parent_id is None
 
 
+def test_bulk_create_takes_small_and_large_ids_together(alias: str) -> None:
+    """On PostgreSQL an id of 2**31 or more goes to psycopg as a plain int (int8 by itself)
+    and a smaller one through Django's Int8: one bulk insert (one array a column) takes
+    both kinds, and every id reads back as it was."""
+    ids = [1, 2**15, 2**31 - 1, 2**31, SEED, MAX]
+    Order.objects.using(alias).bulk_create(
+        [Order(id=value, parent_id=ids[-1 - i]) for i, value in enumerate(ids)]
+    )
+    rows = Order.objects.using(alias).order_by("id").values_list("id", "parent_id")
+    assert list(rows) == [(SnowId(v), SnowId(ids[-1 - i])) for i, v in enumerate(ids)]
+    with connections[alias].cursor() as cursor:  # the column holds the id's value, BIGINT
+        cursor.execute(f"SELECT id FROM {Order._meta.db_table} ORDER BY id")
+        assert cursor.fetchall() == [(value,) for value in ids]
+
+
 def test_the_key_and_a_deferred_column_read_back_as_snowids(alias: str) -> None:
     """A primary key's attribute has no ``__get__`` (its reads cost no call; Django never
     defers a key): it still reads back, is assigned through the field, and a deferred
