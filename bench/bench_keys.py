@@ -514,12 +514,19 @@ HEAD = (
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=200_000, help="rows per key source")
-    parser.add_argument("--only", default="", help="comma-separated source names")
+    parser.add_argument(
+        "--only", default="", help="comma-separated source names, run in the order given"
+    )
     parser.add_argument("--no-mariadb", action="store_true")
     parser.add_argument("--no-postgres", action="store_true")
     args = parser.parse_args()
     rows = max(BATCH, args.rows // BATCH * BATCH)
-    chosen = [s for s in SOURCES if not args.only or s.name in args.only.split(",")]
+    by_name = {source.name: source for source in SOURCES}
+    wanted = [name.strip() for name in args.only.split(",") if name.strip()]
+    unknown = [name for name in wanted if name not in by_name]
+    if unknown:
+        parser.error(f"--only: no source {', '.join(unknown)}; the sources: {', '.join(by_name)}")
+    chosen = [by_name[name] for name in wanted] or list(SOURCES)
     databases: list[Callable[[], Any]] = []
     if not args.no_postgres:
         databases.append(Postgres)
@@ -534,11 +541,13 @@ def main() -> int:
                 print(f"\n{db.name}\n")
                 print(HEAD.format(log="WAL" if db.name == "postgresql" else "redo log"))
                 for source in chosen:
+                    load = os.getloadavg()[0]
                     result = run(db, source, rows, lease, service)
                     print(result.row(), flush=True)
                     print(
                         f"<!-- {source.name}: leaf fragmentation {result.fragmentation}, "
-                        f"window rows {result.scan_rows}, {result.extra} -->",
+                        f"window rows {result.scan_rows}, {result.extra}, load average"
+                        f" {load:.1f} -> {os.getloadavg()[0]:.1f} -->",
                         flush=True,
                     )
             finally:
