@@ -31,7 +31,6 @@ import pytest
 
 from snowid import Generator
 from snowid.errors import StoreUnreachableError
-from snowid.lease import init_lease
 from tests.support.cleanup import Cleanup
 from tests.support.cluster import Cluster
 from tests.support.crowd import crowd_url
@@ -52,7 +51,7 @@ from tests.support.lease_faults import (
     open_store,
 )
 from tests.support.servers import new_name
-from tests.support.stores import wait_for_claim
+from tests.support.stores import set_up, wait_for_claim
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 
@@ -73,9 +72,7 @@ def _url(cluster: Cluster[EtcdServer], prefix: str, query: str) -> str:
 
 def _store(cluster: Cluster[EtcdServer], query: str) -> str:
     """A fresh prefix, set up as a first deployment (no quarantine to wait out)."""
-    url = _url(cluster, new_name(), query)
-    init_lease(url, first_deployment=True)
-    return url
+    return set_up(_url(cluster, new_name(), query))
 
 
 # --- a holder killed, a holder frozen -------------------------------------------------------

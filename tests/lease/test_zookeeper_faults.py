@@ -28,7 +28,6 @@ from pathlib import Path
 import pytest
 
 from snowid.errors import StoreRegressedError
-from snowid.lease import init_lease
 from tests.support.cleanup import Cleanup
 from tests.support.cluster import Cluster
 from tests.support.crowd import crowd_url
@@ -41,6 +40,7 @@ from tests.support.lease_faults import (
     open_store,
 )
 from tests.support.servers import new_name
+from tests.support.stores import set_up
 from tests.support.zookeeper import ZkServer, copy_data, restore_data, zookeeper_ensemble
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
@@ -58,9 +58,7 @@ def ensemble() -> Iterator[Cluster[ZkServer]]:
 def _store(ensemble: Cluster[ZkServer], query: str) -> str:
     """A fresh path on every server, set up as a first deployment (no quarantine)."""
     hosts = ",".join(f"127.0.0.1:{ensemble.port(i)}" for i in range(len(ensemble)))
-    url = f"zookeeper://{hosts}/{new_name()}?{query}"
-    init_lease(url, first_deployment=True)
-    return url
+    return set_up(f"zookeeper://{hosts}/{new_name()}?{query}")
 
 
 # --- a holder killed, a holder frozen -------------------------------------------------------

@@ -483,3 +483,24 @@ def wait_for_claim(lease: Any, seconds: float) -> Any:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.05)
+
+
+SET_UP_TIMEOUT_S = 30
+"""A set-up step's store timeout (a harness margin: on a busy machine a cluster whose
+members reach each other through this process's proxies, or a server creating tables, can
+take seconds); the holders a test watches keep their own, short, timeouts."""
+
+
+def with_option(url: str, name: str, value: object) -> str:
+    """``url`` (or a bare query) with option ``name`` set to ``value``, replacing it if set."""
+    base, _, query = url.partition("?") if "://" in url else ("", "", url)
+    pairs = [pair for pair in query.split("&") if pair and pair.split("=")[0] != name]
+    text = "&".join([*pairs, f"{name}={value}"])
+    return f"{base}?{text}" if base else text
+
+
+def set_up(url: str) -> str:
+    """Set a fresh store at ``url`` up as a first deployment (no quarantine to wait out),
+    with ``SET_UP_TIMEOUT_S``; returns ``url`` as given."""
+    init_lease(with_option(url, "timeout", SET_UP_TIMEOUT_S), first_deployment=True)
+    return url
