@@ -8,9 +8,10 @@ are held by creating their ``held`` nodes, ephemeral, from one kazoo session of 
 benchmark's, so every claim lists the range and finds 24 free; each claim is released at
 once (its held node deleted), with ``span=0.01`` so that the next claim of that worker need
 not wait for the released grant. A claim is: the clock node written (the skew check),
-the meta node read, the ``ceiling`` and ``held`` children listed, the free records read
-side by side, one multi-op transaction. A renewal is one multi-op transaction. Prints
-p50/p99 in ms.
+the meta node read, the ``ceiling`` and ``held`` children listed, the records of 3 free
+workers drawn at random read side by side (every free one only if none of those can start
+at once), one multi-op transaction. A renewal is one multi-op transaction. Prints p50/p99
+in ms.
 """
 
 from __future__ import annotations
