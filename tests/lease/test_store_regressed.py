@@ -30,11 +30,13 @@ __all__ = ["store"]  # the fixture, imported for pytest
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(60)]
 
-QUARANTINE_MS = 1000 + 1000 + 500  # ttl + span (1 s by default) + max_skew, as below
-# timeout=0.8 below (a harness margin): left out, a round trip may take the renewal
-# interval (0.2 s), which the claim that sets a wiped store up again overran on a loaded
-# machine, and a holder whose renewals all time out never hears of a rollback (a busy
-# gate's rolled-back-ceiling test waited 30 s on MariaDB for it).
+TTL_S, SPAN_S, MAX_SKEW_S = 2, 1, 0.5
+FAST = f"ttl={TTL_S}&span={SPAN_S}&renew=0.4&timeout=1.2"
+"""The holders' options. timeout=1.2 is a harness margin: left out, a round trip may take
+the renewal interval (0.4 s), and a holder whose renewals all time out never hears of a
+rollback (a busy gate's rolled-back-ceiling test waited 30 s on MariaDB for it); below 1 s
+(0.8 before) a busy machine's round trips overran it."""
+QUARANTINE_MS = int((TTL_S + SPAN_S + MAX_SKEW_S) * 1000)  # what a re-set-up store quarantines
 
 
 def _fails_closed_for_good(holder: StoreLease) -> None:
@@ -52,7 +54,7 @@ def _next_claim_is_quarantined(store: Store, query: str) -> None:
     set-up step's (creating the tables took more than 0.8 s on a busy gate); the quarantine
     comes from ttl + span + max_skew, not from it."""
     before = int(time.time() * 1000)
-    with store.open(with_option(query, "timeout", SET_UP_TIMEOUT_S), claim_wait=5) as fresh:
+    with store.open(with_option(query, "timeout", SET_UP_TIMEOUT_S), claim_wait=10) as fresh:
         grant = fresh.acquire(0)  # sets the store up again on first use, quarantined
         assert grant.start_ms > before + QUARANTINE_MS - 50
 
@@ -65,7 +67,7 @@ def test_store_wiped_holder_fails_closed_and_reinit_quarantines(store: Store) ->
     restore or a wrong migration; Redis: the keys gone, as by FLUSHALL): the holder's
     renewal finds no incarnation and it fails closed for good; the next process sets the
     store up again with every ceiling quarantined."""
-    query = "range=0-0&ttl=1&renew=0.2&max_skew=0.5&timeout=0.8"
+    query = f"range=0-0&{FAST}&max_skew={MAX_SKEW_S}"
     holder = store.open(query)
     Generator(fence=holder).next_ids(1000)
     store.wipe()
@@ -84,7 +86,7 @@ def test_meta_row_deleted_holder_fails_closed_and_the_next_claim_quarantines(
     init``; on MySQL the claim that found the row gone kept the worker it had just taken,
     held by nobody for a TTL, so the claim after the set-up found none free)."""
     assert isinstance(store, SqlStore)
-    query = "range=0-1&ttl=1&renew=0.2&max_skew=0.5&timeout=0.8"
+    query = f"range=0-1&{FAST}&max_skew={MAX_SKEW_S}"
     holder = store.open(query)
     holder.acquire(0)
     store.drop_meta()
@@ -95,7 +97,7 @@ def test_meta_row_deleted_holder_fails_closed_and_the_next_claim_quarantines(
 
 def test_store_recreated_with_a_new_incarnation_fails_holders_closed(store: Store) -> None:
     """The meta record replaced (a new incarnation): the holder stops for good."""
-    holder = store.open("range=0-1&ttl=1&renew=0.2&timeout=0.8")
+    holder = store.open(f"range=0-1&{FAST}")
     holder.acquire(0)
     store.new_incarnation()
     _fails_closed_for_good(holder)
@@ -106,7 +108,7 @@ def test_store_recreated_with_a_new_incarnation_fails_holders_closed(store: Stor
 
 def test_store_rolled_back_ceiling_trips_the_holders_regression_check(store: Store) -> None:
     """The store answers with a ceiling below one acknowledged: stop and alarm."""
-    holder = store.open("range=0-0&ttl=1&renew=0.2&timeout=0.8")
+    holder = store.open(f"range=0-0&{FAST}")
     holder.acquire(0)
     store.set_ceiling(0, store.row(0)[2] - 60000)
     _fails_closed_for_good(holder)
@@ -145,7 +147,7 @@ def test_rolled_back_by_a_restore_from_another_cluster_quarantines_the_new_claim
     it, the claim sees that it is not the server's, raises every ceiling above any grant
     the old store could have made, and starts above what was issued."""
     assert isinstance(store, SqlStore)
-    query = "range=0-0&ttl=1&max_skew=0.5&timeout=0.8"
+    query = f"range=0-0&ttl={TTL_S}&span={SPAN_S}&max_skew={MAX_SKEW_S}&timeout=1.2"
     with store.open(f"{query}&renew=5") as holder:  # closed even when it fails
         held = Generator(fence=holder).next_ids(1000)
         store.set_ceiling(0, 0)

@@ -84,7 +84,7 @@ class Chaos:
 
     def url(self, host: int, rng: str | None = None) -> str:
         return self.store.url(
-            f"range={rng or self.range}&ttl={TTL}&renew={RENEW}&span={SPAN}&timeout=0.5&max_skew=1",
+            f"range={rng or self.range}&ttl={TTL}&renew={RENEW}&span={SPAN}&timeout=1&max_skew=1",
             port=self.proxies[host].port,
         )
 
