@@ -33,7 +33,6 @@ from snowid.lease._storeops import LostHow, StoreMissing, lost_how
 __all__ = [
     "MARK",
     "MAX_CEILING",
-    "SAMPLE",
     "WHOLE",
     "Keys",
     "Kv",
@@ -322,10 +321,6 @@ def candidates(free: list[int], records: dict[int, Record], caller_ms: int) -> l
 
 WHOLE = 64
 """A range this small is read whole by every claim (its order: ``candidates``)."""
-
-SAMPLE = 8
-"""Free workers whose records a claim in a large range reads first: a crowd of claimants
-reads a few records each, not every record each (then all, if none of them is ready)."""
 
 
 def at_once(records: dict[int, Record], caller_ms: int) -> list[int]:

@@ -44,7 +44,6 @@ from snowid.lease._etcdgw import CLOCK_STEP_MS, Gateway
 from snowid.lease._etcdkv import (
     MARK,
     MAX_CEILING,
-    SAMPLE,
     WHOLE,
     Keys,
     Kv,
@@ -82,6 +81,9 @@ OPTIONS = CLUSTER_OPTIONS
 _DEFAULT_PORT = 2379
 _BATCH = 64  # compares and puts per transaction (etcd's --max-txn-ops is 128 by default)
 _ROUNDS = 20  # snapshots a claim or set-up reads before it gives up on a store that churns
+_SAMPLE = 8
+"""Workers whose records (and ``held`` keys) a claim in a large range reads first, all in
+one request; ZooKeeper, a request per record, reads fewer."""
 _View = tuple[Kv | None, dict[str, Any], dict[int, Kv], dict[int, Record] | list[int]]
 _AGAIN: _View = (None, {}, {}, {})  # a claim's view of a store that changed: read it again
 
@@ -293,9 +295,9 @@ class EtcdLease(RecordChecks, StoreLease):
 
         A range of up to ``WHOLE`` workers is read whole (``_full_view``). In a larger one,
         first the meta key, how many records there are, and the records and ``held`` keys
-        of ``SAMPLE`` workers drawn at random, in one request; if none of those is free and
+        of ``_SAMPLE`` workers drawn at random, in one request; if none of those is free and
         can start at once, which workers are held (keys only), then the records of
-        ``SAMPLE`` free workers drawn at random: a thousand claimants at once read a few
+        ``_SAMPLE`` free workers drawn at random: a thousand claimants at once read a few
         keys each, not every key each. Only when no worker of either sample can start at
         once (or records are missing) are all records read, so a claim still takes one
         that can start at once if there is one, else the one whose old grant runs out
@@ -327,12 +329,12 @@ class EtcdLease(RecordChecks, StoreLease):
         return self._full_view(caller_ms)
 
     def _sample_read(self) -> tuple[list[int], list[dict[str, Any]]]:
-        """The first read of a claim on a large range (``_claim_view``): ``SAMPLE`` workers
+        """The first read of a claim on a large range (``_claim_view``): ``_SAMPLE`` workers
         drawn at random, and the answers for the meta key, how many records there are, and
         those workers' records and ``held`` keys, from one revision."""
         keys = self.keys
         size = self.last - self.first + 1
-        blind = random.sample(range(self.first, self.last + 1), min(SAMPLE, size))
+        blind = random.sample(range(self.first, self.last + 1), min(_SAMPLE, size))
         _, responses, _ = self._txn(
             [],
             [
@@ -370,9 +372,9 @@ class EtcdLease(RecordChecks, StoreLease):
         return meta_kv, meta, records, _ordered(parsed, caller_ms)
 
     def _sample(self, free: list[int]) -> tuple[dict[int, Kv], dict[int, Record]]:
-        """The records of up to ``SAMPLE`` of the ``free`` workers, drawn at random."""
+        """The records of up to ``_SAMPLE`` of the ``free`` workers, drawn at random."""
         keys = self.keys
-        sample = random.sample(free, min(SAMPLE, len(free)))
+        sample = random.sample(free, min(_SAMPLE, len(free)))
         if not sample:
             return {}, {}
         _, responses, _ = self._txn([], [get(keys.ceiling(w)) for w in sample])

@@ -77,8 +77,8 @@ _OURS = ("meta", "ceiling", "held", "clock")
 _WORKER_OF = {f"{w:04d}": w for w in range(TWITTER.max_worker + 1)}
 """A worker's node name (``0042``) to its number: a claim reads two lists of 1,024 names."""
 _SAMPLE = 3
-"""Free workers whose records a claim in a large range reads first (etcd reads its sample
-in one request; here each record is a request of its own, so the sample is smaller)."""
+"""Free workers whose records a claim in a large range reads first (each record is a
+request of its own here; etcd reads its larger sample in one)."""
 Op = tuple[str, tuple[Any, ...], dict[str, Any]]
 """One operation of a multi-op transaction: kazoo's method name, its arguments."""
 
