@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from snowid.errors import InvalidLeaseUrlError, StoreRefusedError, StoreUnreachableError
 from snowid.lease import init_lease, open_lease, url_kind
 from snowid.lease.etcd import EtcdLease
 from tests.support.cleanup import Cleanup
-from tests.support.etcd import EtcdKv, shared_etcd
+from tests.support.etcd import EtcdKv, etcd_server, etcdctl, shared_etcd
 from tests.support.servers import new_name
 
 
@@ -59,3 +61,53 @@ def test_a_prefix_holding_someone_elses_data_is_refused(session_cleanup: Cleanup
             lease.acquire(0)
     finally:
         EtcdKv(server.port).delete(f"{prefix}/", prefix=True)
+
+
+@pytest.mark.slow
+def test_credentials_on_a_cluster_with_authentication_on(tmp_path: Path) -> None:
+    """etcd's own authentication: the right password claims (the token goes with every
+    request); a wrong one, an unknown user and no user at all are each refused with what to
+    set, and the password is in no message."""
+    password, wrong = tmp_path / "password", tmp_path / "wrong"
+    password.write_text("r00tPw-x\n")
+    wrong.write_text("not-it-9\n")
+    with etcd_server() as server:
+        endpoint = f"http://127.0.0.1:{server.port}"
+        etcdctl("--endpoints", endpoint, "user", "add", "root", "--interactive=false",
+                "--new-user-password=r00tPw-x")  # fmt: skip
+        etcdctl("--endpoints", endpoint, "auth", "enable")
+        good = f"etcd://root@127.0.0.1:{server.port}/fleet?range=0-3&password_file={password}"
+        init_lease(good, first_deployment=True)
+        with open_lease(good) as lease:
+            assert lease.acquire(0).epoch == 1
+        refusals = {
+            "root@": ("etcd refused the user and password", wrong),
+            "nobody@": ("etcd refused the user and password", wrong),
+            "": ("the cluster has authentication on", None),
+        }
+        for user, (expected, file) in refusals.items():
+            query = f"range=0-3&password_file={file}" if file else "range=0-3"
+            with (
+                open_lease(f"etcd://{user}127.0.0.1:{server.port}/fleet?{query}") as lease,
+                pytest.raises(StoreRefusedError) as caught,
+            ):
+                lease.acquire(0)
+            assert expected in caught.value.reason, user
+            shown = f"{caught.value} {caught.value.driver_message}"
+            assert "r00tPw-x" not in shown
+            assert "not-it-9" not in shown
+
+
+@pytest.mark.slow
+def test_a_member_restarted_between_two_requests_is_reached_again() -> None:
+    """The kept-alive connection to a member that restarted is found closed before a
+    request goes out on it, and a new one is opened: no error, even with one member."""
+    with etcd_server() as server:
+        url = server.url("restarted?range=0-3&ttl=60")  # no renewal meanwhile
+        init_lease(url, first_deployment=True)
+        with open_lease(url) as lease:
+            lease.acquire(0)
+            server.stop()
+            server.start()
+            server.wait_ready()
+            assert [(s.worker, s.held) for s in lease.status()] == [(0, True)]

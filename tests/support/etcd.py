@@ -151,7 +151,7 @@ def etcd_cluster(size: int, cleanup: Cleanup) -> Cluster[EtcdServer]:
     return cluster
 
 
-def _etcdctl(*args: str) -> str:
+def etcdctl(*args: str) -> str:
     program = binary("etcdctl")
     if program is None:  # scripts/test installs it
         unavailable("etcdctl is not installed (Debian's etcd-client)")
@@ -169,7 +169,7 @@ def _etcdctl(*args: str) -> str:
 
 def snapshot_save(member: EtcdServer, path: Path) -> None:
     """``etcdctl snapshot save``: the member's keys, leases and revisions now, to ``path``."""
-    _etcdctl("--endpoints", f"http://127.0.0.1:{member.port}", "snapshot", "save", str(path))
+    etcdctl("--endpoints", f"http://127.0.0.1:{member.port}", "snapshot", "save", str(path))
 
 
 def snapshot_restore(cluster: Cluster[EtcdServer], path: Path, token: str | None = None) -> None:
@@ -183,7 +183,7 @@ def snapshot_restore(cluster: Cluster[EtcdServer], path: Path, token: str | None
     for member in cluster.members:
         member.token = token or member.token
         fresh = member.root / f"data.{len(list(member.root.glob('data*')))}"
-        _etcdctl(
+        etcdctl(
             "snapshot", "restore", str(path), "--name", member.member,
             "--data-dir", str(fresh), "--initial-cluster", member.initial,
             "--initial-cluster-token", member.token,

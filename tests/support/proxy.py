@@ -162,7 +162,9 @@ class TcpProxy:
             with contextlib.suppress(Exception):
                 # Each cancelled handler closes its sockets (its ``finally``); the next
                 # iteration runs the transports' callbacks that release them.
-                self._loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
+                # (Not gather() of nothing: outside a loop it makes a new one, never closed.)
+                if tasks:
+                    self._loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
                 self._loop.run_until_complete(asyncio.sleep(0))
             self._loop.close()
 

@@ -1,5 +1,5 @@
 """etcd leases for fleets (``etcd://HOST:PORT[,HOST:PORT…]/PREFIX``), through etcd's v3
-JSON gateway with etcd3gw (imported lazily; ``pip install 'snowid[etcd]'``).
+JSON gateway, over the standard library (``_etcdgw``: no package to install).
 
 The protocol is the one every networked store shares (``_store.StoreLease``); what is
 etcd's (keys in ``_etcdkv``, requests in ``_etcdgw``):
