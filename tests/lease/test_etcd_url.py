@@ -96,18 +96,3 @@ def test_credentials_on_a_cluster_with_authentication_on(tmp_path: Path) -> None
             shown = f"{caught.value} {caught.value.driver_message}"
             assert "r00tPw-x" not in shown
             assert "not-it-9" not in shown
-
-
-@pytest.mark.slow
-def test_a_member_restarted_between_two_requests_is_reached_again() -> None:
-    """The kept-alive connection to a member that restarted is found closed before a
-    request goes out on it, and a new one is opened: no error, even with one member."""
-    with etcd_server() as server:
-        url = server.url("restarted?range=0-3&ttl=60")  # no renewal meanwhile
-        init_lease(url, first_deployment=True)
-        with open_lease(url) as lease:
-            lease.acquire(0)
-            server.stop()
-            server.start()
-            server.wait_ready()
-            assert [(s.worker, s.held) for s in lease.status()] == [(0, True)]

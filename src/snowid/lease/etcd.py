@@ -84,6 +84,9 @@ _ROUNDS = 20  # snapshots a claim or set-up reads before it gives up on a store 
 _SAMPLE = 8
 """Workers whose records (and ``held`` keys) a claim in a large range reads first, all in
 one request; ZooKeeper, a request per record, reads fewer."""
+_THEN = 16
+"""How many of the next workers to try a failed claim reads the ``held`` keys of (etcd
+allows 128 operations a transaction)."""
 _View = tuple[Kv | None, dict[str, Any], dict[int, Kv], dict[int, Record] | list[int]]
 _AGAIN: _View = (None, {}, {}, {})  # a claim's view of a store that changed: read it again
 
@@ -259,26 +262,29 @@ class EtcdLease(RecordChecks, StoreLease):
                 if not lease:
                     lease, granted = self._grant_etcd_lease(), time.monotonic()
                 cluster, now = self._cluster, self._store_ms(caller_ms)
-                for worker in free:  # in the order to try them
-                    record = free[worker]
-                    claimed = self._try_claim(
-                        worker, records[worker], record, meta_kv=meta_kv, owner=owner,
-                        caller_ms=caller_ms, now=now, holder=holder, lease=lease,
+                pending = list(free)  # in the order to try them
+                while pending:
+                    worker = pending.pop(0)
+                    claimed, taken = self._try_claim(
+                        worker, records[worker], free[worker], meta_kv=meta_kv, owner=owner,
+                        caller_ms=caller_ms, now=now, holder=holder, lease=lease, then=pending[:_THEN],
                     )  # fmt: skip
-                    if claimed is not None:
-                        assert claimed.start is not None
-                        if self._cluster != cluster or self._went_back is not None:
-                            # Restored between the read and the claim: a grant not to use.
-                            self._record = None
-                            raise HistoryChanged(cluster, self._went_back or self._cluster)
-                        lease, self._etcd_lease = 0, lease
-                        self._meta_quarantine = meta.get("quarantine_at_ms")
-                        until = meta.get("quarantine_until_ms")
-                        return Claimed(
-                            worker, claimed.start - 1, claimed.ceiling, claimed.epoch,
-                            str(meta["incarnation"]), tuple(repaired), cluster,
-                            until if isinstance(until, int) else None,
-                        )  # fmt: skip
+                    if claimed is None:
+                        pending = [w for w in pending if w not in taken]
+                        continue
+                    assert claimed.start is not None
+                    if self._cluster != cluster or self._went_back is not None:
+                        # Restored between the read and the claim: a grant not to use.
+                        self._record = None
+                        raise HistoryChanged(cluster, self._went_back or self._cluster)
+                    lease, self._etcd_lease = 0, lease
+                    self._meta_quarantine = meta.get("quarantine_at_ms")
+                    until = meta.get("quarantine_until_ms")
+                    return Claimed(
+                        worker, claimed.start - 1, claimed.ceiling, claimed.epoch,
+                        str(meta["incarnation"]), tuple(repaired), cluster,
+                        until if isinstance(until, int) else None,
+                    )  # fmt: skip
             raise StoreUnreachableError(
                 store=self.url,
                 reason=f"every claim lost its race {_ROUNDS} times running: too many"
@@ -415,22 +421,25 @@ class EtcdLease(RecordChecks, StoreLease):
 
     def _try_claim(
         self, worker: int, kv: Kv, record: Record, *, meta_kv: Kv, owner: str,
-        caller_ms: int, now: int, holder: str, lease: int,
-    ) -> Record | None:  # fmt: skip
+        caller_ms: int, now: int, holder: str, lease: int, then: list[int],
+    ) -> tuple[Record | None, set[int]]:  # fmt: skip
         """The record written for ``worker`` claimed (its grant: ``start`` to ``ceiling``),
-        or None if another claimant was first."""
+        or None if another claimant was first, with which of the workers to try ``then``
+        are held by now (read in the same transaction when it fails: a crowd does not
+        spend a compare-and-swap on a worker taken since its read)."""
         proposal = min(caller_ms, now + self.max_skew_ms)
         written = record.claimed(proposal, self.span_ms, owner=owner, holder=holder, now=now)
         held = held_text(owner, written.epoch, now + self.ttl_ms)
         keys = self.keys
-        ok, _, revision = self._txn(
+        ok, responses, revision = self._txn(
             [same_mod(keys.meta, meta_kv.mod), same_mod(kv.key, kv.mod), absent(keys.held(worker))],
             [put(kv.key, written.text()), put(keys.held(worker), held, lease)],
+            [get(keys.held(w), keys_only=True) for w in then],
         )
         if not ok:
-            return None
+            return None, {keys.worker_of(kv.key) for r in responses for kv in kvs(r)}
         self._meta_rev, self._rev, self._record = meta_kv.mod, revision, written
-        return written
+        return written, set()
 
     def _repair_missing(self, meta_kv: Kv, records: dict[int, Kv]) -> list[int] | None:
         """Write the records missing in range again, quarantined; the workers (None: the
