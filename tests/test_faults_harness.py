@@ -1,8 +1,8 @@
 """bench/faults.py, the fault harness: its duplicate counter counts a planted duplicate (so a
 run cannot report 0 because it counted nothing), a short run on file slots prints the
-table with ids and faults counted, and a short run on a ZooKeeper server of its own,
-its store crashed once, counts no duplicate. The long runs are the harness's own
-(docs/leases.md, "The fault harness"), never the gate's."""
+table with ids and faults counted, and a short run on a ZooKeeper server and on an etcd
+member of its own, its store crashed once, counts no duplicate. The long runs are the
+harness's own (docs/leases.md, "The fault harness"), never the gate's."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from bench.faults import (
     table,
 )
 
+from tests.support.etcd import etcd_binary
 from tests.support.procs import ROOT, read_ids
 from tests.support.zookeeper import java_binary
 
@@ -94,16 +95,18 @@ def test_a_short_run_on_file_slots_prints_the_table_with_ids_and_faults() -> Non
     print(f"{time.monotonic() - started:.1f} s: {lines[at + 2]}")
 
 
-@pytest.mark.slow  # a ZooKeeper server and holder processes (5 s of faults; 13-17 s in all)
+@pytest.mark.slow  # a server and holder processes (5 s of faults; 13-17 s in all)
 @pytest.mark.timeout(90)
-def test_a_short_run_on_zookeeper_crashes_its_store_and_counts_no_duplicate() -> None:
-    """Seed 10's first fault is ``store_crash`` (the server SIGKILLed, down 0.3 s, started
-    again on its data); whatever follows in 5 s, no id is issued twice."""
-    java_binary()  # skipped (failed in CI) without ZooKeeper
+@pytest.mark.parametrize("engine", ["zookeeper", "etcd"])
+def test_a_short_run_on_one_server_crashes_its_store_and_counts_no_duplicate(engine: str) -> None:
+    """One round per consensus engine, on one server of its own. Seed 10's first fault is
+    ``store_crash`` on both (the server SIGKILLed, down 0.3 s, started again on its data);
+    whatever follows in 5 s, no id is issued twice."""
+    (java_binary if engine == "zookeeper" else etcd_binary)()  # skipped (failed in CI) if missing
     started = time.monotonic()
-    result = run("zookeeper", 0.08, 10, holders=2)
+    result = run(engine, 0.08, 10, holders=2)
     assert result.error == ""
-    assert result.store == "zookeeper"
+    assert result.store == engine
     assert result.faults["store_crash"] >= 1  # under load it may be the only fault in 5 s
     assert result.ids > 1000
     assert result.duplicates == 0
