@@ -20,6 +20,7 @@ INNER_TESTS = """
 import subprocess
 import sys
 import threading
+import time
 
 from snowid.lease import _base
 from snowid.testing import FakeClock
@@ -40,6 +41,9 @@ def test_fails_while_everything_it_started_runs(tmp_path):
     procs.STARTED.add(worker)
     tcp = proxy.TcpProxy("127.0.0.1", 9)
     (tmp_path / "pid").write_text(str(worker.pid))
+    deadline = time.monotonic() + 30  # a harness wait: the issuer claims in its own thread
+    while len(lease_threads()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
     assert len(lease_threads()) == 2
     assert False, "on purpose"
 
