@@ -437,7 +437,7 @@ class EtcdLease(RecordChecks, StoreLease):
             [get(keys.held(w), keys_only=True) for w in then],
         )
         if not ok:
-            return None, {keys.worker_of(kv.key) for r in responses for kv in kvs(r)}
+            return None, {keys.worker_of(found.key) for r in responses for found in kvs(r)}
         self._meta_rev, self._rev, self._record = meta_kv.mod, revision, written
         return written, set()
 
