@@ -10,12 +10,16 @@ ZooKeeper's (the session in ``_zkconn``; the records are etcd's, ``_etcdkv.Recor
   ``clock`` (written to read the leader's clock);
 - **claim**: one multi-op transaction per candidate worker: the meta node's version
   checked, the record rewritten only if its version is still the one read, and the
-  ``held`` node created (it must be absent), ephemeral. A claim lists the workers with a
-  record and those held (names only), then reads the records of a few free workers drawn
-  at random and tries those that can start at once, in random order, so a thousand
-  claimants neither read every record nor all race for one node; only when none of them
-  can (or in a range of up to 64) are all free records read and tried lowest start first,
-  then those that can start at once in random order, then the rest.
+  ``held`` node created (it must be absent), ephemeral. In a range of more than 64, a
+  claim first reads, side by side, the meta node, how many records there are (the
+  ``ceiling`` node's child count) and the record and ``held`` node of a few workers drawn
+  at random, and tries those free that can start at once, in random order; if none can
+  (or records are missing), it lists the workers with a record and those held (names
+  only), reads the records of a few free ones drawn at random and tries those that can
+  start at once; so a thousand claimants neither read every record, nor each list 2,048
+  names, nor all race for one node. Only when none of them can (or in a range of up to
+  64) are all free records read and tried lowest start first, then those that can start
+  at once in random order, then the rest.
 - **renewal**: the record rewritten with the raised ceiling by a compare-and-set on its
   version, the ``held`` node's expiry with it (made again if the session that held it
   expired). A holder stops issuing at its own deadline (boot clock, ``_store``), whatever
@@ -76,8 +80,12 @@ _ROUNDS = 20  # reads a claim or set-up makes before it gives up on a store that
 _OURS = ("meta", "ceiling", "held", "clock")
 _WORKER_OF = {f"{w:04d}": w for w in range(TWITTER.max_worker + 1)}
 """A worker's node name (``0042``) to its number: a claim reads two lists of 1,024 names."""
+_BLIND = 8
+"""Workers drawn at random whose records and ``held`` nodes a claim in a large range reads
+first, before any list of names: in a crowd of claimants, listing 1,024 names twice each
+cost the clients and the servers more than the claims themselves."""
 _SAMPLE = 3
-"""Free workers whose records a claim in a large range reads first (each record is a
+"""Free workers whose records a claim reads once it has listed the names (each record is a
 request of its own here; etcd reads its larger sample in one)."""
 Op = tuple[str, tuple[Any, ...], dict[str, Any]]
 """One operation of a multi-op transaction: kazoo's method name, its arguments."""
@@ -90,6 +98,11 @@ class Node:
     path: str
     value: str
     version: int
+
+
+_View = tuple[Node, dict[str, Any], dict[int, Node], dict[int, Record], list[int], list[int]]
+"""What a round of a claim read: the meta node and its fields, the records read and parsed,
+the workers to try in order, and those whose missing records it wrote again."""
 
 
 class ZookeeperLease(RecordChecks, StoreLease):
@@ -239,18 +252,12 @@ class ZookeeperLease(RecordChecks, StoreLease):
 
     def _store_claim(self, owner: str, caller_ms: int, holder: str) -> Claimed | None:
         for _ in range(_ROUNDS):
-            meta_node, present, held = self._claim_reads()
-            meta = self._meta(meta_node)
-            assert meta_node is not None
-            if self._format(meta) < STORE_FORMAT:
-                raise StoreOutdated
-            repaired = self._repair_missing(meta_node, present)
-            if repaired is None:
+            view = self._blind_view(caller_ms) or self._listed_view(caller_ms)
+            if view is None:
                 continue  # the store changed under the repair: read it again
-            free = sorted((present | set(repaired)) - held)
-            if not free:
+            meta_node, meta, records, parsed, order, repaired = view
+            if not order:
                 return None
-            records, parsed, order = self._candidates(free, caller_ms)
             now = self._store_ms(caller_ms)
             for worker in order:
                 claimed = self._try_claim(
@@ -268,6 +275,66 @@ class ZookeeperLease(RecordChecks, StoreLease):
             reason=f"every claim lost its race {_ROUNDS} times running: too many claimants at"
             " once for the range",
         )
+
+    def _blind_view(self, caller_ms: int) -> _View | None:
+        """A claim's first read in a range of more than ``WHOLE`` workers (None in a
+        smaller one): the meta node, the ``ceiling`` node's child count and the records
+        and ``held`` nodes of ``_BLIND`` workers drawn at random, side by side; the view of
+        those free that can start at once, in random order. None as well when none can,
+        or records are missing (fewer children than workers, or a drawn record absent):
+        ``_listed_view`` then reads the names, and repairs."""
+        size = self.last - self.first + 1
+        if size <= WHOLE:
+            return None
+        keys, session = self.keys, self._zk()
+        client = session.client
+        blind = random.sample(range(self.first, self.last + 1), min(_BLIND, size))
+        meta_read = client.get_async(keys.meta)
+        count_read = client.exists_async(f"{keys.prefix}/ceiling")
+        record_reads = [(w, client.get_async(keys.ceiling(w))) for w in blind]
+        held_reads = [(w, client.exists_async(keys.held(w))) for w in blind]
+        meta_node = self._got(keys.meta, meta_read)
+        counted = session.wait(count_read)
+        nodes = {w: self._got(keys.ceiling(w), read) for w, read in record_reads}
+        held = {w for w, read in held_reads if session.wait(read) is not None}
+        meta = self._checked_meta(meta_node)
+        records = {w: node for w, node in nodes.items() if node is not None}
+        if (
+            counted is None
+            or counted.numChildren <= TWITTER.max_worker
+            or len(records) < len(nodes)
+        ):
+            return None
+        free = {w: self._parse(node) for w, node in records.items() if w not in held}
+        ready = at_once(free, caller_ms)
+        if not ready:
+            return None
+        assert meta_node is not None
+        return meta_node, meta, records, free, ready, []
+
+    def _listed_view(self, caller_ms: int) -> _View | None:
+        """A claim's read from the lists of names (those with a record, those held): the
+        free workers, in the order to try them (``_candidates``), after the missing
+        records are written again, quarantined (None: the store changed meanwhile)."""
+        meta_node, present, held = self._claim_reads()
+        meta = self._checked_meta(meta_node)
+        assert meta_node is not None
+        repaired = self._repair_missing(meta_node, present)
+        if repaired is None:
+            return None
+        free = sorted((present | set(repaired)) - held)
+        if not free:
+            return meta_node, meta, {}, {}, [], repaired
+        records, parsed, order = self._candidates(free, caller_ms)
+        return meta_node, meta, records, parsed, order, repaired
+
+    def _checked_meta(self, meta_node: Node | None) -> dict[str, Any]:
+        """The meta node's fields: StoreMissing if it is gone, StoreOutdated if the store
+        is of an older format."""
+        meta = self._meta(meta_node)
+        if self._format(meta) < STORE_FORMAT:
+            raise StoreOutdated
+        return meta
 
     def _claim_reads(self) -> tuple[Node | None, set[int], set[int]]:
         """The meta node, the workers with a record and those held, read side by side."""
