@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from snowid.lease import init_lease, open_lease
+from snowid.lease._etcdkv import decode
 from snowid.lease.etcd import EtcdLease
 from tests.support.cleanup import Cleanup
 from tests.support.etcd import EtcdKv, etcd_server, shared_etcd
@@ -68,5 +69,45 @@ def test_a_failed_claim_skips_the_workers_taken_since_its_read(
             grant = lease.acquire(0)
             assert len(swaps) == 2
             assert [grant.datacenter * 32 + grant.machine] == left_free
+    finally:
+        outside.delete(f"{prefix}/", prefix=True)
+
+
+def test_a_claim_in_a_large_range_reads_its_sample_as_two_key_ranges(
+    session_cleanup: Cleanup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """1,024 workers, all free: the claim's one read asks for the meta key, the records'
+    count, and the records and ``held`` keys of 8 consecutive workers as two key ranges
+    (four operations, not eighteen: a member's cost grows with them), then claims one of
+    those 8; over 20 claims the samples start at different places."""
+    server = shared_etcd(session_cleanup)
+    prefix = new_name()
+    url = server.url(f"{prefix}?range=0-1023&ttl=60")
+    init_lease(url, first_deployment=True)
+    outside = EtcdKv(server.port)
+    reads: list[list[Any]] = []
+    try:
+        for _ in range(20):
+            with open_lease(url) as lease:
+                assert isinstance(lease, EtcdLease)
+                txn = lease._txn
+
+                def recorded(
+                    compare: list[Any], success: list[Any], *rest: Any, txn: Any = txn
+                ) -> Any:
+                    if not compare:
+                        reads.append(success)
+                    return txn(compare, success, *rest)
+
+                monkeypatch.setattr(lease, "_txn", recorded)
+                grant = lease.acquire(0)
+                first = reads[-1]
+                assert len(first) == 4
+                low = int(decode(first[2]["request_range"]["key"])[-4:])
+                high = int(decode(first[2]["request_range"]["range_end"])[-4:])
+                assert high - low == 8
+                assert low <= grant.datacenter * 32 + grant.machine < high
+        starts = {decode(read[2]["request_range"]["key"]) for read in reads}
+        assert len(starts) > 1
     finally:
         outside.delete(f"{prefix}/", prefix=True)

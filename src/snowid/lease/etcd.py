@@ -10,8 +10,9 @@ etcd's (keys in ``_etcdkv``, requests in ``_etcdgw``):
   only if its ``mod_revision`` is still the one read, with the meta record unchanged.
   A range of up to 64 workers is read whole and tried lowest start first, then in random
   order among those that can start at once; in a larger one a claim reads the records
-  and ``held`` keys of a few workers drawn at random and tries those free that can start
-  at once, so a thousand claimants neither read every key nor all race for one.
+  and ``held`` keys of a few consecutive workers at a place drawn at random (two key
+  ranges) and tries those free that can start at once, in random order, so a thousand
+  claimants neither read every key nor all race for one.
 - **renewal**: the etcd lease kept alive, then the record rewritten with the raised
   ceiling by a compare-and-set on its ``mod_revision``. A holder stops issuing at its own
   deadline (boot clock, ``_store``), whatever etcd's lease says: etcd's expiry only frees
@@ -83,7 +84,9 @@ _BATCH = 64  # compares and puts per transaction (etcd's --max-txn-ops is 128 by
 _ROUNDS = 20  # snapshots a claim or set-up reads before it gives up on a store that churns
 _SAMPLE = 8
 """Workers whose records (and ``held`` keys) a claim in a large range reads first, all in
-one request; ZooKeeper, a request per record, reads fewer."""
+one request: consecutive ones, from a place drawn at random, so that the request is two
+key ranges, not sixteen keys (what a member's gateway and its consensus cost grows with
+the operations in a request); ZooKeeper, a request per record, reads fewer."""
 _THEN = 16
 """How many of the next workers to try a failed claim reads the ``held`` keys of (etcd
 allows 128 operations a transaction)."""
@@ -301,7 +304,8 @@ class EtcdLease(RecordChecks, StoreLease):
 
         A range of up to ``WHOLE`` workers is read whole (``_full_view``). In a larger one,
         first the meta key, how many records there are, and the records and ``held`` keys
-        of ``_SAMPLE`` workers drawn at random, in one request; if none of those is free and
+        of ``_SAMPLE`` consecutive workers from a place drawn at random, in one request
+        (``_sample_read``); if none of those is free and
         can start at once, which workers are held (keys only), then the records of
         ``_SAMPLE`` free workers drawn at random: a thousand claimants at once read a few
         keys each, not every key each. Only when no worker of either sample can start at
@@ -312,7 +316,7 @@ class EtcdLease(RecordChecks, StoreLease):
         size = self.last - self.first + 1
         if size <= WHOLE:
             return self._full_view(caller_ms)
-        blind, responses = self._first_read or self._sample_read()
+        _, responses = self._first_read or self._sample_read()
         self._first_read = None
         meta_kv = next(iter(kvs(responses[0])), None)
         meta = self._checked_meta(meta_kv)
@@ -320,9 +324,8 @@ class EtcdLease(RecordChecks, StoreLease):
             return _AGAIN
         present = int(responses[1].get("response_range", {}).get("count", 0))
         if present == size:
-            records_of, held_of = responses[2 : 2 + len(blind)], responses[2 + len(blind) :]
-            records = {keys.worker_of(kv.key): kv for r in records_of for kv in kvs(r)}
-            held = {keys.worker_of(kv.key) for r in held_of for kv in kvs(r)}
+            records = {keys.worker_of(kv.key): kv for kv in kvs(responses[2])}
+            held = {keys.worker_of(kv.key) for kv in kvs(responses[3])}
             blind_free = {w: self._parse(kv) for w, kv in records.items() if w not in held}
             if ready := at_once(blind_free, caller_ms):
                 return meta_kv, meta, records, {w: blind_free[w] for w in ready}
@@ -335,22 +338,24 @@ class EtcdLease(RecordChecks, StoreLease):
         return self._full_view(caller_ms)
 
     def _sample_read(self) -> tuple[list[int], list[dict[str, Any]]]:
-        """The first read of a claim on a large range (``_claim_view``): ``_SAMPLE`` workers
-        drawn at random, and the answers for the meta key, how many records there are, and
+        """The first read of a claim on a large range (``_claim_view``): ``_SAMPLE``
+        consecutive workers from a place drawn at random (every worker as likely to be
+        among them as with a draw of ``_SAMPLE`` apart, but two key ranges to read, not
+        sixteen keys), and the answers for the meta key, how many records there are, and
         those workers' records and ``held`` keys, from one revision."""
         keys = self.keys
-        size = self.last - self.first + 1
-        blind = random.sample(range(self.first, self.last + 1), min(_SAMPLE, size))
+        width = min(_SAMPLE, self.last - self.first + 1)
+        start = random.randint(self.first, self.last + 1 - width)
         _, responses, _ = self._txn(
             [],
             [
                 get(keys.meta),
                 get(keys.ceiling(self.first), keys.ceiling(self.last + 1), count_only=True),
-                *(get(keys.ceiling(w)) for w in blind),
-                *(get(keys.held(w), keys_only=True) for w in blind),
+                get(keys.ceiling(start), keys.ceiling(start + width)),
+                get(keys.held(start), keys.held(start + width), keys_only=True),
             ],
         )
-        return blind, responses
+        return list(range(start, start + width)), responses
 
     def _free(self) -> list[int]:
         """The workers in range no ``held`` key names (read as keys only)."""
@@ -434,10 +439,11 @@ class EtcdLease(RecordChecks, StoreLease):
         ok, responses, revision = self._txn(
             [same_mod(keys.meta, meta_kv.mod), same_mod(kv.key, kv.mod), absent(keys.held(worker))],
             [put(kv.key, written.text()), put(keys.held(worker), held, lease)],
-            [get(keys.held(w), keys_only=True) for w in then],
+            _held_reads(keys, then),
         )
         if not ok:
-            return None, {keys.worker_of(found.key) for r in responses for found in kvs(r)}
+            taken = {keys.worker_of(found.key) for r in responses for found in kvs(r)}
+            return None, taken & set(then)
         self._meta_rev, self._rev, self._record = meta_kv.mod, revision, written
         return written, set()
 
@@ -818,3 +824,14 @@ def _quarantine_of(meta: dict[str, Any]) -> Quarantine | None:
         return None
     seen, found = meta.get("quarantine_seen", ""), meta.get("quarantine_found", "")
     return Quarantine(str(seen), str(found or meta.get("history", "")), at_ms, until_ms)
+
+
+def _held_reads(keys: Keys, workers: list[int]) -> list[dict[str, Any]]:
+    """Reads of the ``held`` keys of ``workers`` (keys only): one key range when they lie
+    close together (a claim's candidates from one sample), else one read each."""
+    if not workers:
+        return []
+    low, high = min(workers), max(workers)
+    if high - low < 2 * _THEN:
+        return [get(keys.held(low), keys.held(high + 1), keys_only=True)]
+    return [get(keys.held(w), keys_only=True) for w in workers]
