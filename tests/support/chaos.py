@@ -25,6 +25,13 @@ from tests.support.stores import Store
 
 TTL, RENEW, SPAN = 2.0, 0.6, 2.0
 HOLDING_S = 60.0
+LATE_S = 30.0
+"""Harness margin: how much later than planned a busy machine may run the schedule. The
+writers of the run issue until the schedule ends (a stop file), up to this much past its
+planned end, so that a fault that comes late still meets the holders it was meant for."""
+INTRUDER_S = 20.0
+"""Harness margin: how long a fault waits for its intruder (a process started for it, which
+may still be importing on a busy machine) to claim, before the run goes on."""
 
 
 @dataclass
@@ -36,6 +43,7 @@ class Writer:
     proc: subprocess.Popen[bytes]
     started_ms: int
     ended_ms: int | None = None  # killed (None: ran to the end)
+    to_the_end: bool = False  # runs until the schedule ends (not an intruder's few seconds)
 
 
 @dataclass
@@ -81,6 +89,7 @@ class Chaos:
         self.per_host = per_host
         self.run = Run()
         self.count = 0
+        self.stop = workdir / "stop"  # the run's writers end once it exists
 
     def url(self, host: int, rng: str | None = None) -> str:
         return self.store.url(
@@ -88,22 +97,28 @@ class Chaos:
             port=self.proxies[host].port,
         )
 
-    def spawn(self, host: int, seconds: float, rng: str | None = None) -> Writer:
+    def spawn(
+        self, host: int, seconds: float, rng: str | None = None, *, to_the_end: bool = False
+    ) -> Writer:
+        """A writer on ``host`` for ``seconds`` (``to_the_end``: until the schedule ends, up
+        to ``LATE_S`` later than planned)."""
         self.count += 1
         name = f"h{host}w{self.count}"
         ids, log = self.dir / f"{name}.ids", self.dir / f"{name}.log"
+        until = ["--until", str(self.stop)] if to_the_end else []
         proc = start_worker(
             self.url(host, rng),
             ids,
             "--seconds",
-            str(seconds),
+            str(seconds + LATE_S if to_the_end else seconds),
+            *until,
             "--idle",
             "0.0002",
             "--clock-file",
             str(self.clocks[host]),
             log=log,
         )
-        writer = Writer(name, host, ids, log, proc, now_ms())
+        writer = Writer(name, host, ids, log, proc, now_ms(), to_the_end=to_the_end)
         self.run.writers.append(writer)
         return writer
 
@@ -125,7 +140,7 @@ class Chaos:
         start = time.monotonic()
         for host in range(len(self.proxies)):
             for _ in range(self.per_host):
-                self.spawn(host, self.duration)
+                self.spawn(host, self.duration, to_the_end=True)
         rng, hosts = self.rng, len(self.proxies)
 
         def at(offset: float) -> None:
@@ -144,7 +159,7 @@ class Chaos:
             victim.proc.kill()
             victim.proc.wait()
             victim.ended_ms = now_ms()
-            self.spawn(victim.host, self.duration - 3.5)
+            self.spawn(victim.host, self.duration - 3.5, to_the_end=True)
             self.run.faults.append(Fault("kill", victim.name, victim.ended_ms, victim.ended_ms))
             at(5)  # SIGSTOP past the TTL
             paused = rng.choice(self._holding(live()))
@@ -152,7 +167,7 @@ class Chaos:
             t0 = now_ms()
             intruder = self.intrude(self.worker_of(paused), paused.host, 6)  # after the TTL
             time.sleep(TTL * 1.5)
-            self._wait_claimed(intruder, 4)  # a loaded machine starts the intruder late
+            self._wait_claimed(intruder, INTRUDER_S)  # a loaded machine starts it late
             paused.proc.send_signal(signal.SIGCONT)
             self.run.faults.append(Fault("sigstop", paused.name, t0, now_ms()))
             at(9.5)  # partition one host from the store past the TTL
@@ -161,7 +176,7 @@ class Chaos:
             t0 = now_ms()
             intruder = self.intrude(self.worker_of(self._holding(live(host))[0]), host, 6)
             time.sleep(TTL * 1.5)
-            self._wait_claimed(intruder, 4)
+            self._wait_claimed(intruder, INTRUDER_S)
             self.proxies[host].set_mode("pass")
             self.run.faults.append(Fault("blackhole", f"h{host}", t0, now_ms()))
             at(14)  # small step back, kept
@@ -183,15 +198,19 @@ class Chaos:
             self.step_clock(host, -5000)
             self.run.faults.append(Fault("clock+5s", f"h{host}", t0, now_ms() + 5000))
             at(21)  # premature expiry of a held row, and an intruder that claims it
-            worker = rng.choice(self.store.held())
+            # a worker held by a writer that runs to the end (not an intruder about to stop)
+            lasting = [w for w in self._holding(live()) if w.to_the_end]
+            held = set(self.store.held())
+            worker = rng.choice(sorted({self.worker_of(w) for w in lasting} & held or held))
             intruder = self.spawn(rng.randrange(hosts), 4, rng=f"{worker}-{worker}")
             t0 = now_ms()
-            while now_ms() - t0 < 4000 and not self._claimed(intruder):  # 2 s unloaded
-                self.store.expire(worker)
+            while now_ms() - t0 < INTRUDER_S * 1000 and not self._claimed(intruder):
+                self.store.expire(worker)  # 2 s unloaded
                 time.sleep(0.02)
             self.run.faults.append(Fault("expiry", f"worker{worker}", t0, now_ms()))
             at(self.duration + 2)
         finally:
+            self.stop.touch()
             for proxy in self.proxies:
                 proxy.set_mode("pass")
             for writer in self.run.writers:
