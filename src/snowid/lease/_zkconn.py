@@ -15,7 +15,7 @@ when it applied the write (ms). ``now_ms`` is the last one seen plus the time si
 
 Where the platform has ``poll()``, kazoo's client runs with a handler whose ``select`` is
 ``poll_select``: kazoo's own makes and closes an epoll selector at each call (several calls
-a request), which cost a third of the client's CPU a request on this path; the rest of the
+a request), about a quarter of the client's CPU a request on this path; the rest of the
 handler (its threads, queues and timeouts) is kazoo's.
 """
 

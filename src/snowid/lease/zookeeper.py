@@ -79,7 +79,7 @@ _MIN_SESSION_S = 3.0
 _ROUNDS = 20  # reads a claim or set-up makes before it gives up on a store that churns
 _OURS = ("meta", "ceiling", "held", "clock")
 _WORKER_OF = {f"{w:04d}": w for w in range(TWITTER.max_worker + 1)}
-"""A worker's node name (``0042``) to its number: a claim reads two lists of 1,024 names."""
+"""A worker's node name (``0042``) to its number: a claim that lists names reads up to 2,048."""
 _BLIND = 8
 """Workers drawn at random whose records and ``held`` nodes a claim in a large range reads
 first, before any list of names: in a crowd of claimants, listing 1,024 names twice each
