@@ -98,28 +98,19 @@ def etcd_floor(hosts: str, threads: int) -> tuple[list[Any], Callable[[Any, str]
 
 def child(engine: str, hosts: str, first: int, threads: int, *, go: Path, out: Path) -> int:
     """One floor process: ``threads`` clients, each on worker ``first + index``."""
+    from tests.support.crowd import released_together, write_whole
+
     make = zookeeper_floor if engine == "zookeeper" else etcd_floor
     clients, floor_claim = make(hosts, threads)
-    released, done, lock = threading.Event(), [], threading.Lock()
+    done, lock = [], threading.Lock()
 
     def claim(index: int) -> None:
-        released.wait()
         floor_claim(clients[index], f"{first + index:04d}")
         with lock:
             done.append(time.time())
 
-    workers = [threading.Thread(target=claim, args=(i,), daemon=True) for i in range(threads)]
-    for thread in workers:
-        thread.start()
-    Path(f"{out}.ready").touch()
-    while not go.exists():
-        time.sleep(0.002)
-    released.set()
-    for thread in workers:
-        thread.join(300)
-    partial = Path(f"{out}.partial")
-    partial.write_text(str(max(done)) if len(done) == threads else "failed")
-    partial.replace(out)  # whole, or not there
+    released_together(claim, threads, go, out)
+    write_whole(out, str(max(done)) if len(done) == threads else "failed")
     while not Path(f"{go}.release").exists():
         time.sleep(0.01)
     for client in clients:

@@ -112,16 +112,41 @@ def _wait_for(path: Path, procs: list[subprocess.Popen[bytes]], seconds: float =
         time.sleep(0.01)
 
 
+def released_together(claim: Callable[[int], None], threads: int, go: Path, out: Path) -> None:
+    """``claim(0)`` … ``claim(threads - 1)``, each in a thread of its own, all released at
+    once when the file ``go`` exists (``OUT.ready`` says they are waiting for it); back
+    when every one has ended (or after 300 s each)."""
+    released = threading.Event()  # one poller, not a thousand threads polling the file
+
+    def run(index: int) -> None:
+        released.wait()
+        claim(index)
+
+    workers = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(threads)]
+    for worker in workers:
+        worker.start()
+    Path(f"{out}.ready").write_text(str(os.getpid()))
+    while not go.exists():
+        time.sleep(0.002)
+    released.set()
+    for worker in workers:
+        worker.join(300)
+
+
+def write_whole(out: Path, text: str) -> None:
+    """``text`` into ``out``, which is there whole or not at all (a poller reads it)."""
+    partial = Path(f"{out}.partial")
+    partial.write_text(text)
+    partial.replace(out)
+
+
 def main(argv: list[str]) -> int:
     url, threads, go, out = argv[0], int(argv[1]), Path(argv[2]), Path(argv[3])
     leases = [open_lease(url) for _ in range(threads)]
     results: list[dict[str, object]] = []
     lock = threading.Lock()
 
-    released = threading.Event()  # one poller, not a thousand threads polling the file
-
     def claim(index: int) -> None:
-        released.wait()
         retries, deadline = 0, time.monotonic() + 120
         while True:
             try:
@@ -140,18 +165,8 @@ def main(argv: list[str]) -> int:
         with lock:
             results.append(found)
 
-    workers = [threading.Thread(target=claim, args=(i,), daemon=True) for i in range(threads)]
-    for worker in workers:
-        worker.start()
-    Path(f"{out}.ready").write_text(str(os.getpid()))
-    while not go.exists():
-        time.sleep(0.002)
-    released.set()
-    for worker in workers:
-        worker.join(300)
-    partial = Path(f"{out}.partial")
-    partial.write_text("".join(json.dumps(r) + "\n" for r in results))
-    partial.replace(out)  # whole, or not there
+    released_together(claim, threads, go, out)
+    write_whole(out, "".join(json.dumps(r) + "\n" for r in results))
     release = Path(f"{go}.release")
     deadline = time.monotonic() + 300
     while not release.exists() and time.monotonic() < deadline:
