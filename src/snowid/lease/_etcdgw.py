@@ -26,11 +26,11 @@ import contextlib
 import email.utils
 import http.client
 import json
-import select
 import time
 from typing import Any
 
 from snowid._exceptions import StoreRefusedError, StoreUnreachableError, detached
+from snowid.lease._poll import poll_select
 from snowid.lease._redact import driver_detail, scrub
 from snowid.lease._storeops import first_line
 
@@ -282,10 +282,8 @@ class _TokenExpiredError(Exception):
 def _dropped(sock: Any) -> bool:
     """Whether a kept-alive connection was closed (or written to) by the member while
     idle: readable before a request is sent means end of file, or an answer to nothing."""
-    poller = select.poll()  # not select(): a process may hold more than 1,024 files
     try:
-        poller.register(sock, select.POLLIN)
-        return bool(poller.poll(0))
+        return bool(poll_select([sock], [], [], 0)[0])
     except (OSError, ValueError):
         return True
 

@@ -14,20 +14,18 @@ ZooKeeper's clock is read from the nodes the lease writes: ``mtime`` is the lead
 when it applied the write (ms). ``now_ms`` is the last one seen plus the time since.
 
 Where the platform has ``poll()``, kazoo's client runs with a handler whose ``select`` is
-``poll_select``: kazoo's own makes and closes an epoll selector at each call (several calls
-a request), about a quarter of the client's CPU a request on this path; the rest of the
-handler (its threads, queues and timeouts) is kazoo's.
+``_poll.poll_select``: kazoo's own makes and closes an epoll selector at each call (several
+calls a request), about a quarter of the client's CPU a request on this path; the rest of
+the handler (its threads, queues and timeouts) is kazoo's.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
-import math
-import select
 import socket
 import time
-from collections.abc import Sequence
 from typing import Any
 
 from snowid._exceptions import (
@@ -36,6 +34,7 @@ from snowid._exceptions import (
     StoreUnreachableError,
     detached,
 )
+from snowid.lease._poll import HAVE_POLL, poll_select
 from snowid.lease._redact import driver_detail, scrub
 from snowid.lease._storeops import first_line
 
@@ -251,56 +250,19 @@ def _unusable(item: Any) -> bool:
     return isinstance(item, NoAuthError | AuthFailedError | ConnectionLoss | SessionExpiredError)
 
 
-def poll_select(
-    rlist: Sequence[Any], wlist: Sequence[Any], xlist: Sequence[Any], timeout: float | None = None
-) -> tuple[list[Any], list[Any], list[Any]]:
-    """``select.select``'s contract as kazoo's ``selector_select`` keeps it (any descriptor
-    number; a descriptor ready both ways, or hung up, reported readable if it was asked
-    for reading; a closed one ValueError; ``xlist`` ignored), with one ``poll()`` object
-    instead of a selector made and closed at each call."""
-    if timeout is not None and not isinstance(timeout, int | float):
-        raise TypeError("timeout must be a number")
-    if timeout is not None and timeout < 0:
-        raise ValueError("timeout must be non-negative")
-    wanted: dict[int, tuple[int, list[Any]]] = {}
-    for objects, event in ((rlist, select.POLLIN), (wlist, select.POLLOUT)):
-        for obj in objects:
-            fd = obj if isinstance(obj, int) else obj.fileno()
-            if fd < 0:
-                raise ValueError("Invalid event mask or fd")
-            events, same = wanted.get(fd, (0, []))
-            wanted[fd] = (events | event, [*same, obj])
-    poller = select.poll()
-    for fd, (events, _) in wanted.items():
-        poller.register(fd, events)
-    readable: list[Any] = []
-    writable: list[Any] = []
-    for fd, happened in poller.poll(None if timeout is None else math.ceil(timeout * 1000)):
-        if happened & select.POLLNVAL:
-            raise ValueError("Invalid event mask or fd")
-        events, objects = wanted[fd]
-        ended = happened & (select.POLLHUP | select.POLLERR)
-        if events & select.POLLIN and (happened & select.POLLIN or ended):
-            readable += objects
-        elif events & select.POLLOUT and (happened & select.POLLOUT or ended):
-            writable += objects
-    return readable, writable, []
-
-
-_HANDLER: list[type[Any]] = []
-
-
 def _handler() -> Any:
     """A new kazoo threading handler, with ``poll_select`` where there is ``poll()``."""
     from kazoo.handlers.threading import SequentialThreadingHandler
 
-    if not hasattr(select, "poll"):
-        return SequentialThreadingHandler()
-    if not _HANDLER:
+    return (_poll_handler() if HAVE_POLL else SequentialThreadingHandler)()
 
-        class PollHandler(SequentialThreadingHandler):  # type: ignore[misc]
-            def select(self, *args: Any, **kwargs: Any) -> Any:
-                return poll_select(*args, **kwargs)
 
-        _HANDLER.append(PollHandler)
-    return _HANDLER[0]()
+@functools.cache
+def _poll_handler() -> type[Any]:
+    from kazoo.handlers.threading import SequentialThreadingHandler
+
+    class PollHandler(SequentialThreadingHandler):  # type: ignore[misc]
+        def select(self, *args: Any, **kwargs: Any) -> Any:
+            return poll_select(*args, **kwargs)
+
+    return PollHandler
