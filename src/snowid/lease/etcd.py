@@ -128,7 +128,7 @@ class EtcdLease(RecordChecks, StoreLease):
         self._meta_quarantine: object = None  # the meta's last quarantine when we claimed
         # A claim's first read, made by the clock check just before it (``_store_now_ms``):
         # (the workers drawn, the answers), used by the claim's first round.
-        self._first_read: tuple[list[int], list[dict[str, Any]]] | None = None
+        self._first_read: list[dict[str, Any]] | None = None
 
     @classmethod
     def from_url(cls, url: LeaseUrl, *, clock: Clock | None = None) -> EtcdLease:
@@ -316,7 +316,7 @@ class EtcdLease(RecordChecks, StoreLease):
         size = self.last - self.first + 1
         if size <= WHOLE:
             return self._full_view(caller_ms)
-        _, responses = self._first_read or self._sample_read()
+        responses = self._first_read or self._sample_read()
         self._first_read = None
         meta_kv = next(iter(kvs(responses[0])), None)
         meta = self._checked_meta(meta_kv)
@@ -337,12 +337,13 @@ class EtcdLease(RecordChecks, StoreLease):
                 return meta_kv, meta, records, {w: parsed[w] for w in ready}
         return self._full_view(caller_ms)
 
-    def _sample_read(self) -> tuple[list[int], list[dict[str, Any]]]:
-        """The first read of a claim on a large range (``_claim_view``): ``_SAMPLE``
-        consecutive workers from a place drawn at random (every worker as likely to be
-        among them as with a draw of ``_SAMPLE`` apart, but two key ranges to read, not
-        sixteen keys), and the answers for the meta key, how many records there are, and
-        those workers' records and ``held`` keys, from one revision."""
+    def _sample_read(self) -> list[dict[str, Any]]:
+        """The first read of a claim on a large range (``_claim_view``): the answers for
+        the meta key, how many records there are, and the records and ``held`` keys of
+        ``_SAMPLE`` consecutive workers from a place drawn at random (two key ranges, not
+        sixteen keys), from one revision. The place never runs past the range's end, so the
+        first and last few workers are drawn less often; a claim that finds none of its
+        sample free reads which workers are held, and finds them there."""
         keys = self.keys
         width = min(_SAMPLE, self.last - self.first + 1)
         start = random.randint(self.first, self.last + 1 - width)
@@ -355,7 +356,7 @@ class EtcdLease(RecordChecks, StoreLease):
                 get(keys.held(start), keys.held(start + width), keys_only=True),
             ],
         )
-        return list(range(start, start + width)), responses
+        return responses
 
     def _free(self) -> list[int]:
         """The workers in range no ``held`` key names (read as keys only)."""

@@ -82,8 +82,8 @@ _WORKER_OF = {f"{w:04d}": w for w in range(TWITTER.max_worker + 1)}
 """A worker's node name (``0042``) to its number: a claim that lists names reads up to 2,048."""
 _BLIND = 8
 """Workers drawn at random whose records and ``held`` nodes a claim in a large range reads
-first, before any list of names: in a crowd of claimants, listing 1,024 names twice each
-cost the clients and the servers more than the claims themselves."""
+first, before any list of names: 1,024 claimants at once that each listed the 2,048 names
+first took about half again as long (bench/README.md)."""
 _SAMPLE = 3
 """Free workers whose records a claim reads once it has listed the names (each record is a
 request of its own here; etcd reads its larger sample in one)."""
