@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from snowid.lease import init_lease, open_lease
 from snowid.lease.zookeeper import ZookeeperLease
-from tests.support.cleanup import Cleanup
-from tests.support.servers import new_name
-from tests.support.zookeeper import ZkNodes, shared_zookeeper
+from tests.support.stores import Store, ZookeeperStore, store
 
-pytestmark = pytest.mark.slow
+__all__ = ["store"]  # the fixture, imported for pytest
+
+pytestmark = [pytest.mark.slow, pytest.mark.parametrize("store", ["zookeeper"], indirect=True)]
+"""Each test: a fresh path on the session's server, set up as a first deployment, wiped after."""
 
 
 def _listings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -34,16 +34,13 @@ def _listings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def test_a_claim_in_a_large_range_with_free_workers_lists_no_names(
-    session_cleanup: Cleanup, monkeypatch: pytest.MonkeyPatch
+    store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """1,024 workers, all free: the claim reads a few drawn at random (and how many
     records there are) and claims one of them, without listing the 1,024 names of the
     records or of the held nodes; a second claim, with one worker held, neither."""
-    server = shared_zookeeper(session_cleanup)
-    url = server.url(f"{new_name()}?range=0-1023&ttl=60")
-    init_lease(url, first_deployment=True)
     listed = _listings(monkeypatch)
-    with open_lease(url) as first, open_lease(url) as second:
+    with store.open("range=0-1023&ttl=60") as first, store.open("range=0-1023&ttl=60") as second:
         assert isinstance(first, ZookeeperLease)
         one, two = first.acquire(0), second.acquire(0)
         assert (one.datacenter, one.machine) != (two.datacenter, two.machine)
@@ -51,26 +48,18 @@ def test_a_claim_in_a_large_range_with_free_workers_lists_no_names(
 
 
 def test_a_record_missing_outside_the_draw_is_repaired_by_the_claim(
-    session_cleanup: Cleanup, caplog: pytest.LogCaptureFixture
+    store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
     """One record of 1,024 deleted (worker 500): the ``ceiling`` node has a child fewer,
     so the claim lists the names and writes that record again, quarantined (logged),
     whichever workers it drew; worker 500 is never read as never used."""
-    server = shared_zookeeper(session_cleanup)
-    prefix = new_name()
-    url = server.url(f"{prefix}?range=0-1023&ttl=60")
-    init_lease(url, first_deployment=True)
-    nodes = ZkNodes(server.port)
-    try:
-        nodes.delete(f"{prefix}/ceiling/0500")
-        caplog.set_level(logging.WARNING, logger="snowid.lease")
-        with open_lease(url) as lease:
-            lease.acquire(0)
-        repaired = [
-            r.getMessage() for r in caplog.records if "had lost the lease" in r.getMessage()
-        ]
-        assert len(repaired) == 1, repaired
-        assert "workers 500 (1 in all)" in repaired[0]
-        assert nodes.get(f"{prefix}/ceiling/0500") is not None
-    finally:
-        nodes.close()
+    assert isinstance(store, ZookeeperStore)
+    record = f"{store.prefix}/ceiling/0500"
+    store.kv.delete(record)
+    caplog.set_level(logging.WARNING, logger="snowid.lease")
+    with store.open("range=0-1023&ttl=60") as lease:
+        lease.acquire(0)
+    repaired = [r.getMessage() for r in caplog.records if "had lost the lease" in r.getMessage()]
+    assert len(repaired) == 1, repaired
+    assert "workers 500 (1 in all)" in repaired[0]
+    assert store.kv.get(record) is not None
