@@ -25,10 +25,10 @@ that client on this machine can beat, whatever it reads.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -102,7 +102,8 @@ def child(engine: str, hosts: str, first: int, threads: int, *, go: Path, out: P
 
     make = zookeeper_floor if engine == "zookeeper" else etcd_floor
     clients, floor_claim = make(hosts, threads)
-    done, lock = [], threading.Lock()
+    done: list[float] = []
+    lock = threading.Lock()
 
     def claim(index: int) -> None:
         floor_claim(clients[index], f"{first + index:04d}")
@@ -110,7 +111,7 @@ def child(engine: str, hosts: str, first: int, threads: int, *, go: Path, out: P
             done.append(time.time())
 
     released_together(claim, threads, go, out)
-    write_whole(out, str(max(done)) if len(done) == threads else "failed")
+    write_whole(out, "".join(json.dumps({"at": at}) + "\n" for at in done))
     while not Path(f"{go}.release").exists():
         time.sleep(0.01)
     for client in clients:
@@ -121,32 +122,31 @@ def child(engine: str, hosts: str, first: int, threads: int, *, go: Path, out: P
 
 
 def floor_round(engine: str, hosts: str, processes: int, tmp: Path) -> float:
-    """One floor crowd: seconds from the release to the last transaction."""
-    threads, go = 1024 // processes, tmp / "go"
-    outs = [tmp / f"floor{i}" for i in range(processes)]
-    argv = [sys.executable, __file__, "--child", engine, hosts]
-    procs = [
-        subprocess.Popen([*argv, str(i * threads), str(threads), str(go), str(out)])
-        for i, out in enumerate(outs)
-    ]
-    try:
-        for out in outs:
-            while not Path(f"{out}.ready").exists():
-                assert all(p.poll() is None for p in procs), "a floor process ended"
-                time.sleep(0.01)
-        released = time.time()
-        go.touch()
-        ends = []
-        for out in outs:
-            while not out.exists():
-                assert all(p.poll() in (None, 0) for p in procs), "a floor process failed"
-                time.sleep(0.01)
-            ends.append(float(out.read_text()))
-        return max(ends) - released
-    finally:
-        Path(f"{go}.release").touch()
-        for proc in procs:
-            proc.wait(120)
+    """One floor crowd (``run_crowd``'s, with this script's processes): seconds from the
+    release to the last transaction."""
+    from tests.support.crowd import run_crowd
+
+    threads = 1024 // processes
+
+    def command(index: int, go: Path, out: Path) -> list[str]:
+        first = str(index * threads)
+        return [
+            sys.executable,
+            __file__,
+            "--child",
+            engine,
+            hosts,
+            first,
+            str(threads),
+            str(go),
+            str(out),
+        ]
+
+    results = run_crowd(
+        "", tmp, lambda proc: proc, processes=processes, threads=threads, command=command
+    )
+    assert len(results) == 1024, f"{1024 - len(results)} floor claims failed"
+    return max(r["at"] for r in results) - results[0]["go"]
 
 
 def main() -> int:

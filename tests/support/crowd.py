@@ -70,17 +70,21 @@ def run_crowd(
     processes: int = 4,
     threads: int = 256,
     meanwhile: Callable[[], Any] = lambda: None,
+    command: Callable[[int, Path, Path], list[str]] | None = None,
 ) -> list[dict[str, Any]]:
     """``processes`` x ``threads`` claims on ``url`` released at once: one dict per claim
     (``worker`` or ``code``/``message``; ``at``, and ``go``: when they were released, both
     wall-clock seconds). Each process is handed to ``started`` (a cleanup that ends it).
     Once every claim is in, ``meanwhile()`` runs while the claimants still hold their
-    identities; then they release them and end."""
+    identities; then they release them and end. ``command(index, go, out)`` is another
+    program for the processes, which keeps this module's files and lines
+    (bench/bench_lease_floor.py)."""
     env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"}
     go = tmp / "go"
     outs = [tmp / f"crowd{i}" for i in range(processes)]
     argv = [sys.executable, "-m", "tests.support.crowd", url, str(threads), str(go)]
-    procs = [subprocess.Popen([*argv, str(out)], cwd=ROOT, env=env) for out in outs]
+    commands = [command(i, go, out) if command else [*argv, str(out)] for i, out in enumerate(outs)]
+    procs = [subprocess.Popen(cmd, cwd=ROOT, env=env) for cmd in commands]
     for proc in procs:
         started(proc)
     try:
